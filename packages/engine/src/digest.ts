@@ -1,0 +1,30 @@
+import nacl from 'tweetnacl';
+import { encodeBase64url } from './base64url.ts';
+
+const encoder = new TextEncoder();
+
+/** A short, stable digest (SHA-512 truncated) of a text. */
+export function digestBytes(text: string, bytes: number): Uint8Array {
+  return nacl.hash(encoder.encode(text)).slice(0, bytes);
+}
+
+/** {@link digestBytes} as base64url. */
+export function digestText(text: string, bytes: number): string {
+  return encodeBase64url(digestBytes(text, bytes));
+}
+
+/**
+ * JSON with object keys sorted at every depth, so equal values give equal text whatever order
+ * their keys were written in. `undefined` members are dropped, as JSON.stringify does.
+ */
+export function canonicalJson(value: unknown): string {
+  if (value === null || typeof value !== 'object') {
+    const text = JSON.stringify(value);
+    return text === undefined ? 'null' : text;
+  }
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  const entries = Object.entries(value as Record<string, unknown>)
+    .filter(([, v]) => v !== undefined && typeof v !== 'function')
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+}

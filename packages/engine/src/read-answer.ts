@@ -1,0 +1,34 @@
+import type { AnswerEvent } from './ask.ts';
+import type { CompiledAsk } from './compile-machine.ts';
+
+export type ReadAnswer = { kind: 'event'; event: AnswerEvent } | { kind: 'invalid'; reason: string };
+
+/**
+ * Turns one `inputResponses[key]` (an ElicitResult from the client) into the event the machine
+ * receives, or says in words a user can act on why it cannot be accepted.
+ */
+export function readAnswer(raw: unknown, ask: CompiledAsk): ReadAnswer {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+    return { kind: 'invalid', reason: 'the answer was not a form result' };
+  }
+  const { action, content } = raw as { action?: unknown; content?: unknown };
+  const key = ask.key;
+  switch (action) {
+    case 'decline':
+      return { kind: 'event', event: { type: `${key}.decline`, key } };
+    case 'cancel':
+      return { kind: 'event', event: { type: `${key}.cancel`, key } };
+    case 'accept': {
+      const parsed = ask.schema.safeParse(content ?? {});
+      if (!parsed.success) {
+        const reason = parsed.error.issues
+          .map((issue) => (issue.path.length > 0 ? `${issue.path.join('.')}: ${issue.message}` : issue.message))
+          .join('; ');
+        return { kind: 'invalid', reason };
+      }
+      return { kind: 'event', event: { type: `${key}.accept`, key, content: parsed.data as Record<string, unknown> } };
+    }
+    default:
+      return { kind: 'invalid', reason: `the answer's action was ${JSON.stringify(action)}, expected accept, decline or cancel` };
+  }
+}

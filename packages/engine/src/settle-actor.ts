@@ -1,0 +1,39 @@
+import type { AnyActorRef, AnyMachineSnapshot } from 'xstate';
+
+/** How an actor came to rest, or why it did not within the time it was given. */
+export type SettleResult = 'settled' | 'timeout' | 'aborted';
+
+/**
+ * Settled: the machine is done or failed, or no invoked child is still running (eventless
+ * transitions run synchronously, so an active machine without running children waits for events).
+ */
+export function isSettled(snapshot: AnyMachineSnapshot): boolean {
+  if (snapshot.status !== 'active') return true;
+  return Object.values(snapshot.children as Record<string, AnyActorRef | undefined>).every(
+    (child) => child === undefined || child.getSnapshot().status !== 'active',
+  );
+}
+
+/** Waits until the actor settles, at most `timeoutMs`, or until `signal` aborts. */
+export function settleActor(actor: AnyActorRef, timeoutMs: number, signal?: AbortSignal): Promise<SettleResult> {
+  if (isSettled(actor.getSnapshot() as AnyMachineSnapshot)) return Promise.resolve('settled');
+  return new Promise((resolve) => {
+    const finish = (result: SettleResult) => {
+      clearTimeout(timer);
+      subscription.unsubscribe();
+      signal?.removeEventListener('abort', onAbort);
+      resolve(result);
+    };
+    const onAbort = () => finish('aborted');
+    const timer = setTimeout(() => finish('timeout'), timeoutMs);
+    const subscription = actor.subscribe({
+      next: (snapshot) => {
+        if (isSettled(snapshot as AnyMachineSnapshot)) finish('settled');
+      },
+      error: () => finish('settled'),
+      complete: () => finish('settled'),
+    });
+    if (signal?.aborted) onAbort();
+    else signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}

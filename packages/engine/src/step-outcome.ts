@@ -1,0 +1,34 @@
+import type { CallToolResult, ElicitInputRequest, JsonObject } from './wire-shapes.ts';
+
+/** A JSON-RPC error for the client, as data. The transport puts it on the wire unchanged. */
+export interface StepError {
+  code: number;
+  message: string;
+  data?: JsonObject;
+}
+
+/** What one round of a request ends with. */
+export type StepOutcome =
+  | { type: 'complete'; result: CallToolResult }
+  | { type: 'input_required'; inputRequests: Record<string, ElicitInputRequest>; requestState: string }
+  | { type: 'error'; error: StepError };
+
+/** JSON-RPC error codes the engine answers with. */
+export const ErrorCode = {
+  InvalidParams: -32602,
+  MissingRequiredClientCapability: -32021,
+} as const;
+
+/** The one message every refused requestState gets; the precise reason goes to the log. */
+export const INVALID_STATE_MESSAGE = 'Invalid or expired requestState';
+
+/** One line for the operator's log (stderr in a stdio server). */
+export interface EngineLogEntry {
+  level: 'debug' | 'info' | 'warn' | 'error';
+  /** A stable name for the kind of entry, e.g. `state_rejected`. */
+  event: string;
+  message: string;
+  tool?: string;
+  run?: string;
+  error?: unknown;
+}

@@ -1,0 +1,46 @@
+/**
+ * The MCP 2026-07-28 wire shapes the engine produces and reads. The engine does not import an SDK;
+ * a transport maps these plain objects onto its own types.
+ */
+
+export type JsonPrimitive = string | number | boolean | null;
+export type JsonValue = JsonPrimitive | JsonValue[] | { [key: string]: JsonValue };
+export type JsonObject = { [key: string]: JsonValue };
+
+/** One property of a restricted elicitation form (flat, primitive). */
+export type ElicitationProperty =
+  | { type: 'string'; title?: string; description?: string; minLength?: number; maxLength?: number; format?: 'email' | 'uri' | 'date' | 'date-time'; default?: string }
+  | { type: 'string'; title?: string; description?: string; enum: string[]; default?: string }
+  | { type: 'number' | 'integer'; title?: string; description?: string; minimum?: number; maximum?: number; default?: number }
+  | { type: 'boolean'; title?: string; description?: string; default?: boolean }
+  | { type: 'array'; title?: string; description?: string; minItems?: number; maxItems?: number; items: { type: 'string'; enum: string[] }; default?: string[] };
+
+/** `requestedSchema` of a form elicitation. */
+export interface ElicitationSchema {
+  type: 'object';
+  properties: Record<string, ElicitationProperty>;
+  required?: string[];
+}
+
+/** An `elicitation/create` input request as it travels inside `inputRequests`. */
+export interface ElicitInputRequest {
+  method: 'elicitation/create';
+  params: { mode: 'form'; message: string; requestedSchema: ElicitationSchema };
+}
+
+export type ContentBlock = { type: 'text'; text: string };
+
+/** A final `tools/call` result. */
+export interface CallToolResult {
+  content: ContentBlock[];
+  structuredContent?: JsonObject;
+  isError?: boolean;
+}
+
+/** The client capabilities one request declared (only the parts the engine reads). */
+export interface ClientCapabilities {
+  elicitation?: { form?: object; url?: object };
+  sampling?: object;
+  roots?: object;
+  [key: string]: unknown;
+}
