@@ -11,7 +11,7 @@ import { openState, sealState } from './sealed-state.ts';
 import { settleActor } from './settle-actor.ts';
 import { type CompactSnapshot, type EnvelopeRejection, type StateBinding, type StateEnvelope, TAG_BYTES, checkEnvelope, encodeEnvelope } from './state-envelope.ts';
 import { type EngineLogEntry, ErrorCode, INVALID_STATE_MESSAGE, type StepOutcome } from './step-outcome.ts';
-import type { CallToolResult, ClientCapabilities, ElicitInputRequest, JsonObject, JsonValue } from './wire-shapes.ts';
+import type { CallToolResult, ClientCapabilities, ElicitInputRequest, JsonObject, JsonValue, ToolInputSchema } from './wire-shapes.ts';
 
 export interface EngineOptions {
   tools: readonly ToolDefinition[];
@@ -51,7 +51,7 @@ export interface ToolListing {
   name: string;
   title?: string;
   description: string;
-  inputSchema: JsonObject;
+  inputSchema: ToolInputSchema;
 }
 
 /** Serves tool definitions one round at a time, keeping nothing between rounds. */

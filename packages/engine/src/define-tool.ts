@@ -2,7 +2,7 @@ import type { AnyStateMachine, OutputFrom } from 'xstate';
 import { z } from 'zod';
 import { RoundtripDefinitionError } from './definition-error.ts';
 import { compileMachine, type CompiledMachine } from './compile-machine.ts';
-import type { JsonObject } from './wire-shapes.ts';
+import type { JsonObject, ToolInputSchema } from './wire-shapes.ts';
 
 /** How a finished run is shown to the client: text for the model, structured content, error flag. */
 export interface ToolResultView {
@@ -38,7 +38,7 @@ export interface ToolDefinition {
   readonly title: string | undefined;
   readonly description: string;
   /** JSON Schema of the arguments, for `tools/list`. */
-  readonly inputSchema: JsonObject;
+  readonly inputSchema: ToolInputSchema;
   readonly acceptAnswersWithoutState: boolean;
   /** @internal */
   readonly _input: z.ZodObject;
@@ -76,8 +76,7 @@ export function defineTool<TInput extends z.ZodObject, TMachine extends AnyState
   if (!(config.input instanceof z.ZodObject)) {
     throw new RoundtripDefinitionError('invalid_option', `Tool '${config.name}': 'input' must be a z.object({...}) schema of the arguments.`);
   }
-  const inputSchema = z.toJSONSchema(config.input, { io: 'input', unrepresentable: 'any' }) as JsonObject;
-  delete inputSchema.$schema;
+  const { $schema: _dialect, ...inputSchema } = z.toJSONSchema(config.input, { io: 'input', unrepresentable: 'any' }) as ToolInputSchema;
   return {
     kind: 'tool',
     name: config.name,

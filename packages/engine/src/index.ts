@@ -24,4 +24,5 @@ export type {
   ElicitInputRequest,
   JsonObject,
   JsonValue,
+  ToolInputSchema,
 } from './wire-shapes.ts';

@@ -16,31 +16,34 @@ export type ElicitationProperty =
   | { type: 'array'; title?: string; description?: string; minItems?: number; maxItems?: number; items: { type: 'string'; enum: string[] }; default?: string[] };
 
 /** `requestedSchema` of a form elicitation. */
-export interface ElicitationSchema {
+export type ElicitationSchema = {
   type: 'object';
   properties: Record<string, ElicitationProperty>;
   required?: string[];
-}
+};
 
 /** An `elicitation/create` input request as it travels inside `inputRequests`. */
-export interface ElicitInputRequest {
+export type ElicitInputRequest = {
   method: 'elicitation/create';
   params: { mode: 'form'; message: string; requestedSchema: ElicitationSchema };
-}
+};
 
 export type ContentBlock = { type: 'text'; text: string };
 
 /** A final `tools/call` result. */
-export interface CallToolResult {
+export type CallToolResult = {
   content: ContentBlock[];
   structuredContent?: JsonObject;
   isError?: boolean;
-}
+};
 
 /** The client capabilities one request declared (only the parts the engine reads). */
-export interface ClientCapabilities {
+export type ClientCapabilities = {
   elicitation?: { form?: object; url?: object };
   sampling?: object;
   roots?: object;
   [key: string]: unknown;
-}
+};
+
+/** JSON Schema of a tool's arguments, as `tools/list` carries it. */
+export type ToolInputSchema = { type: 'object' } & JsonObject;

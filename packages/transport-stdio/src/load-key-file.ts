@@ -1,0 +1,58 @@
+import { randomBytes } from 'node:crypto';
+import { chmodSync, linkSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { RoundtripConfigError } from './config-error.ts';
+
+/** Keys of a key file: one base64url key a line, the first seals; blank lines and `#` comments are skipped. */
+export function readKeyFile(path: string, setting: string): string[] {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new RoundtripConfigError(setting, `Cannot read the key file ${path} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}). Check the path in ${setting} and the file's permissions.`);
+  }
+  const keys = text.split(/\r?\n/).map((l) => l.trim()).filter((l) => l.length > 0 && !l.startsWith('#'));
+  if (keys.length === 0) {
+    throw new RoundtripConfigError(setting, `The key file ${path} holds no key. Put one base64url key (32 bytes) on a line, or delete the file to have one generated.`);
+  }
+  return keys;
+}
+
+/** True when a POSIX key file can be read by users other than its owner. */
+export function isReadableByOthers(path: string): boolean {
+  if (process.platform === 'win32') return false;
+  return (statSync(path).mode & 0o077) !== 0;
+}
+
+/**
+ * Reads the key file at `path`, creating it first with a fresh random key (owner-only permissions)
+ * when it does not exist. Creation is atomic, so two server processes starting at once (a host probing
+ * with a second process) end up with the same key.
+ */
+export function loadOrCreateKeyFile(path: string): { keys: string[]; created: boolean } {
+  try {
+    return { keys: readKeyFile(path, 'the default key file'), created: false };
+  } catch (error) {
+    if (!(error instanceof RoundtripConfigError) || !/ENOENT/.test(error.message)) throw error;
+  }
+  const folder = dirname(path);
+  try {
+    mkdirSync(folder, { recursive: true, mode: 0o700 });
+    const temp = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+    writeFileSync(temp, `# Roundtrip state key: seals the requestState of this server's tools. Keep it secret.\n${randomBytes(32).toString('base64url')}\n`, { mode: 0o600, flag: 'wx' });
+    chmodSync(temp, 0o600);
+    try {
+      linkSync(temp, path); // fails if another process created the file first; then its key wins
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    } finally {
+      rmSync(temp, { force: true });
+    }
+  } catch (error) {
+    throw new RoundtripConfigError(
+      'ROUNDTRIP_KEY_FILE',
+      `Cannot create the state key file ${path} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}). Set ROUNDTRIP_KEY or ROUNDTRIP_KEY_FILE, or make ${folder} writable.`,
+    );
+  }
+  return { keys: readKeyFile(path, 'the default key file'), created: true };
+}
