@@ -23,19 +23,19 @@ export function generateKey(): string {
 }
 
 /** Parses one base64url key. Throws a RoundtripDefinitionError that says what is wrong with it. */
-export function parseKey(text: string, source = 'key'): Uint8Array {
+export function parseKey(text: string, source = 'The key'): Uint8Array {
   const trimmed = text.trim();
   const bytes = decodeBase64url(trimmed);
   if (!bytes) {
     throw new RoundtripDefinitionError(
       'invalid_key',
-      `The ${source} is not base64url text. Generate one with \`node -e "console.log(require('crypto').randomBytes(32).toString('base64url'))"\`.`,
+      `${source} is not base64url text. Generate one with \`node -e "console.log(require('crypto').randomBytes(32).toString('base64url'))"\`.`,
     );
   }
   if (bytes.length !== KEY_BYTES) {
     throw new RoundtripDefinitionError(
       'invalid_key',
-      `The ${source} decodes to ${bytes.length} bytes; a state key must be exactly ${KEY_BYTES} bytes (43 base64url characters).`,
+      `${source} decodes to ${bytes.length} bytes; a state key must be exactly ${KEY_BYTES} bytes (43 base64url characters).`,
     );
   }
   return bytes;
@@ -61,7 +61,7 @@ export function createKeyring(keys: ReadonlyArray<Uint8Array | string>): Keyring
   }
   const map = new Map<string, Uint8Array>();
   keys.forEach((key, index) => {
-    const bytes = typeof key === 'string' ? parseKey(key, `key #${index + 1}`) : Uint8Array.from(key);
+    const bytes = typeof key === 'string' ? parseKey(key, `Key #${index + 1}`) : Uint8Array.from(key);
     if (bytes.length !== KEY_BYTES) {
       throw new RoundtripDefinitionError('invalid_key', `Key #${index + 1} has ${bytes.length} bytes; a state key must be exactly ${KEY_BYTES} bytes.`);
     }
