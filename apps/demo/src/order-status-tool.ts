@@ -1,0 +1,72 @@
+// The `order_status` tool: says what state an order is in. It never asks anything, so it also shows
+// that a requestState is only ever accepted by the tool and arguments it was sealed for.
+import { defineTool, type ToolDefinition } from '@roundtrip/engine';
+import { assign, fromPromise, setup } from 'xstate';
+import { z } from 'zod';
+import { formatCents } from './money.ts';
+import type { Order, OrdersStore } from './orders-store.ts';
+
+export type OrderStatusOutput = {
+  order_id: string;
+  found: boolean;
+  status: Order['status'] | null;
+  amount: string | null;
+  refunded_at: string | null;
+  message: string;
+};
+
+/**
+ * Builds the read-only `order_status` tool over an orders store.
+ *
+ * @example
+ * const tool = createOrderStatusTool(openOrdersStore(dbPath()));
+ */
+export function createOrderStatusTool(store: Pick<OrdersStore, 'findOrder'>): ToolDefinition {
+  const machine = setup({
+    types: {
+      input: {} as { order_id: string },
+      context: {} as { orderId: string; order: Order | null },
+      output: {} as OrderStatusOutput,
+    },
+    actors: {
+      lookupOrder: fromPromise<Order | null, { orderId: string }>(async ({ input }) => store.findOrder(input.orderId) ?? null),
+    },
+  }).createMachine({
+    id: 'order_status',
+    version: '1',
+    context: ({ input }) => ({ orderId: input.order_id, order: null }),
+    initial: 'lookingUp',
+    states: {
+      lookingUp: {
+        invoke: {
+          id: 'lookup',
+          src: 'lookupOrder',
+          input: ({ context }) => ({ orderId: context.orderId }),
+          onDone: { target: 'reported', actions: assign({ order: ({ event }) => event.output }) },
+        },
+      },
+      reported: { type: 'final' },
+    },
+    output: ({ context: { orderId, order } }) => ({
+      order_id: orderId,
+      found: order !== null,
+      status: order?.status ?? null,
+      amount: order ? formatCents(order.amountCents) : null,
+      refunded_at: order?.refundedAt ?? null,
+      message: !order
+        ? `No order with id '${orderId}'.`
+        : order.refundedAt
+          ? `Order ${orderId} (${formatCents(order.amountCents)}, customer ${order.customer}) was refunded on ${order.refundedAt.slice(0, 10)}.`
+          : `Order ${orderId} (${formatCents(order.amountCents)}, customer ${order.customer}) is paid and can be refunded.`,
+    }),
+  });
+
+  return defineTool({
+    name: 'order_status',
+    title: 'Order status',
+    description: 'Tells whether an order exists, its amount, and whether it was refunded. Changes nothing.',
+    input: z.object({ order_id: z.string().min(1).describe("The order's id, e.g. 'ord_51'") }),
+    machine,
+    result: (output) => ({ text: output.message, structured: output, isError: !output.found }),
+  });
+}
