@@ -45,6 +45,14 @@ export interface ToolCallRequest {
   /** The client capabilities this request declared (per request on 2026-07-28, from initialize before). */
   capabilities: ClientCapabilities | undefined;
   signal?: AbortSignal;
+  /** Called as invoked actors start within this round; a transport turns it into progress notifications. */
+  onProgress?: (update: ProgressUpdate) => void;
+}
+
+/** Work the machine started while serving a request: `progress` grows by one with each update. */
+export interface ProgressUpdate {
+  progress: number;
+  message: string;
 }
 
 export interface ToolListing {
@@ -208,6 +216,22 @@ export function createEngine(options: EngineOptions): Engine {
     );
     let machineError: unknown;
     actor.subscribe({ error: (error) => (machineError = error) });
+    if (request.onProgress) {
+      const report = request.onProgress;
+      const seen = new Set<string>();
+      let progress = 0;
+      actor.subscribe((snapshot) => {
+        for (const [id, child] of Object.entries(snapshot.children as Record<string, AnyActorRef | undefined>)) {
+          if (seen.has(id) || child?.getSnapshot().status !== 'active') continue;
+          seen.add(id);
+          try {
+            report({ progress: ++progress, message: `${tool.name}: running '${id}'` });
+          } catch (error) {
+            logFor({ level: 'warn', event: 'progress_failed', message: `progress report for '${id}' threw`, run, error });
+          }
+        }
+      });
+    }
     const fail = (event: string, message: string, error?: unknown): StepOutcome => {
       actor.stop();
       logFor({ level: 'error', event, message, run, error });

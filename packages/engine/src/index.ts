@@ -6,7 +6,7 @@ export type { ToolConfig, ToolDefinition, ToolResultView } from './define-tool.t
 export { ask } from './ask.ts';
 export type { AnswerEvent, AnswerOf, AskSpec } from './ask.ts';
 export { createEngine } from './create-engine.ts';
-export type { Engine, EngineOptions, ToolCallRequest, ToolListing } from './create-engine.ts';
+export type { Engine, EngineOptions, ProgressUpdate, ToolCallRequest, ToolListing } from './create-engine.ts';
 export { createKeyring, generateKey, parseKey, KEY_BYTES } from './keyring.ts';
 export type { Keyring } from './keyring.ts';
 export { ErrorCode, INVALID_STATE_MESSAGE } from './step-outcome.ts';

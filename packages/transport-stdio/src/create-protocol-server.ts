@@ -33,6 +33,7 @@ export function createProtocolServer(options: ProtocolServerOptions): Server {
       options.era === 'modern'
         ? ((ctx.mcpReq.envelope as Record<string, unknown> | undefined)?.[CLIENT_CAPABILITIES_KEY] as ClientCapabilities | undefined)
         : (server.getClientCapabilities() as ClientCapabilities | undefined);
+    const progressToken = ctx.mcpReq._meta?.progressToken;
     const outcome = await engine.callTool({
       name: request.params.name,
       arguments: request.params.arguments,
@@ -41,6 +42,10 @@ export function createProtocolServer(options: ProtocolServerOptions): Server {
       principal: options.principal,
       capabilities,
       signal: ctx.mcpReq.signal,
+      ...(progressToken !== undefined && {
+        onProgress: ({ progress, message }) =>
+          void ctx.mcpReq.notify({ method: 'notifications/progress', params: { progressToken, progress, message } }).catch(options.onError),
+      }),
     });
     switch (outcome.type) {
       case 'complete':

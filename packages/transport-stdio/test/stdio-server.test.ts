@@ -81,6 +81,17 @@ describe('the stdio server', () => {
     expect(((await after.next(byId(2))).result as Result).content?.[0]?.text).toBe('Hello, Grace!');
   });
 
+  it('reports invoked work as progress when the request carries a progressToken', async () => {
+    const server = start({ ROUNDTRIP_KEY: generateKey() });
+    server.send({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { _meta: { ...modernMeta(), progressToken: 'p-1' }, name: 'greet', arguments: { greeting: 'Hello' } } });
+    const progress = await server.next((m) => m.method === 'notifications/progress');
+    expect(progress.params).toEqual({ progressToken: 'p-1', progress: 1, message: "greet: running 'warm-up'" });
+    expect(((await server.next(byId(1))).result as Result).resultType).toBe('input_required');
+    server.send(call(2, {}));
+    await server.next(byId(2));
+    expect(server.stdoutLines.filter((l) => l.includes('notifications/progress'))).toHaveLength(1);
+  });
+
   it('answers an undeclared elicitation capability with -32021 and what is required', async () => {
     const server = start({ ROUNDTRIP_KEY: generateKey() });
     server.send(call(1, {}, {}));
