@@ -74,7 +74,8 @@ function simplifyTransition(config: unknown): unknown {
 function invokesOf(node: AnyStateNode): Array<{ id?: unknown; src: unknown }> {
   const invoke = node.config.invoke;
   if (!invoke) return [];
-  return (Array.isArray(invoke) ? invoke : [invoke]).map((i: { id?: unknown; src: unknown }) => ({ id: i.id, src: nameOf(i.src) }));
+  // a src is either a name from setup({ actors }) or inline actor logic (an object such as fromPromise(...))
+  return (Array.isArray(invoke) ? invoke : [invoke]).map((i: { id?: unknown; src: unknown }) => ({ id: i.id, src: typeof i.src === 'string' ? i.src : 'inline' }));
 }
 
 /**

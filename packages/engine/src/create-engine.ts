@@ -220,16 +220,20 @@ export function createEngine(options: EngineOptions): Engine {
       const report = request.onProgress;
       const seen = new Set<string>();
       let progress = 0;
-      actor.subscribe((snapshot) => {
-        for (const [id, child] of Object.entries(snapshot.children as Record<string, AnyActorRef | undefined>)) {
-          if (seen.has(id) || child?.getSnapshot().status !== 'active') continue;
-          seen.add(id);
-          try {
-            report({ progress: ++progress, message: `${tool.name}: running '${id}'` });
-          } catch (error) {
-            logFor({ level: 'warn', event: 'progress_failed', message: `progress report for '${id}' threw`, run, error });
+      actor.subscribe({
+        next: (snapshot) => {
+          for (const [id, child] of Object.entries(snapshot.children as Record<string, AnyActorRef | undefined>)) {
+            if (seen.has(id) || child?.getSnapshot().status !== 'active') continue;
+            seen.add(id);
+            try {
+              report({ progress: ++progress, message: `${tool.name}: running '${id}'` });
+            } catch (error) {
+              logFor({ level: 'warn', event: 'progress_failed', message: `progress report for '${id}' threw`, run, error });
+            }
           }
-        }
+        },
+        // XState rethrows (from a timer) any error an observer leaves unhandled; the error observer above records it
+        error: () => {},
       });
     }
     const fail = (event: string, message: string, error?: unknown): StepOutcome => {

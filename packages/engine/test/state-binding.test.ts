@@ -1,0 +1,210 @@
+import { describe, expect, it } from 'vitest';
+import { type EngineLogEntry, type StepOutcome, INVALID_STATE_MESSAGE, createKeyring, generateKey } from '../src/index.ts';
+import { makeConfirmMachine, makeConfirmMachineWithAudit, makeConfirmTool, profileTool } from './machines.ts';
+import { accept, complete, failed, inputRequired, makeEngine } from './support.ts';
+
+const refund = makeConfirmTool();
+const args = { order_id: 'ord_1' };
+const yes = { confirm: accept({ confirm: true }) };
+
+/** The one error every refused state gets, with the coarse reason as data. */
+const refused = (reason: string): StepOutcome => ({ type: 'error', error: { code: -32602, message: 'Invalid or expired requestState', data: { reason } } });
+
+/** The log entry that carries the precise reason. */
+const rejection = (code: string, detail: RegExp | string, extra: Partial<EngineLogEntry> = {}) =>
+  expect.objectContaining({
+    ...extra,
+    level: 'warn',
+    event: 'state_rejected',
+    message: typeof detail === 'string' ? `requestState refused (${code}): ${detail}` : expect.stringMatching(new RegExp(`^requestState refused \\(${code}\\): ${detail.source}`)),
+  });
+
+async function firstState(call: ReturnType<typeof makeEngine>['call'], name = 'refund_order', callArgs: object = args) {
+  return inputRequired(await call({ name, arguments: callArgs })).requestState;
+}
+
+describe('the state is bound to its request', () => {
+  it('uses the frozen message for every refusal', () => {
+    expect(INVALID_STATE_MESSAGE).toBe('Invalid or expired requestState');
+  });
+
+  it('refuses a state replayed with other arguments', async () => {
+    const { call, logs } = makeEngine([refund]);
+    const state = await firstState(call);
+    expect(await call({ name: 'refund_order', arguments: { order_id: 'ord_2' }, requestState: state, inputResponses: yes })).toEqual(refused('mismatch'));
+    expect(logs).toContainEqual(rejection('mismatch', 'sealed for other arguments of this tool'));
+  });
+
+  it('binds the arguments as validated, so an extra argument the schema strips does not break the binding', async () => {
+    const { call } = makeEngine([refund]);
+    const state = await firstState(call, 'refund_order', { order_id: 'ord_1' });
+    complete(await call({ name: 'refund_order', arguments: { order_id: 'ord_1', ignored: true }, requestState: state, inputResponses: yes }));
+  });
+
+  it('refuses a state replayed on another tool of the same engine', async () => {
+    const { call, logs } = makeEngine([refund, makeConfirmTool({ name: 'refund_order_again' })]);
+    const state = await firstState(call);
+    expect(await call({ name: 'refund_order_again', arguments: args, requestState: state, inputResponses: yes })).toEqual(refused('mismatch'));
+    expect(logs).toContainEqual(rejection('mismatch', 'sealed for another tool or method', { tool: 'refund_order_again' }));
+  });
+
+  it('refuses a state replayed by another principal', async () => {
+    const { call, logs } = makeEngine([refund]);
+    const state = await firstState(call);
+    expect(await call({ name: 'refund_order', arguments: args, requestState: state, inputResponses: yes, principal: 'eve' })).toEqual(refused('mismatch'));
+    expect(logs).toContainEqual(rejection('mismatch', 'sealed for another principal'));
+  });
+
+  it('refuses a state replayed to another server (other audience, same key)', async () => {
+    const a = makeEngine([refund], { audience: 'orders' });
+    const b = makeEngine([refund], { audience: 'bookings' });
+    const state = await firstState(a.call);
+    expect(await b.call({ name: 'refund_order', arguments: args, requestState: state, inputResponses: yes })).toEqual(refused('mismatch'));
+    expect(b.logs).toContainEqual(rejection('mismatch', 'sealed by another server (audience differs)'));
+  });
+
+  it('refuses a state sealed with a key the server does not hold', async () => {
+    const a = makeEngine([refund]);
+    const b = makeEngine([refund], { keyring: createKeyring([generateKey()]) });
+    const state = await firstState(a.call);
+    expect(await b.call({ name: 'refund_order', arguments: args, requestState: state, inputResponses: yes })).toEqual(refused('invalid'));
+    expect(b.logs).toContainEqual(rejection('invalid', 'sealed with a key this server does not hold'));
+  });
+
+  it('lets another engine with the same key, audience and tool serve the next round (no server memory)', async () => {
+    const a = makeEngine([makeConfirmTool()]);
+    const b = makeEngine([makeConfirmTool({ machine: makeConfirmMachine() })]);
+    const state = await firstState(a.call);
+    expect(complete(await b.call({ name: 'refund_order', arguments: args, requestState: state, inputResponses: yes })).result.structuredContent).toEqual({
+      outcome: 'refunded',
+      orderId: 'ord_1',
+    });
+  });
+
+  it('keeps opening states sealed with the old key after a key rotation', async () => {
+    const oldKey = generateKey();
+    const a = makeEngine([refund], { keyring: createKeyring([oldKey]) });
+    const b = makeEngine([refund], { keyring: createKeyring([generateKey(), oldKey]) });
+    const state = await firstState(a.call);
+    complete(await b.call({ name: 'refund_order', arguments: args, requestState: state, inputResponses: yes }));
+  });
+
+  it.each([
+    ['a changed character', (s: string) => s.slice(0, -5) + (s.at(-5) === 'A' ? 'B' : 'A') + s.slice(-4)],
+    ['-TAMPERED appended', (s: string) => `${s}-TAMPERED`],
+    ['the body cut in half', (s: string) => s.slice(0, Math.floor(s.length / 2))],
+    ['another format prefix', (s: string) => s.replace(/^rt1\./, 'rt2.')],
+  ])('refuses a state with %s as invalid', async (_, alter) => {
+    const { call, logs } = makeEngine([refund]);
+    const state = await firstState(call);
+    expect(await call({ name: 'refund_order', arguments: args, requestState: alter(state), inputResponses: yes })).toEqual(refused('invalid'));
+    expect(logs.at(-1)).toMatchObject({ level: 'warn', event: 'state_rejected' });
+  });
+});
+
+describe('expiry', () => {
+  it('refuses a state once its ttl has passed (default 10 minutes), and accepts it just before', async () => {
+    let clock = Date.UTC(2026, 11, 2, 12, 0, 0);
+    const { call, logs } = makeEngine([refund], { now: () => clock });
+    const state = await firstState(call);
+    clock += 599_999;
+    inputRequired(await call({ name: 'refund_order', arguments: args, requestState: state, inputResponses: { confirm: accept({}) } }));
+    clock += 1;
+    expect(await call({ name: 'refund_order', arguments: args, requestState: state, inputResponses: yes })).toEqual(refused('expired'));
+    expect(logs).toContainEqual(rejection('expired', /expired 0s ago \(issued 2026-12-02T12:00:00\.000Z\)/));
+  });
+
+  it('honours stateTtlSeconds', async () => {
+    let clock = Date.UTC(2026, 11, 2);
+    const { call } = makeEngine([refund], { now: () => clock, stateTtlSeconds: 30 });
+    const state = await firstState(call);
+    clock += 30_000;
+    expect(await call({ name: 'refund_order', arguments: args, requestState: state, inputResponses: yes })).toEqual(refused('expired'));
+  });
+
+  it('renews the expiry every round', async () => {
+    let clock = Date.UTC(2026, 11, 2);
+    const { call } = makeEngine([profileTool], { now: () => clock });
+    const r1 = inputRequired(await call({ name: 'create_profile', arguments: {} })).requestState;
+    clock += 500_000;
+    const r2 = inputRequired(await call({ name: 'create_profile', arguments: {}, requestState: r1, inputResponses: { name: accept({ name: 'Ada' }) } })).requestState;
+    clock += 500_000;
+    expect(await call({ name: 'create_profile', arguments: {}, requestState: r1, inputResponses: { name: accept({ name: 'Ada' }) } })).toEqual(refused('expired'));
+    inputRequired(await call({ name: 'create_profile', arguments: {}, requestState: r2, inputResponses: { age: accept({ age: 36 }) } }));
+  });
+
+  it('refuses a state issued more than a minute in the future (clock skew between servers)', async () => {
+    let clock = Date.UTC(2026, 11, 2);
+    const { call, logs } = makeEngine([refund], { now: () => clock });
+    const state = await firstState(call);
+    clock -= 61_000;
+    expect(await call({ name: 'refund_order', arguments: args, requestState: state, inputResponses: yes })).toEqual(refused('invalid'));
+    expect(logs).toContainEqual(rejection('invalid', /issued in the future/));
+    clock += 1_000;
+    complete(await call({ name: 'refund_order', arguments: args, requestState: state, inputResponses: yes }));
+  });
+});
+
+describe('changed machines', () => {
+  it('refuses a state made by a machine that has since gained a state as outdated', async () => {
+    const before = makeEngine([refund]);
+    const after = makeEngine([makeConfirmTool({ machine: makeConfirmMachineWithAudit() })]);
+    const state = await firstState(before.call);
+    expect(await after.call({ name: 'refund_order', arguments: args, requestState: state, inputResponses: yes })).toEqual(refused('outdated'));
+    expect(after.logs).toContainEqual(rejection('outdated', "sealed by another version of machine 'confirm' (its id, version or structure changed since)"));
+  });
+
+  it('refuses a state made by another version of the same machine as outdated', async () => {
+    const v1 = makeEngine([makeConfirmTool({ machine: makeConfirmMachine({ version: '1' }) })]);
+    const v2 = makeEngine([makeConfirmTool({ machine: makeConfirmMachine({ version: '2' }) })]);
+    const state = await firstState(v1.call);
+    expect(await v2.call({ name: 'refund_order', arguments: args, requestState: state, inputResponses: yes })).toEqual(refused('outdated'));
+    complete(await v1.call({ name: 'refund_order', arguments: args, requestState: state, inputResponses: yes }));
+  });
+});
+
+describe('requestState that is not a state', () => {
+  it.each([
+    ['a number', 42, 'requestState is a number, not a string'],
+    ['null', null, 'requestState is a object, not a string'],
+    ['an object', { state: 'x' }, 'requestState is a object, not a string'],
+    ['the empty string', '', 'requestState is empty'],
+  ])('refuses %s as invalid, even though it is not absent', async (_, requestState, detail) => {
+    const { call, logs } = makeEngine([refund]);
+    expect(await call({ name: 'refund_order', arguments: args, requestState, inputResponses: yes })).toEqual(refused('invalid'));
+    expect(logs).toEqual([rejection('invalid', detail, { tool: 'refund_order' })]);
+  });
+
+  it('refuses a state over maxStateBytes before decoding it', async () => {
+    const { call } = makeEngine([refund]);
+    const state = await firstState(call);
+    const small = makeEngine([refund], { maxStateBytes: state.length - 1 });
+    expect(await small.call({ name: 'refund_order', arguments: args, requestState: state, inputResponses: yes })).toEqual(refused('invalid'));
+    expect(small.logs).toContainEqual(rejection('invalid', `requestState is ${state.length} bytes, over the ${state.length - 1}-byte limit`));
+    const exact = makeEngine([refund], { maxStateBytes: state.length });
+    complete(await exact.call({ name: 'refund_order', arguments: args, requestState: state, inputResponses: yes }));
+  });
+
+  it('refuses a huge string under the default 64 KiB cap', async () => {
+    const { call, logs } = makeEngine([refund]);
+    expect(await call({ name: 'refund_order', arguments: args, requestState: `rt1.${'A'.repeat(70_000)}` })).toEqual(refused('invalid'));
+    expect(logs).toContainEqual(rejection('invalid', /requestState is 70004 bytes, over the 65536-byte limit/));
+  });
+
+  it('refuses a state once the call has taken maxRounds rounds', async () => {
+    const { call, logs } = makeEngine([refund], { maxRounds: 3 });
+    let state = await firstState(call); // round 1
+    state = inputRequired(await call({ name: 'refund_order', arguments: args, requestState: state, inputResponses: { confirm: accept({}) } })).requestState; // round 2
+    state = inputRequired(await call({ name: 'refund_order', arguments: args, requestState: state, inputResponses: { confirm: accept({}) } })).requestState; // round 3
+    expect(await call({ name: 'refund_order', arguments: args, requestState: state, inputResponses: yes })).toEqual(refused('invalid'));
+    expect(logs).toContainEqual(rejection('invalid', 'round 3 is past the limit of 3 rounds'));
+  });
+
+  it('never shows the precise reason to the client', async () => {
+    const { call, logs } = makeEngine([refund]);
+    const state = await firstState(call);
+    const outcome = failed(await call({ name: 'refund_order', arguments: args, requestState: state, principal: 'mallory' }));
+    expect(JSON.stringify(outcome)).not.toMatch(/principal/);
+    expect(logs.at(-1)?.message).toMatch(/principal/);
+  });
+});
