@@ -81,7 +81,7 @@ describe('refund_order over stdio, 2026-07-28 client', () => {
     );
     expect(again.requestState).not.toBe(first.requestState);
     const missing = await callRound(demo.client, 'refund_order', { order_id: 'ord_51' }, { requestState: again.requestState, inputResponses: { other: accept({ confirm: true }) } });
-    expect(missing.inputRequests?.confirm?.params.message).toBe('Refund $49.00 for order ord_51?');
+    expect(missing.inputRequests?.confirm?.params.message).toBe('Refund $49.00 for order ord_51?\n\nNo answer to this question arrived; please answer it.');
     const done = await callRound(demo.client, 'refund_order', { order_id: 'ord_51' }, { requestState: missing.requestState, inputResponses: { confirm: accept({ confirm: true }) } });
     expect(done.content?.[0]?.text).toBe('Refunded $49.00 for order ord_51.');
     expect(refundCount(settings.db, 'ord_51')).toBe(1);

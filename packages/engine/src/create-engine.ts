@@ -124,6 +124,7 @@ function supportsFormElicitation(capabilities: ClientCapabilities | undefined): 
  */
 export function createEngine(options: EngineOptions): Engine {
   const ttl = positiveInteger('stateTtlSeconds', options.stateTtlSeconds, 600);
+  if (ttl > 7 * 86_400) throw new RoundtripDefinitionError('invalid_option', `createEngine: 'stateTtlSeconds' is at most 604800 (7 days; a state should live minutes); got ${ttl}.`);
   const maxStateBytes = positiveInteger('maxStateBytes', options.maxStateBytes, 64 * 1024);
   const settleTimeoutMs = positiveInteger('settleTimeoutMs', options.settleTimeoutMs, 10_000);
   const maxRounds = positiveInteger('maxRounds', options.maxRounds, 64);
@@ -258,27 +259,31 @@ export function createEngine(options: EngineOptions): Engine {
         pinned = new Map(activeAsks(machine, actor.getSnapshot()).map((a) => [a.ask.key, a.hash]));
       }
 
+      // what to tell the user next to a question asked again: why their last answer did not count
       const notes = new Map<string, string>();
       const responses = request.inputResponses;
-      if (responses !== undefined && responses !== null && typeof responses === 'object' && !Array.isArray(responses)) {
-        for (const [key, hash] of pinned) {
-          if (!Object.hasOwn(responses, key)) continue;
-          if (actor.getSnapshot().status !== 'active') break;
-          const current = activeAsks(machine, actor.getSnapshot()).find((a) => a.ask.key === key);
-          if (!current || !sameBytes(hash, current.hash)) {
-            logFor({ level: 'info', event: 'answer_ignored', message: `answer to '${key}' ignored: the question it answers is no longer the one being asked`, run });
-            continue;
-          }
-          const answer = readAnswer((responses as Record<string, unknown>)[key], current.ask);
-          if (answer.kind === 'invalid') {
-            notes.set(key, answer.reason);
-            logFor({ level: 'info', event: 'answer_invalid', message: `answer to '${key}' not accepted: ${answer.reason}`, run });
-            continue;
-          }
-          actor.send(answer.event);
-        }
-      } else if (responses !== undefined && responses !== null) {
+      const answers = typeof responses === 'object' && responses !== null && !Array.isArray(responses) ? (responses as Record<string, unknown>) : undefined;
+      if (!answers && responses !== undefined && responses !== null) {
         logFor({ level: 'info', event: 'answer_invalid', message: `inputResponses is a ${Array.isArray(responses) ? 'list' : typeof responses}, not an object; answers ignored`, run });
+      }
+      for (const [key, hash] of pinned) {
+        if (actor.getSnapshot().status !== 'active') break;
+        if (!answers || !Object.hasOwn(answers, key)) {
+          if (envelope) notes.set(key, 'No answer to this question arrived; please answer it.');
+          continue;
+        }
+        const current = activeAsks(machine, actor.getSnapshot()).find((a) => a.ask.key === key);
+        if (!current || !sameBytes(hash, current.hash)) {
+          logFor({ level: 'info', event: 'answer_ignored', message: `answer to '${key}' ignored: the question it answers is no longer the one being asked`, run });
+          continue;
+        }
+        const answer = readAnswer(answers[key], current.ask);
+        if (answer.kind === 'invalid') {
+          notes.set(key, `Your last answer was not accepted: ${answer.reason}. Please answer again.`);
+          logFor({ level: 'info', event: 'answer_invalid', message: `answer to '${key}' not accepted: ${answer.reason}`, run });
+          continue;
+        }
+        actor.send(answer.event);
       }
 
       const settled = await settleActor(actor as AnyActorRef, settleTimeoutMs, request.signal);
@@ -302,6 +307,9 @@ export function createEngine(options: EngineOptions): Engine {
       }
 
       const asks = activeAsks(machine, snapshot);
+      if (asks.length > 255) {
+        return fail('too_many_questions', `machine '${machine.id}' asks ${asks.length} questions at once; one round holds at most 255`);
+      }
       if (asks.length === 0) {
         return fail('machine_stuck', `machine '${machine.id}' settled in state ${JSON.stringify(snapshot.value)}, which neither asks for input nor is final. Add meta.ask to the state or a transition out of it.`);
       }
@@ -339,7 +347,7 @@ export function createEngine(options: EngineOptions): Engine {
           method: 'elicitation/create',
           params: {
             mode: 'form',
-            message: note ? `${a.message}\n\nYour last answer was not accepted: ${note}. Please answer again.` : a.message,
+            message: note ? `${a.message}\n\n${note}` : a.message,
             requestedSchema: a.ask.requestedSchema,
           },
         };

@@ -184,7 +184,7 @@ describe('several rounds', () => {
     const again = inputRequired(
       await call({ name: 'create_profile', arguments: {}, requestState: r2.requestState, inputResponses: { name: accept({ name: 'Eve' }), colour: accept({ colour: 'red' }) } }),
     );
-    expect(again.inputRequests.age!.params.message).toBe('How old are you, Ada?');
+    expect(again.inputRequests.age!.params.message).toBe('How old are you, Ada?\n\nNo answer to this question arrived; please answer it.');
     expect(logs.some((e) => e.event === 'answer_invalid' || e.event === 'answer_ignored')).toBe(false);
   });
 
