@@ -4,7 +4,21 @@ const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789
 const LOOKUP = new Int16Array(128).fill(-1);
 for (let i = 0; i < ALPHABET.length; i++) LOOKUP[ALPHABET.charCodeAt(i)] = i;
 
+type NativeBuffer = {
+  from(bytes: Uint8Array): { toString(encoding: 'base64url'): string };
+  from(text: string, encoding: 'base64url'): Uint8Array;
+};
+// Node's Buffer when present (about 10× faster); the portable code below otherwise
+const NativeBuffer = (globalThis as { Buffer?: NativeBuffer }).Buffer;
+const ALPHABET_ONLY = /^[A-Za-z0-9_-]*$/;
+
 export function encodeBase64url(bytes: Uint8Array): string {
+  if (NativeBuffer) return NativeBuffer.from(bytes).toString('base64url');
+  return encodePortable(bytes);
+}
+
+/** @internal the portable encoder, used where Buffer is absent */
+export function encodePortable(bytes: Uint8Array): string {
   let out = '';
   let i = 0;
   for (; i + 2 < bytes.length; i += 3) {
@@ -24,6 +38,18 @@ export function encodeBase64url(bytes: Uint8Array): string {
 
 /** Decodes strict unpadded base64url; returns undefined for any other text. */
 export function decodeBase64url(text: string): Uint8Array | undefined {
+  if (text.length % 4 === 1) return undefined;
+  if (NativeBuffer) {
+    // Buffer decoding is lenient: accept only what re-encodes to the very same text
+    if (!ALPHABET_ONLY.test(text)) return undefined;
+    const bytes = NativeBuffer.from(text, 'base64url');
+    return encodeBase64url(bytes) === text ? new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength) : undefined;
+  }
+  return decodePortable(text);
+}
+
+/** @internal the portable decoder, used where Buffer is absent */
+export function decodePortable(text: string): Uint8Array | undefined {
   if (text.length % 4 === 1) return undefined;
   const out = new Uint8Array(Math.floor((text.length * 3) / 4));
   let bits = 0;

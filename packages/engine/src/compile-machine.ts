@@ -13,6 +13,8 @@ export interface CompiledAsk {
   readonly message: AskSpec<unknown>['message'];
   readonly schema: AnswerSchema;
   readonly requestedSchema: ElicitationSchema;
+  /** The requested schema as canonical JSON, part of every question hash. */
+  readonly schemaText: string;
 }
 
 /** A machine checked for serving: its asks by state id, and the identity sealed into every state. */
@@ -144,7 +146,8 @@ export function compileMachine(machine: AnyStateMachine, owner: string): Compile
             );
           }
         }
-        asks.push({ key, stateId: node.id, message: spec.message, schema: spec.schema, requestedSchema: toElicitationSchema(spec.schema, askWhere) });
+        const requestedSchema = toElicitationSchema(spec.schema, askWhere);
+        asks.push({ key, stateId: node.id, message: spec.message, schema: spec.schema, requestedSchema, schemaText: canonicalJson(requestedSchema) });
       }
       asksByState.set(node.id, asks);
     }

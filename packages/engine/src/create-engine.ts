@@ -141,7 +141,21 @@ export function createEngine(options: EngineOptions): Engine {
     tools.set(tool.name, tool);
   }
 
-  function activeAsks(machine: CompiledMachine, snapshot: AnyMachineSnapshot): ActiveAsk[] {
+  // tags that stay the same from call to call, computed once
+  const targetTags = new Map([...tools.keys()].map((name) => [name, digestBytes(`tools/call\0${name}`, TAG_BYTES.target)]));
+  const principalTags = new Map<string, Uint8Array>();
+  const principalTag = (principal: string) => {
+    let tag = principalTags.get(principal);
+    if (!tag) {
+      if (principalTags.size >= 256) principalTags.clear();
+      tag = digestBytes(`sub\0${principal}`, TAG_BYTES.sub);
+      principalTags.set(principal, tag);
+    }
+    return tag;
+  };
+
+  /** The questions the active states ask now; `rendered` keeps hashes already computed in this request. */
+  function activeAsks(machine: CompiledMachine, snapshot: AnyMachineSnapshot, rendered: Map<CompiledAsk, ActiveAsk>): ActiveAsk[] {
     const asks: ActiveAsk[] = [];
     const seen = new Set<string>();
     for (const stateId of Object.keys(snapshot.getMeta())) {
@@ -157,7 +171,12 @@ export function createEngine(options: EngineOptions): Engine {
         if (typeof message !== 'string' || message.length === 0) {
           throw new RoundtripDefinitionError('invalid_ask_key', `Machine '${machine.id}', state '${stateId}', ask '${ask.key}': the message function returned ${JSON.stringify(message)}, not text.`);
         }
-        asks.push({ ask, message, hash: digestBytes(canonicalJson({ m: message, s: ask.requestedSchema }), TAG_BYTES.question) });
+        let active = rendered.get(ask);
+        if (!active || active.message !== message) {
+          active = { ask, message, hash: digestBytes(`${message}\0${ask.schemaText}`, TAG_BYTES.question) };
+          rendered.set(ask, active);
+        }
+        asks.push(active);
       }
     }
     return asks;
@@ -178,8 +197,8 @@ export function createEngine(options: EngineOptions): Engine {
     const machine = tool._machine;
     const binding: StateBinding = {
       aud: audienceTag,
-      sub: digestBytes(`sub\0${request.principal}`, TAG_BYTES.sub),
-      target: digestBytes(`tools/call\0${tool.name}`, TAG_BYTES.target),
+      sub: principalTag(request.principal),
+      target: targetTags.get(tool.name)!,
       args: digestBytes(`tools/call\0${tool.name}\0${canonicalJson(args)}`, TAG_BYTES.args),
     };
 
@@ -208,6 +227,7 @@ export function createEngine(options: EngineOptions): Engine {
       envelope = checked.envelope;
     }
 
+    const rendered = new Map<CompiledAsk, ActiveAsk>();
     const runId = envelope?.run ?? nacl.randomBytes(TAG_BYTES.run);
     const run = encodeBase64url(runId);
     const round = envelope ? envelope.round + 1 : 1;
@@ -256,7 +276,7 @@ export function createEngine(options: EngineOptions): Engine {
       // pin: answers count only for questions the opened state proves were asked
       let pinned = envelope?.questions ?? new Map<string, Uint8Array>();
       if (!envelope && tool.acceptAnswersWithoutState && actor.getSnapshot().status === 'active') {
-        pinned = new Map(activeAsks(machine, actor.getSnapshot()).map((a) => [a.ask.key, a.hash]));
+        pinned = new Map(activeAsks(machine, actor.getSnapshot(), rendered).map((a) => [a.ask.key, a.hash]));
       }
 
       // what to tell the user next to a question asked again: why their last answer did not count
@@ -272,7 +292,7 @@ export function createEngine(options: EngineOptions): Engine {
           if (envelope) notes.set(key, 'No answer to this question arrived; please answer it.');
           continue;
         }
-        const current = activeAsks(machine, actor.getSnapshot()).find((a) => a.ask.key === key);
+        const current = activeAsks(machine, actor.getSnapshot(), rendered).find((a) => a.ask.key === key);
         if (!current || !sameBytes(hash, current.hash)) {
           logFor({ level: 'info', event: 'answer_ignored', message: `answer to '${key}' ignored: the question it answers is no longer the one being asked`, run });
           continue;
@@ -306,7 +326,7 @@ export function createEngine(options: EngineOptions): Engine {
         return { type: 'complete', result };
       }
 
-      const asks = activeAsks(machine, snapshot);
+      const asks = activeAsks(machine, snapshot, rendered);
       if (asks.length > 255) {
         return fail('too_many_questions', `machine '${machine.id}' asks ${asks.length} questions at once; one round holds at most 255`);
       }

@@ -7,6 +7,20 @@ export const SEALED_STATE_PREFIX = 'rt1';
 
 const NONCE_BYTES = nacl.secretbox.nonceLength;
 
+// random nonces drawn from a pool: one call to the system's random source per 170 seals
+const POOL_BYTES = 4080;
+let pool: Uint8Array = new Uint8Array(0);
+let poolAt = 0;
+function freshNonce(): Uint8Array {
+  if (poolAt + NONCE_BYTES > pool.length) {
+    pool = nacl.randomBytes(POOL_BYTES);
+    poolAt = 0;
+  }
+  const nonce = pool.slice(poolAt, poolAt + NONCE_BYTES);
+  poolAt += NONCE_BYTES;
+  return nonce;
+}
+
 /** Why a sealed state did not open. Never shown to the client; logged for the operator. */
 export type OpenFailure = 'malformed' | 'unknown_key' | 'tampered' | 'header_mismatch';
 
@@ -23,7 +37,7 @@ export function sealState(keyring: Keyring, payload: Uint8Array): string {
   const plaintext = new Uint8Array(kidBytes.length + payload.length);
   plaintext.set(kidBytes);
   plaintext.set(payload, kidBytes.length);
-  const nonce = nacl.randomBytes(NONCE_BYTES);
+  const nonce = freshNonce();
   const box = nacl.secretbox(plaintext, nonce, key);
   const sealed = new Uint8Array(NONCE_BYTES + box.length);
   sealed.set(nonce);

@@ -1,6 +1,6 @@
 import nacl from 'tweetnacl';
 import { describe, expect, it } from 'vitest';
-import { decodeBase64url, encodeBase64url } from '../src/base64url.ts';
+import { decodeBase64url, decodePortable, encodeBase64url, encodePortable } from '../src/base64url.ts';
 import { KEY_BYTES, RoundtripDefinitionError, createKeyring, generateKey, parseKey } from '../src/index.ts';
 import { SEALED_STATE_PREFIX, openState, sealState } from '../src/sealed-state.ts';
 
@@ -19,7 +19,10 @@ function splitToken(token: string): { prefix: string; kid: string; body: string 
   return { prefix, kid, body };
 }
 
-describe('base64url', () => {
+describe.each([
+  ['base64url (Buffer where present)', encodeBase64url, decodeBase64url],
+  ['base64url (portable, for runtimes without Buffer)', encodePortable, decodePortable],
+] as const)('%s', (_name, encodeBase64url, decodeBase64url) => {
   it('round-trips every length from 0 to 70 bytes and matches Node base64url', () => {
     for (let length = 0; length <= 70; length++) {
       const bytes = nacl.randomBytes(length);
