@@ -11,6 +11,7 @@ export interface DemoServerEnv {
   ROUNDTRIP_DB: string;
   ROUNDTRIP_KEY: string;
   ROUNDTRIP_PRINCIPAL: string;
+  ROUNDTRIP_STATE_TTL?: string;
 }
 
 export interface ConnectedClient {
@@ -45,7 +46,7 @@ export async function connectDemoClient({ era, env, prepare }: ConnectOptions): 
     command: process.execPath,
     args: [SERVER_LAUNCHER],
     // the child sees only what is passed here, not this process's environment
-    env: { ...getDefaultEnvironment(), ...env },
+    env: { ...getDefaultEnvironment(), ...(Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined)) as Record<string, string>) },
     stderr: 'pipe',
   });
   let log = '';

@@ -3,13 +3,10 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { PassThrough } from 'node:stream';
-import { Client } from '@modelcontextprotocol/client';
-import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
+import type { Client } from '@modelcontextprotocol/client';
 import { generateKey } from '@roundtrip/engine';
+import { connectDemoClient } from '../../src/connect-demo-client.ts';
 import { openOrdersStore } from '../../src/orders-store.ts';
-
-const serverScript = join(import.meta.dirname, '..', '..', 'bin', 'roundtrip-demo.mjs');
 
 export interface DemoSettings {
   db: string;
@@ -39,34 +36,20 @@ export async function connectDemo(
   settings: DemoSettings,
   options: { era?: 'modern' | 'legacy'; answer?: (message: string) => Record<string, unknown> } = {},
 ): Promise<DemoConnection> {
-  const era = options.era ?? 'modern';
-  const client = new Client(
-    { name: 'roundtrip-test-host', version: '0.0.0' },
-    {
-      capabilities: { elicitation: { form: {} } },
-      ...(era === 'modern' ? { versionNegotiation: { mode: { pin: '2026-07-28' } }, inputRequired: { autoFulfill: false } } : {}),
-    },
-  );
-  if (options.answer) {
-    const answer = options.answer;
-    client.setRequestHandler('elicitation/create', async (request) => answer((request.params as { message: string }).message) as never);
-  }
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [serverScript],
+  const { answer } = options;
+  const connection = await connectDemoClient({
+    era: options.era ?? 'modern',
     env: {
-      ...getDefaultEnvironment(),
       ROUNDTRIP_DB: settings.db,
       ROUNDTRIP_KEY: settings.key,
       ROUNDTRIP_PRINCIPAL: settings.principal ?? 'ada',
       ...(settings.ttlSeconds ? { ROUNDTRIP_STATE_TTL: String(settings.ttlSeconds) } : {}),
     },
-    stderr: 'pipe',
+    prepare: (client) => {
+      if (answer) client.setRequestHandler('elicitation/create', async (request) => answer((request.params as { message: string }).message) as never);
+    },
   });
-  let stderr = '';
-  (transport.stderr as PassThrough | null)?.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-  await client.connect(transport);
-  return { client, stderr: () => stderr, close: () => client.close() };
+  return { client: connection.client, stderr: connection.serverLog, close: connection.close };
 }
 
 /** The parts of a tools/call result the tests read. */
