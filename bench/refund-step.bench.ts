@@ -5,24 +5,30 @@
 // characters; absolute µs/op depend on the machine and are printed only to make the ratios checkable.
 //
 // Method: warm-up, then ROUNDS rounds; each round runs every case for its own fixed iteration count
-// (calibrated during warm-up to take about TARGET_MS), in alternating order (the order flips every
-// round), and the figure reported per case is the median over the rounds of its µs/op. Ratios are the
-// median of per-round paired ratios (each Roundtrip sample against the baseline sample run beside it),
-// which cancels most of the drift a busy 2-core machine adds.
+// (calibrated during warm-up to take about TARGET_MS × the case's weight), in alternating order (the
+// order flips every round), and the figure reported per case is the median over the rounds of its µs/op.
+// Ratios are the median of per-round paired ratios (each sample against the other case's sample of the
+// same round), which cancels most of the drift a busy 2-core machine adds.
+//
+// Sections: throughput and ratio (the goal), size (the goal), the engine as it was before commit
+// fddfa3e (its sources taken from git and run beside today's, when git is there), the breakdown of a
+// round into the pieces the engine runs today, and "done": each piece the engine replaced, old code
+// beside new code on the same input.
 
-import { createCipheriv, createHash, randomFillSync } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 // `xstate` is not a dependency of the workspace root, so a bare `import 'xstate'` does not resolve from
 // bench/. Import the very file the engine's own `import 'xstate'` resolves to (the "import" condition of
 // xstate's exports map, through the engine's node_modules link), so the bench, the engine and the demo
 // share one xstate instance (checked below with instanceof). Cleaner: add xstate as a root devDependency.
 import { createActor, StateMachine, waitFor, type AnyStateMachine } from '../packages/engine/node_modules/xstate/dist/xstate.cjs.mjs';
-import { createEngine, createKeyring, generateKey, type StepOutcome } from '../packages/engine/src/index.ts';
-import { encodeBase64url } from '../packages/engine/src/base64url.ts';
+import { createEngine, createKeyring, generateKey, type Engine, type StepOutcome } from '../packages/engine/src/index.ts';
+import { decodeBase64url, decodePortable, encodeBase64url, encodePortable } from '../packages/engine/src/base64url.ts';
 import type { CompiledAsk } from '../packages/engine/src/compile-machine.ts';
 import { canonicalJson, digestBytes } from '../packages/engine/src/digest.ts';
 import { readAnswer } from '../packages/engine/src/read-answer.ts';
@@ -32,11 +38,14 @@ import { openOrdersStore } from '../apps/demo/src/orders-store.ts';
 import { createRefundOrderTool } from '../apps/demo/src/refund-order-tool.ts';
 
 const ROUNDS = 7;
-/** Wall time one case should take per round (main cases); breakdown cases take a third, candidates a sixth. */
+/** Wall time a case of weight 1 takes per round; breakdown pieces have weight 1/3, "done" pairs 1/6. */
 const TARGET_MS = 300;
-const WARMUP_MS = 400;
+const WARMUP_MS = 300;
+/** The engine before the speed-ups of commit fddfa3e: the commit the first version of this bench measured. */
+const BEFORE_REV = '1ffc74a0f003da5c806e0a2d876540d4bca1697f';
 
 const gc = (globalThis as { gc?: () => void }).gc;
+const repoRoot = fileURLToPath(new URL('..', import.meta.url));
 
 // ---------------------------------------------------------------------------------------------------
 // setup
@@ -60,26 +69,50 @@ const confirmAsk: CompiledAsk = tool._machine.asksByState.get('refund_order.conf
 const invalidAnswer = { confirm: { action: 'accept', content: { confirm: 'maybe' } } };
 const declineAnswer = { confirm: { action: 'decline' } };
 
-// round 1: look the order up, ask to confirm, seal
-const first = await engine.callTool({ name: 'refund_order', arguments: args, principal: PRINCIPAL, capabilities });
-if (first.type !== 'input_required') throw new Error(`round 1 did not ask: ${JSON.stringify(first)}`);
-const round1State = first.requestState;
-
-const retry = (inputResponses: unknown) => () =>
-  engine.callTool({ name: 'refund_order', arguments: args, inputResponses, requestState: round1State, principal: PRINCIPAL, capabilities });
-const retryInvalid = retry(invalidAnswer);
-const retryDecline = retry(declineAnswer);
-
-// check once that each variant does what it is meant to
-const invalidOutcome = await retryInvalid();
-if (invalidOutcome.type !== 'input_required' || !invalidOutcome.inputRequests.confirm?.params.message.includes('not accepted')) {
-  throw new Error(`invalid-answer round did not re-ask: ${JSON.stringify(invalidOutcome)}`);
+/** Round 1 once (look the order up, ask, seal), then the two retry variants on that same state, checked once. */
+async function retriesOf(e: Engine, who: string) {
+  const first = await e.callTool({ name: 'refund_order', arguments: args, principal: PRINCIPAL, capabilities });
+  if (first.type !== 'input_required') throw new Error(`${who}: round 1 did not ask: ${JSON.stringify(first)}`);
+  const round1State = first.requestState;
+  const retry = (inputResponses: unknown) => () =>
+    e.callTool({ name: 'refund_order', arguments: args, inputResponses, requestState: round1State, principal: PRINCIPAL, capabilities });
+  const retryInvalid = retry(invalidAnswer);
+  const retryDecline = retry(declineAnswer);
+  const invalidOutcome = await retryInvalid();
+  if (invalidOutcome.type !== 'input_required' || !invalidOutcome.inputRequests.confirm?.params.message.includes('not accepted')) {
+    throw new Error(`${who}: invalid-answer round did not re-ask: ${JSON.stringify(invalidOutcome)}`);
+  }
+  const declineOutcome = await retryDecline();
+  if (declineOutcome.type !== 'complete' || (declineOutcome.result.structuredContent as { status?: string } | undefined)?.status !== 'kept') {
+    throw new Error(`${who}: decline round did not finish as kept: ${JSON.stringify(declineOutcome)}`);
+  }
+  return { round1State, round2State: invalidOutcome.requestState, retryInvalid, retryDecline };
 }
-const declineOutcome = await retryDecline();
-if (declineOutcome.type !== 'complete' || (declineOutcome.result.structuredContent as { status?: string } | undefined)?.status !== 'kept') {
-  throw new Error(`decline round did not finish as kept: ${JSON.stringify(declineOutcome)}`);
-}
-const round2State = invalidOutcome.requestState;
+const now = await retriesOf(engine, 'engine');
+const round1State = now.round1State;
+
+// The engine before fddfa3e, loaded from git into the temporary folder (its bare imports resolve through
+// links to the engine's own node_modules, so it shares the xstate instance). Skipped without git.
+const before = await (async () => {
+  try {
+    const src = join(dir, 'engine-before', 'src');
+    mkdirSync(src, { recursive: true });
+    const git = (...a: string[]) => execFileSync('git', ['-C', repoRoot, ...a], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+    for (const path of git('ls-tree', '--name-only', BEFORE_REV, 'packages/engine/src/').split('\n').filter(Boolean)) {
+      writeFileSync(join(src, path.slice(path.lastIndexOf('/') + 1)), git('show', `${BEFORE_REV}:${path}`));
+    }
+    writeFileSync(join(dir, 'engine-before', 'package.json'), '{"type":"module"}\n');
+    mkdirSync(join(dir, 'engine-before', 'node_modules'));
+    for (const dep of ['xstate', 'tweetnacl', 'zod']) {
+      symlinkSync(realpathSync(join(repoRoot, 'packages/engine/node_modules', dep)), join(dir, 'engine-before', 'node_modules', dep));
+    }
+    const old = (await import(pathToFileURL(join(src, 'index.ts')).href)) as { createEngine: typeof createEngine };
+    return await retriesOf(old.createEngine({ tools: [tool], keyring, audience: AUDIENCE }), `engine at ${BEFORE_REV.slice(0, 7)}`);
+  } catch (error) {
+    console.log(`(engine before fddfa3e not measured: ${error instanceof Error ? error.message.split('\n')[0] : String(error)})`);
+    return undefined;
+  }
+})();
 
 // the raw persisted snapshot at `confirming`, as plain XState would store it
 const seed = createActor(machine, { input: args });
@@ -111,38 +144,75 @@ const xstateCycle = (event: { type: string } | undefined) => () => {
   a.stop();
 }
 
-// Breakdown pieces, each doing what the engine does for them in one retry round.
+// Breakdown: the pieces one retry round runs today (read off create-engine.ts), each with the engine's
+// own functions on the same input.
+const argsText = () => `tools/call\0refund_order\0${canonicalJson(args)}`;
 const binding: StateBinding = {
   aud: digestBytes(`aud\0${AUDIENCE}`, TAG_BYTES.aud),
   sub: digestBytes(`sub\0${PRINCIPAL}`, TAG_BYTES.sub),
   target: digestBytes('tools/call\0refund_order', TAG_BYTES.target),
-  args: digestBytes(`tools/call\0refund_order\0${canonicalJson(args)}`, TAG_BYTES.args),
+  args: digestBytes(argsText(), TAG_BYTES.args),
 };
 const opened = openState(keyring, round1State);
 if (!opened.ok) throw new Error('round-1 state did not open');
 const envelope = decodeEnvelope(opened.plaintext) as StateEnvelope;
+if (!checkEnvelope(opened.plaintext, binding, tool._machine, Math.floor(Date.now() / 1000), 64).ok) throw new Error('the bench binding differs from the engine one');
 const nowSeconds = () => Math.floor(Date.now() / 1000);
-const questionMessage = typeof confirmAsk.message === 'string' ? confirmAsk.message : confirmAsk.message({ context: envelope.snapshot.c as never });
+const renderMessage = () => (typeof confirmAsk.message === 'string' ? confirmAsk.message : confirmAsk.message({ context: envelope.snapshot.c as never }));
+const questionMessage = renderMessage();
+const questionHashNow = () => digestBytes(`${questionMessage}\0${confirmAsk.schemaText}`, TAG_BYTES.question);
+if (!Buffer.from(questionHashNow()).equals(envelope.questions.get('confirm')!)) throw new Error('the bench question hash differs from the one the engine sealed');
+// the engine keeps the principal and target tags in maps built once (createEngine); the same two lookups
+const principalTags = new Map([[PRINCIPAL, binding.sub]]);
+const targetTags = new Map([['refund_order', binding.target]]);
+
+// tweetnacl, through the engine's own dependency (the instance the engine uses)
+const nacl = createRequire(new URL('../packages/engine/package.json', import.meta.url))('tweetnacl') as {
+  hash: (message: Uint8Array) => Uint8Array;
+  randomBytes: (n: number) => Uint8Array;
+  secretbox: ((message: Uint8Array, nonce: Uint8Array, key: Uint8Array) => Uint8Array) & {
+    open: (box: Uint8Array, nonce: Uint8Array, key: Uint8Array) => Uint8Array | null;
+  };
+};
+const boxKey = keyring._keys.get(keyring.sealingKid)!;
+// what secretbox works on in a seal: key-id copy + envelope (about 250 bytes)
+const kidBytes = decodeBase64url(keyring.sealingKid)!;
+const envelopeBytes = encodeEnvelope({ ...envelope, round: 2 });
+const boxPlaintext = new Uint8Array(kidBytes.length + envelopeBytes.length);
+boxPlaintext.set(kidBytes);
+boxPlaintext.set(envelopeBytes, kidBytes.length);
+const boxNonce = nacl.randomBytes(24);
+const boxed = nacl.secretbox(boxPlaintext, boxNonce, boxKey);
 
 const pieces = {
   open: () => {
     const r = openState(keyring, round1State);
     sink += r.ok ? r.plaintext.length : 0;
   },
+  boxOpen: () => {
+    sink += nacl.secretbox.open(boxed, boxNonce, boxKey)!.length;
+  },
   seal: () => {
     sink += sealState(keyring, encodeEnvelope({ ...envelope, round: 2 })).length;
+  },
+  boxSeal: () => {
+    sink += nacl.secretbox(boxPlaintext, boxNonce, boxKey).length;
   },
   check: () => {
     const r = checkEnvelope(opened.plaintext, binding, tool._machine, nowSeconds(), 64);
     sink += r.ok ? 1 : 0;
   },
-  bindingDigests: () => {
-    sink += digestBytes(`sub\0${PRINCIPAL}`, TAG_BYTES.sub)[0]!;
-    sink += digestBytes('tools/call\0refund_order', TAG_BYTES.target)[0]!;
-    sink += digestBytes(`tools/call\0refund_order\0${canonicalJson(args)}`, TAG_BYTES.args)[0]!;
+  argsDigest: () => {
+    sink += digestBytes(argsText(), TAG_BYTES.args)[0]!;
   },
   questionHash: () => {
-    sink += digestBytes(canonicalJson({ m: questionMessage, s: confirmAsk.requestedSchema }), TAG_BYTES.question)[0]!;
+    sink += questionHashNow()[0]!;
+  },
+  message: () => {
+    sink += renderMessage().length;
+  },
+  tags: () => {
+    sink += principalTags.get(PRINCIPAL)![0]! + targetTags.get('refund_order')![0]!;
   },
   zodInvalid: () => {
     sink += tool._input.safeParse(args).success ? 1 : 0;
@@ -154,69 +224,66 @@ const pieces = {
   },
 };
 
-// What the suggestions in BENCHMARKS.md would swap in, each beside what the engine does today on the same
-// input. tweetnacl is loaded through the engine's own dependency (same instance the engine uses).
-const nacl = createRequire(new URL('../packages/engine/package.json', import.meta.url))('tweetnacl') as {
-  secretbox: (message: Uint8Array, nonce: Uint8Array, key: Uint8Array) => Uint8Array;
-  randomBytes: (n: number) => Uint8Array;
-};
-const questionText = canonicalJson({ m: questionMessage, s: confirmAsk.requestedSchema });
-const schemaCanonical = canonicalJson(confirmAsk.requestedSchema); // could be computed once per ask, at definition time
-const questionTextFast = () => `{"m":${JSON.stringify(questionMessage)},"s":${schemaCanonical}}`;
-if (questionTextFast() !== questionText) throw new Error('precomputed question text differs from canonicalJson');
-if (!createHash('sha512').update(questionText).digest().subarray(0, TAG_BYTES.question).equals(digestBytes(questionText, TAG_BYTES.question))) {
-  throw new Error('node:crypto SHA-512 gives other bytes than digestBytes');
+// "Done": what the engine did before fddfa3e for the same piece, beside what it does now.
+const encoder = new TextEncoder();
+const naclDigest = (text: string, bytes: number) => nacl.hash(encoder.encode(text)).slice(0, bytes);
+for (const text of [argsText(), `sub\0${PRINCIPAL}`, 'tools/call\0refund_order']) {
+  if (!Buffer.from(naclDigest(text, 9)).equals(digestBytes(text, 9))) throw new Error('tweetnacl and native SHA-512 give other bytes');
 }
-const sealedPlaintext = encodeEnvelope(envelope);
-const boxKey = keyring._keys.get(keyring.sealingKid)!;
-const nodeKey = new Uint8Array(32).fill(7);
-const sealedBytes = (() => {
-  const b = new Uint8Array(Math.ceil(((round1State.length - round1State.lastIndexOf('.') - 1) * 3) / 4));
-  randomFillSync(b);
-  return b;
-})();
-const noncePool = new Uint8Array(4096);
-let noncePoolAt = noncePool.length;
+const oldQuestionText = () => canonicalJson({ m: questionMessage, s: confirmAsk.requestedSchema });
+// a copy of sealed-state.ts freshNonce (not exported): 24-byte slices of a 4080-byte nacl.randomBytes pool
+let pool: Uint8Array = new Uint8Array(0);
+let poolAt = 0;
 const pooledNonce = () => {
-  if (noncePoolAt + 24 > noncePool.length) {
-    randomFillSync(noncePool);
-    noncePoolAt = 0;
+  if (poolAt + 24 > pool.length) {
+    pool = nacl.randomBytes(4080);
+    poolAt = 0;
   }
-  const nonce = noncePool.slice(noncePoolAt, noncePoolAt + 24);
-  noncePoolAt += 24;
+  const nonce = pool.slice(poolAt, poolAt + 24);
+  poolAt += 24;
   return nonce;
 };
-const alternatives = {
-  hashNacl: () => {
-    sink += digestBytes(questionText, TAG_BYTES.question)[0]!;
+const stateBody = round1State.slice(round1State.lastIndexOf('.') + 1);
+const sealedBytes = decodeBase64url(stateBody)!;
+for (const [a, b] of [
+  [encodePortable(sealedBytes), encodeBase64url(sealedBytes)],
+  [encodePortable(decodePortable(stateBody)!), encodePortable(sealedBytes)],
+]) {
+  if (a !== b) throw new Error('portable and Buffer base64url disagree');
+}
+const done = {
+  argsNacl: () => {
+    sink += naclDigest(argsText(), TAG_BYTES.args)[0]!;
   },
-  hashNode: () => {
-    sink += createHash('sha512').update(questionText).digest()[0]!;
+  questionOld: () => {
+    sink += naclDigest(oldQuestionText(), TAG_BYTES.question)[0]!;
   },
-  questionTextNow: () => {
-    sink += canonicalJson({ m: questionMessage, s: confirmAsk.requestedSchema }).length;
-  },
-  questionTextPre: () => {
-    sink += questionTextFast().length;
-  },
-  boxNacl: () => {
-    sink += nacl.secretbox(sealedPlaintext, pooledNonce(), boxKey).length;
-  },
-  boxNode: () => {
-    const cipher = createCipheriv('chacha20-poly1305', nodeKey, pooledNonce().subarray(0, 12), { authTagLength: 16 });
-    sink += cipher.update(sealedPlaintext).length + cipher.final().length + cipher.getAuthTag().length;
+  tagsOld: () => {
+    sink += naclDigest(`sub\0${PRINCIPAL}`, TAG_BYTES.sub)[0]! + naclDigest('tools/call\0refund_order', TAG_BYTES.target)[0]!;
   },
   nonceNacl: () => {
     sink += nacl.randomBytes(24)[0]!;
   },
-  noncePooled: () => {
+  noncePool: () => {
     sink += pooledNonce()[0]!;
   },
-  b64Engine: () => {
+  encPortable: () => {
+    sink += encodePortable(sealedBytes).length;
+  },
+  encNow: () => {
     sink += encodeBase64url(sealedBytes).length;
   },
-  b64Buffer: () => {
-    sink += Buffer.from(sealedBytes.buffer, sealedBytes.byteOffset, sealedBytes.byteLength).toString('base64url').length;
+  decPortable: () => {
+    sink += decodePortable(stateBody)!.length;
+  },
+  decNow: () => {
+    sink += decodeBase64url(stateBody)!.length;
+  },
+  kidPortable: () => {
+    sink += decodePortable(keyring.sealingKid)!.length;
+  },
+  kidNow: () => {
+    sink += decodeBase64url(keyring.sealingKid)!.length;
   },
 };
 
@@ -234,38 +301,56 @@ interface Case {
 }
 
 // every timed engine call is checked (a cheap string compare), so a broken round cannot pass as a fast one
-const expectType = (type: StepOutcome['type']) => async (call: () => Promise<StepOutcome>) => {
+const expectType = (type: StepOutcome['type']) => (call: () => Promise<StepOutcome>) => async () => {
   const o = await call();
   if (o.type !== type) throw new Error(`expected ${type}, got ${JSON.stringify(o)}`);
 };
 const checkInvalid = expectType('input_required');
 const checkDecline = expectType('complete');
 
-const cases: Case[] = [
-  { name: 'rt-invalid', label: 'Roundtrip retry, invalid answer (open, rehydrate, answer, settle, seal)', run: () => checkInvalid(retryInvalid), async: true, weight: 1, iterations: 0, samples: [] },
-  { name: 'xs-invalid', label: 'XState baseline, no event (parse, restore, start, persist, stringify)', run: xstateCycle(undefined), async: false, weight: 1, iterations: 0, samples: [] },
-  { name: 'rt-decline', label: 'Roundtrip retry, decline (open, rehydrate, answer, settle, result)', run: () => checkDecline(retryDecline), async: true, weight: 1, iterations: 0, samples: [] },
-  { name: 'xs-decline', label: 'XState baseline, decline event (parse, restore, start, send, persist, stringify)', run: xstateCycle(declineEvent), async: false, weight: 1, iterations: 0, samples: [] },
-  { name: 'xs-ignored', label: 'XState, an event the machine ignores (info only)', run: xstateCycle(ignoredEvent), async: false, weight: 1 / 3, iterations: 0, samples: [] },
-  { name: 'open', label: 'openState: base64url decode + secretbox.open + header check', run: pieces.open, async: false, weight: 1 / 3, iterations: 0, samples: [] },
-  { name: 'seal', label: 'encodeEnvelope + sealState: JSON + nonce + secretbox + base64url', run: pieces.seal, async: false, weight: 1 / 3, iterations: 0, samples: [] },
-  { name: 'check', label: 'decodeEnvelope + checkEnvelope (JSON.parse of snapshot, tag compares)', run: pieces.check, async: false, weight: 1 / 3, iterations: 0, samples: [] },
-  { name: 'binding', label: 'binding digests: 3 × SHA-512 (tweetnacl) + canonicalJson(args)', run: pieces.bindingDigests, async: false, weight: 1 / 3, iterations: 0, samples: [] },
-  { name: 'question', label: 'question hash: canonicalJson + 1 × SHA-512', run: pieces.questionHash, async: false, weight: 1 / 3, iterations: 0, samples: [] },
-  { name: 'zod-invalid', label: 'zod: arguments + invalid answer (failing safeParse)', run: pieces.zodInvalid, async: false, weight: 1 / 3, iterations: 0, samples: [] },
-  { name: 'zod-decline', label: 'zod: arguments + decline answer (no content to parse)', run: pieces.zodDecline, async: false, weight: 1 / 3, iterations: 0, samples: [] },
-  // alternatives (info, for the suggestions): pairs of today / candidate
-  { name: 'alt-hash-nacl', label: 'today: SHA-512 of the question text, tweetnacl (digestBytes)', run: alternatives.hashNacl, async: false, weight: 1 / 6, iterations: 0, samples: [] },
-  { name: 'alt-hash-node', label: 'candidate: SHA-512 of the same text, node:crypto createHash', run: alternatives.hashNode, async: false, weight: 1 / 6, iterations: 0, samples: [] },
-  { name: 'alt-qtext-now', label: 'today: canonicalJson({ m, s }) of the question', run: alternatives.questionTextNow, async: false, weight: 1 / 6, iterations: 0, samples: [] },
-  { name: 'alt-qtext-pre', label: 'candidate: same text with the schema part canonicalised once per ask', run: alternatives.questionTextPre, async: false, weight: 1 / 6, iterations: 0, samples: [] },
-  { name: 'alt-box-nacl', label: 'today: nacl.secretbox (XSalsa20-Poly1305) of the envelope, pooled nonce', run: alternatives.boxNacl, async: false, weight: 1 / 6, iterations: 0, samples: [] },
-  { name: 'alt-box-node', label: 'candidate: node:crypto chacha20-poly1305 of the same, pooled nonce', run: alternatives.boxNode, async: false, weight: 1 / 6, iterations: 0, samples: [] },
-  { name: 'alt-nonce-nacl', label: 'today: nacl.randomBytes(24) (one crypto.randomBytes call each)', run: alternatives.nonceNacl, async: false, weight: 1 / 6, iterations: 0, samples: [] },
-  { name: 'alt-nonce-pool', label: 'candidate: 24 bytes sliced from a 4 KiB randomFillSync pool', run: alternatives.noncePooled, async: false, weight: 1 / 6, iterations: 0, samples: [] },
-  { name: 'alt-b64-engine', label: 'today: encodeBase64url of the sealed bytes (string concatenation)', run: alternatives.b64Engine, async: false, weight: 1 / 6, iterations: 0, samples: [] },
-  { name: 'alt-b64-buffer', label: "candidate: Buffer#toString('base64url') of the same bytes", run: alternatives.b64Buffer, async: false, weight: 1 / 6, iterations: 0, samples: [] },
+const mk = (name: string, label: string, run: () => unknown, weight: number, async = false): Case => ({ name, label, run, async, weight, iterations: 0, samples: [] });
+const W_PIECE = 1 / 3;
+const W_DONE = 1 / 6;
+const mainCases = [
+  mk('rt-invalid', 'Roundtrip retry, invalid answer (open, rehydrate, answer, settle, seal)', checkInvalid(now.retryInvalid), 1, true),
+  mk('xs-invalid', 'XState baseline, no event (parse, restore, start, persist, stringify)', xstateCycle(undefined), 1),
+  mk('rt-decline', 'Roundtrip retry, decline (open, rehydrate, answer, settle, result)', checkDecline(now.retryDecline), 1, true),
+  mk('xs-decline', 'XState baseline, decline event (parse, restore, start, send, persist, stringify)', xstateCycle(declineEvent), 1),
+  mk('xs-ignored', 'XState, an event the machine ignores (info only)', xstateCycle(ignoredEvent), W_PIECE),
 ];
+const beforeCases = before
+  ? [
+      mk('old-invalid', `engine at ${BEFORE_REV.slice(0, 7)} (before fddfa3e): retry, invalid answer`, checkInvalid(before.retryInvalid), 1 / 2, true),
+      mk('old-decline', `engine at ${BEFORE_REV.slice(0, 7)} (before fddfa3e): retry, decline`, checkDecline(before.retryDecline), 1 / 2, true),
+    ]
+  : [];
+const pieceCases = [
+  mk('open', 'openState: base64url decode (Buffer, strict) + secretbox.open + key-id check', pieces.open, W_PIECE),
+  mk('box-open', '  of which nacl.secretbox.open alone', pieces.boxOpen, W_PIECE),
+  mk('seal', 'encodeEnvelope + sealState: binary envelope, pooled nonce, secretbox, Buffer base64url', pieces.seal, W_PIECE),
+  mk('box-seal', '  of which nacl.secretbox alone', pieces.boxSeal, W_PIECE),
+  mk('check', 'decodeEnvelope + checkEnvelope (JSON.parse of snapshot, tag compares)', pieces.check, W_PIECE),
+  mk('args', 'args tag: canonicalJson(args) + SHA-512 (digestBytes, node:crypto)', pieces.argsDigest, W_PIECE),
+  mk('question', 'question hash: `${message}\\0${schemaText}` + SHA-512 (digestBytes)', pieces.questionHash, W_PIECE),
+  mk('message', "render the question message (the demo's function, formatCents)", pieces.message, W_PIECE),
+  mk('tags', 'principal + target tags: 2 Map lookups (cached in createEngine)', pieces.tags, W_DONE),
+  mk('zod-invalid', 'zod: arguments + invalid answer (failing safeParse)', pieces.zodInvalid, W_PIECE),
+  mk('zod-decline', 'zod: arguments + decline answer (no content to parse)', pieces.zodDecline, W_DONE),
+];
+const doneCases = [
+  mk('was-args', 'before: args tag with tweetnacl nacl.hash', done.argsNacl, W_DONE),
+  mk('was-question', 'before: question hash, canonicalJson({ m, s }) + nacl.hash', done.questionOld, W_DONE),
+  mk('was-tags', 'before: principal + target tags, 2 × nacl.hash', done.tagsOld, W_DONE),
+  mk('was-nonce', 'before: nonce, nacl.randomBytes(24) per seal', done.nonceNacl, W_DONE),
+  mk('now-nonce', 'now: nonce, 24-byte slice of a 4080-byte pool (copy of freshNonce)', done.noncePool, W_DONE),
+  mk('was-enc', 'before: base64url encode of the sealed bytes, encodePortable', done.encPortable, W_DONE),
+  mk('now-enc', 'now: base64url encode, encodeBase64url (Buffer)', done.encNow, W_DONE),
+  mk('was-dec', 'before: base64url decode of the state body, decodePortable', done.decPortable, W_DONE),
+  mk('now-dec', 'now: base64url decode, decodeBase64url (Buffer + alphabet test + re-encode)', done.decNow, W_DONE),
+  mk('was-kid', 'before: key id (8 chars) decoded in sealState and openState, decodePortable', done.kidPortable, W_DONE),
+  mk('now-kid', 'now: the same with decodeBase64url (Buffer + alphabet test + re-encode)', done.kidNow, W_DONE),
+];
+const cases = [...mainCases, ...beforeCases, ...pieceCases, ...doneCases];
 const byName = (name: string) => cases.find((c) => c.name === name)!;
 
 async function timeIt(c: Case, iterations: number): Promise<number> {
@@ -284,18 +369,18 @@ const median = (xs: number[]) => {
 
 const started = performance.now();
 
-// warm-up and calibration: run each case for WARMUP_MS (twice, to let the JIT settle), then size N
+// warm-up and calibration: run each case twice (to let the JIT settle), then size its iteration count
 for (const pass of [0, 1]) {
   for (const c of cases) {
     let n = 16;
     let spent = 0;
-    let done = 0;
-    while (spent < WARMUP_MS * (pass === 0 ? 0.5 : 1) * Math.max(c.weight, 0.5)) {
+    let count = 0;
+    while (spent < WARMUP_MS * (pass === 0 ? 0.5 : 1) * Math.max(c.weight, 0.25)) {
       spent += await timeIt(c, n);
-      done += n;
+      count += n;
       n *= 2;
     }
-    if (pass === 1) c.iterations = Math.max(50, Math.round(((TARGET_MS * c.weight) / spent) * done));
+    if (pass === 1) c.iterations = Math.max(50, Math.round(((TARGET_MS * c.weight) / spent) * count));
   }
 }
 
@@ -322,7 +407,12 @@ const cpu = (() => {
 })();
 const { availableParallelism } = await import('node:os');
 
-const us = (c: Case) => median(c.samples);
+const us = (name: string) => median(byName(name).samples);
+/** median over rounds of a's sample / b's sample of the same round */
+const paired = (a: string, b: string) => {
+  const xs = byName(a).samples.map((x, i) => x / byName(b).samples[i]!);
+  return { ratio: median(xs), lo: Math.min(...xs), hi: Math.max(...xs) };
+};
 const fmt = (x: number, digits = 1) => x.toFixed(digits);
 const pad = (s: string, n: number) => s.padEnd(n);
 const lpad = (s: string, n: number) => s.padStart(n);
@@ -331,95 +421,132 @@ console.log('Roundtrip benchmark: one retry round of refund_order vs the bare XS
 console.log('');
 console.log(`node ${process.version}, xstate ${versionOf('../packages/engine/node_modules/xstate/package.json')}, tweetnacl ${versionOf('../packages/engine/node_modules/tweetnacl/package.json')}, zod ${versionOf('../packages/engine/node_modules/zod/package.json')}`);
 console.log(`cpu: ${cpu}, ${availableParallelism()} logical cores; global.gc ${gc ? 'called before every sample' : 'not available'}`);
+const hasBuiltin = typeof (process as { getBuiltinModule?: unknown }).getBuiltinModule === 'function';
+console.log(`engine paths in this runtime: SHA-512 ${hasBuiltin ? 'node:crypto (process.getBuiltinModule)' : 'tweetnacl (no process.getBuiltinModule)'}, base64url ${typeof Buffer === 'function' ? 'Buffer' : 'portable'}`);
 console.log(`method: warm-up, then ${ROUNDS} rounds in alternating order; figure = median over rounds of µs/op; total ${fmt(elapsed)} s`);
 console.log('');
 
 const table = (rows: Case[]) => {
-  console.log(`${pad('case', 84)} ${lpad('iters/round', 11)} ${lpad('µs/op', 9)} ${lpad('ops/s', 9)} ${lpad('min–max µs/op', 16)}`);
+  console.log(`${pad('case', 86)} ${lpad('iters/round', 11)} ${lpad('µs/op', 8)} ${lpad('ops/s', 9)} ${lpad('min–max µs/op', 14)}`);
   for (const c of rows) {
-    const lo = Math.min(...c.samples);
-    const hi = Math.max(...c.samples);
+    const m = median(c.samples);
     console.log(
-      `${pad(c.label, 84)} ${lpad(String(c.iterations), 11)} ${lpad(fmt(us(c)), 9)} ${lpad(fmt(1e6 / us(c), 0), 9)} ${lpad(`${fmt(lo)}–${fmt(hi)}`, 16)}`,
+      `${pad(c.label, 86)} ${lpad(String(c.iterations), 11)} ${lpad(fmt(m, m < 1 ? 2 : 1), 8)} ${lpad(fmt(1e6 / m, 0), 9)} ${lpad(`${fmt(Math.min(...c.samples))}–${fmt(Math.max(...c.samples))}`, 14)}`,
     );
   }
 };
 
 console.log('== Throughput');
-table(cases.slice(0, 5));
+table(mainCases);
 console.log('');
 
 const GOAL_RATIO = 1.5;
 console.log(`== Ratio: Roundtrip time / XState baseline time, median of per-round paired ratios (goal ≤ ${GOAL_RATIO})`);
-const ratioLine = (label: string, rt: Case, base: Case) => {
-  // paired: each round's Roundtrip sample against the baseline sample taken right next to it
-  const paired = rt.samples.map((x, i) => x / base.samples[i]!);
-  const ratio = median(paired);
+const ratioLine = (label: string, rt: string, base: string) => {
+  const p = paired(rt, base);
+  const overhead = us(rt) - us(base);
   console.log(
-    `${pad(label, 40)} ${lpad(fmt(ratio, 2), 6)}  (per-round ${fmt(Math.min(...paired), 2)}–${fmt(Math.max(...paired), 2)}; ratio of medians ${fmt(us(rt) / us(base), 2)})  goal ${ratio <= GOAL_RATIO ? 'MET' : 'MISSED'}`,
+    `${pad(label, 34)} ${lpad(fmt(p.ratio, 2), 5)}  (per-round ${fmt(p.lo, 2)}–${fmt(p.hi, 2)}; ratio of medians ${fmt(us(rt) / us(base), 2)})  goal ${p.ratio <= GOAL_RATIO ? 'MET' : 'MISSED'}; engine adds ${fmt(overhead)} µs, the goal allows ${fmt((GOAL_RATIO - 1) * us(base))} µs`,
   );
 };
-ratioLine('invalid answer (re-ask, seal)', byName('rt-invalid'), byName('xs-invalid'));
-ratioLine('decline (final result, no seal)', byName('rt-decline'), byName('xs-decline'));
-console.log(`${pad('(info) invalid vs ignored-event baseline', 40)} ${lpad(fmt(us(byName('rt-invalid')) / us(byName('xs-ignored')), 2), 6)}`);
+ratioLine('invalid answer (re-ask, seal)', 'rt-invalid', 'xs-invalid');
+ratioLine('decline (final result, no seal)', 'rt-decline', 'xs-decline');
+console.log(`${pad('(info) invalid vs ignored-event baseline', 34)} ${lpad(fmt(paired('rt-invalid', 'xs-ignored').ratio, 2), 5)}`);
 console.log('');
 
 console.log('== Size of the requestState');
 const raw = persistedJson.length;
 const goal = 1.4 * raw + 120;
 for (const [label, state] of [
-  ['round-1 state', round1State],
-  ['round-2 state (re-ask)', round2State],
+  ['round-1 state', now.round1State],
+  ['round-2 state (re-ask)', now.round2State],
 ] as const) {
-  console.log(`${pad(label, 24)} ${lpad(String(state.length), 5)} chars; raw persisted snapshot JSON ${raw} chars; goal ≤ 1.4 × ${raw} + 120 = ${fmt(goal)}: ${state.length <= goal ? 'MET' : 'MISSED'} (${fmt(state.length / raw, 2)} × raw)`);
+  console.log(`${pad(label, 24)} ${lpad(String(state.length), 5)} chars; raw persisted snapshot JSON ${raw} chars; goal ≤ 1.4 × ${raw} + 120 = ${fmt(goal)}: ${state.length <= goal ? 'MET' : 'MISSED'} (${fmt(state.length / raw, 2)} × raw, ${fmt(goal - state.length, 0)} chars to spare)`);
 }
 console.log(`compact snapshot inside the envelope: ${JSON.stringify(envelope.snapshot).length} chars of JSON`);
 console.log('');
 
+if (before) {
+  console.log(`== Before → now: the engine at ${BEFORE_REV.slice(0, 7)} (sources from git, before fddfa3e) against today's, same run`);
+  table(beforeCases);
+  for (const [label, rt, old, base] of [
+    ['invalid answer', 'rt-invalid', 'old-invalid', 'xs-invalid'],
+    ['decline', 'rt-decline', 'old-decline', 'xs-decline'],
+  ] as const) {
+    const p = paired(rt, old);
+    console.log(
+      `${pad(label, 16)} ${fmt(us(old))} → ${fmt(us(rt))} µs; now / before ${fmt(p.ratio, 2)} (per-round ${fmt(p.lo, 2)}–${fmt(p.hi, 2)}); ratio to the baseline ${fmt(paired(old, base).ratio, 2)} → ${fmt(paired(rt, base).ratio, 2)}`,
+    );
+  }
+  console.log('');
+}
+
 console.log('== Breakdown: each piece of a retry round timed alone (per call of the piece)');
-table(cases.filter((c) => !c.name.startsWith('alt-')).slice(5));
-const perRound = (name: string, times = 1) => us(byName(name)) * times;
-// What one retry round runs, piece by piece (read off create-engine.ts): the three binding digests, open,
-// decode + check, the arguments' zod parse, the question hash once per activeAsks() call (before the
-// answer, and again after settling when the machine still asks), the answer, the XState work, the seal.
+table(pieceCases);
+// What one retry round runs today, piece by piece (read off create-engine.ts). Both variants: zod on the
+// arguments, two cached tags, the args tag, open, decode + check, the answer. The question message is
+// rendered at each activeAsks() call (in the answer loop, and again after settling when the machine
+// still asks); its hash is computed once per request (the `rendered` map). The invalid variant then seals.
 const breakdown = (title: string, rt: string, parts: Array<[string, number]>) => {
-  const total = us(byName(rt));
+  const total = us(rt);
   const sum = parts.reduce((n, [, t]) => n + t, 0);
   console.log('');
   console.log(`${title} (${fmt(total)} µs measured end to end):`);
-  for (const [label, t] of parts) console.log(`  ${pad(label, 66)} ${lpad(fmt(t), 7)} µs  ${lpad(fmt((100 * t) / total, 0), 3)} %`);
-  console.log(`  ${pad('rest: engine glue, GC, pieces running colder than alone', 66)} ${lpad(fmt(total - sum), 7)} µs  ${lpad(fmt((100 * (total - sum)) / total, 0), 3)} %`);
+  for (const [label, t] of parts) console.log(`  ${pad(label, 70)} ${lpad(fmt(t), 6)} µs  ${lpad(fmt((100 * t) / total, 0), 3)} %`);
+  console.log(`  ${pad('rest: glue (actor, subscribe, settle, outcome), GC, colder pieces', 70)} ${lpad(fmt(total - sum), 6)} µs  ${lpad(fmt((100 * (total - sum)) / total, 0), 3)} %`);
 };
 breakdown('Where one invalid-answer round goes', 'rt-invalid', [
-  ['seal + open (secretbox, nonce, base64url, envelope JSON)', perRound('seal') + perRound('open')],
-  ['decode + check envelope', perRound('check')],
-  ['SHA-512 digests, tweetnacl (3 binding + 2 question hashes)', perRound('binding') + perRound('question', 2)],
-  ['zod (arguments + failing answer)', perRound('zod-invalid')],
-  ['XState cycle (the baseline itself)', perRound('xs-invalid')],
+  ['XState cycle (the baseline itself)', us('xs-invalid')],
+  [`seal (incl. secretbox ${fmt(us('box-seal'))})`, us('seal')],
+  [`open (incl. secretbox.open ${fmt(us('box-open'))})`, us('open')],
+  ['decode + check envelope', us('check')],
+  ['args tag (1 SHA-512, native)', us('args')],
+  ['question hash (1 SHA-512, native)', us('question')],
+  ['question message rendered 2×', 2 * us('message')],
+  ['principal + target tags (cached)', us('tags')],
+  ['zod (arguments + failing answer)', us('zod-invalid')],
 ]);
 breakdown('Where one decline round goes', 'rt-decline', [
-  ['open (secretbox.open, base64url)', perRound('open')],
-  ['decode + check envelope', perRound('check')],
-  ['SHA-512 digests, tweetnacl (3 binding + 1 question hash)', perRound('binding') + perRound('question')],
-  ['zod (arguments)', perRound('zod-decline')],
-  ['XState cycle (the baseline itself, incl. persist + stringify)', perRound('xs-decline')],
+  ['XState cycle (the baseline itself, incl. persist + stringify)', us('xs-decline')],
+  [`open (incl. secretbox.open ${fmt(us('box-open'))})`, us('open')],
+  ['decode + check envelope', us('check')],
+  ['args tag (1 SHA-512, native)', us('args')],
+  ['question hash (1 SHA-512, native)', us('question')],
+  ['question message rendered 1×', us('message')],
+  ['principal + target tags (cached)', us('tags')],
+  ['zod (arguments)', us('zod-decline')],
 ]);
+const cipher = us('box-seal') + us('box-open');
+console.log('');
+console.log(
+  `cipher floor of a re-ask round: secretbox ${fmt(us('box-seal'))} + secretbox.open ${fmt(us('box-open'))} = ${fmt(cipher)} µs; ratio ${GOAL_RATIO} allows ${fmt((GOAL_RATIO - 1) * us('xs-invalid'))} µs over the ${fmt(us('xs-invalid'))} µs baseline, so the cipher alone gives ratio ≥ ${fmt(1 + cipher / us('xs-invalid'), 2)}`,
+);
 
 console.log('');
-console.log('== Candidates for the suggestions in BENCHMARKS.md (info; each against what the engine does today)');
-table(cases.filter((c) => c.name.startsWith('alt-')));
+console.log('== Done (fddfa3e): each replaced piece, the old code beside the new one on the same input');
+table(doneCases);
 console.log('');
-for (const [what, today, candidate] of [
-  ['SHA-512 digest', 'alt-hash-nacl', 'alt-hash-node'],
-  ['question text', 'alt-qtext-now', 'alt-qtext-pre'],
-  ['cipher only', 'alt-box-nacl', 'alt-box-node'],
-  ['nonce', 'alt-nonce-nacl', 'alt-nonce-pool'],
-  ['base64url', 'alt-b64-engine', 'alt-b64-buffer'],
-] as const) {
-  const a = byName(today);
-  const b = byName(candidate);
-  console.log(`${pad(what, 16)} candidate / today = ${fmt(median(b.samples.map((x, i) => x / a.samples[i]!)), 2)}  (saves ${fmt(us(a) - us(b))} µs per call)`);
+// per round: [what, before case, now case, calls per invalid round before → now, per decline round before → now]
+const doneRows: Array<[string, string, string, [number, number], [number, number]]> = [
+  ['args tag: nacl.hash → native', 'was-args', 'args', [1, 1], [1, 1]],
+  ['question hash: canonicalJson + nacl.hash → concat + native', 'was-question', 'question', [2, 1], [1, 1]],
+  ['principal + target tags: 2 nacl.hash → cached', 'was-tags', 'tags', [1, 1], [1, 1]],
+  ['nonce: randomBytes(24) → pooled', 'was-nonce', 'now-nonce', [1, 1], [0, 0]],
+  ['base64url encode: portable → Buffer', 'was-enc', 'now-enc', [1, 1], [0, 0]],
+  ['base64url decode: portable → Buffer + checks', 'was-dec', 'now-dec', [1, 1], [1, 1]],
+  ['key-id decode (open, seal): portable → Buffer + checks', 'was-kid', 'now-kid', [2, 2], [1, 1]],
+];
+let savedInvalid = 0;
+let savedDecline = 0;
+for (const [what, was, is, [ib, ia], [db, da]] of doneRows) {
+  const p = paired(is, was);
+  const si = us(was) * ib - us(is) * ia;
+  const sd = us(was) * db - us(is) * da;
+  savedInvalid += si;
+  savedDecline += sd;
+  console.log(`${pad(what, 60)} ${lpad(fmt(us(was), 2), 6)} → ${lpad(fmt(us(is), 2), 5)} µs per call (now / before ${fmt(p.ratio, 2)}); saves ${fmt(si)} µs per invalid round, ${fmt(sd)} per decline round`);
 }
+console.log(`${pad('sum of the savings above', 60)} ${fmt(savedInvalid)} µs per invalid round, ${fmt(savedDecline)} µs per decline round${before ? ` (measured whole-round difference: ${fmt(us('old-invalid') - us('rt-invalid'))} and ${fmt(us('old-decline') - us('rt-decline'))} µs)` : ''}`);
 
 if (sink === -1) console.log(''); // keep the results alive
 store.close();
