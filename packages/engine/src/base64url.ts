@@ -8,7 +8,7 @@ type NativeBuffer = {
   from(bytes: Uint8Array): { toString(encoding: 'base64url'): string };
   from(text: string, encoding: 'base64url'): Uint8Array;
 };
-// Node's Buffer when present (about 10× faster); the portable code below otherwise
+// Node's Buffer when present (encoding about 9× faster, strict decoding about 1.4×); the portable code below otherwise
 const NativeBuffer = (globalThis as { Buffer?: NativeBuffer }).Buffer;
 const ALPHABET_ONLY = /^[A-Za-z0-9_-]*$/;
 

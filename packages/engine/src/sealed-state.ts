@@ -26,6 +26,16 @@ export type OpenFailure = 'malformed' | 'unknown_key' | 'tampered' | 'header_mis
 
 export type OpenResult = { ok: true; kid: string; plaintext: Uint8Array } | { ok: false; reason: OpenFailure };
 
+// key ids are few and fixed: decode each once
+const kidBytesCache = new Map<string, Uint8Array | undefined>();
+function kidBytesOf(kid: string): Uint8Array | undefined {
+  if (!kidBytesCache.has(kid)) {
+    if (kidBytesCache.size >= 64) kidBytesCache.clear();
+    kidBytesCache.set(kid, decodeBase64url(kid));
+  }
+  return kidBytesCache.get(kid);
+}
+
 /**
  * Seals bytes with the keyring's first key. secretbox has no associated data, so the cleartext
  * header (the key id) is repeated at the start of the plaintext and compared when opening.
@@ -33,7 +43,7 @@ export type OpenResult = { ok: true; kid: string; plaintext: Uint8Array } | { ok
 export function sealState(keyring: Keyring, payload: Uint8Array): string {
   const kid = keyring.sealingKid;
   const key = keyring._keys.get(kid)!;
-  const kidBytes = decodeBase64url(kid)!;
+  const kidBytes = kidBytesOf(kid)!;
   const plaintext = new Uint8Array(kidBytes.length + payload.length);
   plaintext.set(kidBytes);
   plaintext.set(payload, kidBytes.length);
@@ -56,7 +66,7 @@ export function openState(keyring: Keyring, token: string): OpenResult {
   if (!sealed || sealed.length < NONCE_BYTES + nacl.secretbox.overheadLength) return { ok: false, reason: 'malformed' };
   const plaintext = nacl.secretbox.open(sealed.subarray(NONCE_BYTES), sealed.subarray(0, NONCE_BYTES), key);
   if (!plaintext) return { ok: false, reason: 'tampered' };
-  const kidBytes = decodeBase64url(kid)!;
+  const kidBytes = kidBytesOf(kid)!;
   if (plaintext.length < kidBytes.length || kidBytes.some((b, i) => plaintext[i] !== b)) return { ok: false, reason: 'header_mismatch' };
   return { ok: true, kid, plaintext: plaintext.subarray(kidBytes.length) };
 }
