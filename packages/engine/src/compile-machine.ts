@@ -73,11 +73,23 @@ function simplifyTransition(config: unknown): unknown {
   return 'inline';
 }
 
-function invokesOf(node: AnyStateNode): Array<{ id?: unknown; src: unknown }> {
+interface InvokeShape {
+  id?: unknown;
+  src: unknown;
+  onDone: unknown;
+  onError: unknown;
+}
+
+function invokesOf(node: AnyStateNode): InvokeShape[] {
   const invoke = node.config.invoke;
   if (!invoke) return [];
   // a src is either a name from setup({ actors }) or inline actor logic (an object such as fromPromise(...))
-  return (Array.isArray(invoke) ? invoke : [invoke]).map((i: { id?: unknown; src: unknown }) => ({ id: i.id, src: typeof i.src === 'string' ? i.src : 'inline' }));
+  return (Array.isArray(invoke) ? invoke : [invoke]).map((i: { id?: unknown; src: unknown; onDone?: unknown; onError?: unknown }) => ({
+    id: i.id,
+    src: typeof i.src === 'string' ? i.src : 'inline',
+    onDone: simplifyTransition(i.onDone),
+    onError: simplifyTransition(i.onError),
+  }));
 }
 
 /**
@@ -158,7 +170,7 @@ export function compileMachine(machine: AnyStateMachine, owner: string): Compile
       history: node.config.history ?? null,
       on: Object.fromEntries(Object.entries(node.config.on ?? {}).map(([event, t]) => [event, simplifyTransition(t)])),
       always: simplifyTransition(node.config.always),
-      invoke: invokes.map((i) => ({ id: i.id, src: i.src })),
+      invoke: invokes,
       asks: asks.map((a) => ({ key: a.key, schema: a.requestedSchema })),
     });
   }

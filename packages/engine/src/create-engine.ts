@@ -10,7 +10,7 @@ import { readAnswer } from './read-answer.ts';
 import { openState, sealState } from './sealed-state.ts';
 import { settleActor } from './settle-actor.ts';
 import { type CompactSnapshot, type EnvelopeRejection, type StateBinding, type StateEnvelope, TAG_BYTES, checkEnvelope, encodeEnvelope } from './state-envelope.ts';
-import { type EngineLogEntry, ErrorCode, INVALID_STATE_MESSAGE, type StepOutcome } from './step-outcome.ts';
+import { type EngineLogEntry, ErrorCode, INVALID_STATE_HINT, INVALID_STATE_MESSAGE, type StepOutcome } from './step-outcome.ts';
 import type { CallToolResult, ClientCapabilities, ElicitInputRequest, JsonObject, JsonValue, ToolInputSchema } from './wire-shapes.ts';
 
 export interface EngineOptions {
@@ -79,7 +79,7 @@ const sameBytes = (a: Uint8Array | undefined, b: Uint8Array) => a !== undefined 
 
 const invalidState = (reason: EnvelopeRejection['code']): StepOutcome => ({
   type: 'error',
-  error: { code: ErrorCode.InvalidParams, message: INVALID_STATE_MESSAGE, data: { reason } },
+  error: { code: ErrorCode.InvalidParams, message: INVALID_STATE_MESSAGE, data: { reason, hint: INVALID_STATE_HINT } },
 });
 
 const toolError = (text: string): StepOutcome => ({ type: 'complete', result: { content: [{ type: 'text', text }], isError: true } });
@@ -260,7 +260,7 @@ export function createEngine(options: EngineOptions): Engine {
     const fail = (event: string, message: string, error?: unknown): StepOutcome => {
       actor.stop();
       logFor({ level: 'error', event, message, run, error });
-      return toolError(`Tool '${tool.name}' failed on the server and could not finish. Nothing more was done; the details are in the server's log.`);
+      return toolError(`Tool '${tool.name}' failed on the server before it could finish; the details are in the server's log.`);
     };
 
     try {

@@ -9,7 +9,7 @@ export { createEngine } from './create-engine.ts';
 export type { Engine, EngineOptions, ProgressUpdate, ToolCallRequest, ToolListing } from './create-engine.ts';
 export { createKeyring, generateKey, parseKey, KEY_BYTES } from './keyring.ts';
 export type { Keyring } from './keyring.ts';
-export { ErrorCode, INVALID_STATE_MESSAGE } from './step-outcome.ts';
+export { ErrorCode, INVALID_STATE_HINT, INVALID_STATE_MESSAGE } from './step-outcome.ts';
 export type { EngineLogEntry, StepError, StepOutcome } from './step-outcome.ts';
 export { RoundtripDefinitionError } from './definition-error.ts';
 export type { RoundtripDefinitionErrorCode } from './definition-error.ts';

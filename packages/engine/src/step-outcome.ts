@@ -22,9 +22,12 @@ export const ErrorCode = {
 /** The one message every refused requestState gets; the precise reason goes to the log. */
 export const INVALID_STATE_MESSAGE = 'Invalid or expired requestState';
 
+/** What the client (and the model reading the error) can do about a refused requestState. */
+export const INVALID_STATE_HINT = 'Start over: call the tool again without requestState or inputResponses.';
+
 /** One line for the operator's log (stderr in a stdio server). */
 export interface EngineLogEntry {
-  level: 'debug' | 'info' | 'warn' | 'error';
+  level: 'info' | 'warn' | 'error';
   /** A stable name for the kind of entry, e.g. `state_rejected`. */
   event: string;
   message: string;

@@ -106,7 +106,7 @@ describe('invoked actors', () => {
     const outcome = complete(await call({ name: 'refund_order', arguments: { order_id: 'ord_1' }, requestState: first.requestState, inputResponses: { confirm: accept({ confirm: true }) } }));
     expect(Date.now() - started).toBeLessThan(1_000);
     expect(outcome.result).toEqual({
-      content: [{ type: 'text', text: "Tool 'refund_order' failed on the server and could not finish. Nothing more was done; the details are in the server's log." }],
+      content: [{ type: 'text', text: "Tool 'refund_order' failed on the server before it could finish; the details are in the server's log." }],
       isError: true,
     });
     expect(logs).toContainEqual(

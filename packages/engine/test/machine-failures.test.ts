@@ -5,7 +5,7 @@ import { type AnswerEvent, type ToolResultView, ask, defineTool } from '../src/i
 import { makeConfirmTool } from './machines.ts';
 import { accept, complete, inputRequired, makeEngine } from './support.ts';
 
-const FAILED_TEXT = "Tool 'broken' failed on the server and could not finish. Nothing more was done; the details are in the server's log.";
+const FAILED_TEXT = "Tool 'broken' failed on the server before it could finish; the details are in the server's log.";
 
 const tool = (machine: AnyStateMachine, result: (output: unknown) => ToolResultView = () => ({ text: 'done' })) =>
   defineTool({ name: 'broken', description: 'A tool whose machine goes wrong', input: z.object({}), machine, result });

@@ -8,7 +8,7 @@ const args = { order_id: 'ord_1' };
 const yes = { confirm: accept({ confirm: true }) };
 
 /** The one error every refused state gets, with the coarse reason as data. */
-const refused = (reason: string): StepOutcome => ({ type: 'error', error: { code: -32602, message: 'Invalid or expired requestState', data: { reason } } });
+const refused = (reason: string): StepOutcome => ({ type: 'error', error: { code: -32602, message: 'Invalid or expired requestState', data: { reason, hint: 'Start over: call the tool again without requestState or inputResponses.' } } });
 
 /** The log entry that carries the precise reason. */
 const rejection = (code: string, detail: RegExp | string, extra: Partial<EngineLogEntry> = {}) =>

@@ -3,19 +3,31 @@ import { chmodSync, linkSync, mkdirSync, readFileSync, rmSync, statSync, writeFi
 import { dirname } from 'node:path';
 import { RoundtripConfigError } from './config-error.ts';
 
-/** Keys of a key file: one base64url key a line, the first seals; blank lines and `#` comments are skipped. */
-export function readKeyFile(path: string, setting: string): string[] {
-  let text: string;
+const DEFAULT_KEY_FILE = 'the default key file';
+
+/** The text of a key file; undefined when there is none and `missingOk`. */
+function readKeyFileText(path: string, setting: string, missingOk: boolean): string | undefined {
   try {
-    text = readFileSync(path, 'utf8');
+    return readFileSync(path, 'utf8');
   } catch (error) {
-    throw new RoundtripConfigError(setting, `Cannot read the key file ${path} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}). Check the path in ${setting} and the file's permissions.`);
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' && missingOk) return undefined;
+    throw new RoundtripConfigError(setting, `Cannot read the key file ${path} (${code ?? (error as Error).message}). Check the path in ${setting} and the file's permissions.`);
   }
+}
+
+function keysOf(text: string, path: string, setting: string): string[] {
   const keys = text.split(/\r?\n/).map((l) => l.trim()).filter((l) => l.length > 0 && !l.startsWith('#'));
   if (keys.length === 0) {
-    throw new RoundtripConfigError(setting, `The key file ${path} holds no key. Put one base64url key (32 bytes) on a line, or delete the file to have one generated.`);
+    const fix = setting === DEFAULT_KEY_FILE ? ', or delete the file to have a new one generated' : '';
+    throw new RoundtripConfigError(setting, `The key file ${path} holds no key. Put one base64url key (32 bytes) on a line${fix}.`);
   }
   return keys;
+}
+
+/** Keys of a key file: one base64url key a line, the first seals; blank lines and `#` comments are skipped. */
+export function readKeyFile(path: string, setting: string): string[] {
+  return keysOf(readKeyFileText(path, setting, false)!, path, setting);
 }
 
 /** True when a POSIX key file can be read by users other than its owner. */
@@ -30,11 +42,8 @@ export function isReadableByOthers(path: string): boolean {
  * with a second process) end up with the same key.
  */
 export function loadOrCreateKeyFile(path: string): { keys: string[]; created: boolean } {
-  try {
-    return { keys: readKeyFile(path, 'the default key file'), created: false };
-  } catch (error) {
-    if (!(error instanceof RoundtripConfigError) || !/ENOENT/.test(error.message)) throw error;
-  }
+  const existing = readKeyFileText(path, DEFAULT_KEY_FILE, true);
+  if (existing !== undefined) return { keys: keysOf(existing, path, DEFAULT_KEY_FILE), created: false };
   const folder = dirname(path);
   try {
     mkdirSync(folder, { recursive: true, mode: 0o700 });
@@ -54,5 +63,5 @@ export function loadOrCreateKeyFile(path: string): { keys: string[]; created: bo
       `Cannot create the state key file ${path} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}). Set ROUNDTRIP_KEY or ROUNDTRIP_KEY_FILE, or make ${folder} writable.`,
     );
   }
-  return { keys: readKeyFile(path, 'the default key file'), created: true };
+  return { keys: readKeyFile(path, DEFAULT_KEY_FILE), created: true };
 }

@@ -14,12 +14,16 @@ export interface StdioServerOptions {
   instructions?: string;
   /** Environment to read settings from. @defaultValue process.env */
   env?: NodeJS.ProcessEnv;
-  /** Called once when the connection ends (stdin closed, SIGTERM, SIGINT or `close()`), to release resources. */
+  /**
+   * Called once when the connection ends (stdin closed, SIGTERM, SIGINT or `close()`), to release
+   * resources. A second later the process exits if something still holds it open: a stdio server
+   * whose host has gone has nothing left to serve.
+   */
   onClose?: () => void | Promise<void>;
 }
 
 export interface RunningStdioServer {
-  /** Ends the connection and calls `onClose`. */
+  /** Ends the connection and calls `onClose`; the process exits soon after (see `onClose`). */
   close(): Promise<void>;
 }
 

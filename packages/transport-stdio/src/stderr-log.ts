@@ -1,16 +1,22 @@
 import type { EngineLogEntry } from '@roundtrip/engine';
 
-/** Writes one line per entry to stderr (stdout belongs to the protocol). Debug entries only with ROUNDTRIP_DEBUG. */
+/** Writes one line per entry to stderr (stdout belongs to the protocol). */
 export function createStderrLog(serverName: string, write: (line: string) => void = (line) => process.stderr.write(line)) {
-  const debug = Boolean(process.env.ROUNDTRIP_DEBUG);
-  return (entry: EngineLogEntry | { level: EngineLogEntry['level']; event: string; message: string; error?: unknown; tool?: string; run?: string }) => {
-    if (entry.level === 'debug' && !debug) return;
+  return (entry: EngineLogEntry) => {
     const where = [entry.tool, entry.run && `run ${entry.run}`].filter(Boolean).join(' ');
     let line = `[${serverName}] ${entry.level} ${entry.event}${where ? ` (${where})` : ''}: ${entry.message}\n`;
     if (entry.error !== undefined) {
       const error = entry.error;
-      line += `    ${error instanceof Error ? (error.stack ?? `${error.name}: ${error.message}`) : JSON.stringify(error)}\n`.replace(/\n(?!$)/g, '\n    ');
+      line += `    ${error instanceof Error ? (error.stack ?? `${error.name}: ${error.message}`) : describe(error)}\n`.replace(/\n(?!$)/g, '\n    ');
     }
     write(line);
   };
+}
+
+function describe(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return String(value);
+  }
 }
