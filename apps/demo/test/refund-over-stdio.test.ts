@@ -145,7 +145,7 @@ describe('refund_order refuses a requestState that is not its own', () => {
     const { demo, first } = await askToRefund(settings);
     await new Promise((resolve) => setTimeout(resolve, 2100));
     const error = await refusal(callRound(demo.client, 'refund_order', { order_id: 'ord_51' }, { requestState: first.requestState, inputResponses: { confirm: accept({ confirm: true }) } }));
-    expect(error).toMatchObject({ ...invalid, data: { reason: 'expired' } });
+    expect(error).toEqual({ ...invalid, data: { reason: 'expired', hint: 'Start over: call the tool again without requestState or inputResponses.' } });
     expect(demo.stderr()).toMatch(/requestState refused \(expired\): expired \d+s ago/);
     expect(refundCount(settings.db, 'ord_51')).toBe(0);
   });

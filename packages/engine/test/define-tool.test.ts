@@ -319,3 +319,23 @@ describe('tool listing and engine options', () => {
     expect(definitionError(() => createEngine({ tools: [], keyring, audience: 'x', maxRounds: 1001 }), 'invalid_option')).toBe("createEngine: 'maxRounds' is at most 1000 (got 1001).");
   });
 });
+
+describe('the structure hash sealed with every state', () => {
+  const withInvoke = (onDone: string) =>
+    define(
+      setup({ actors: { work: fromPromise(async () => 1) } }).createMachine({
+        id: 'm',
+        initial: 'working',
+        states: {
+          working: { invoke: { id: 'w', src: 'work', onDone } },
+          a: { type: 'final' },
+          b: { type: 'final' },
+        },
+      }),
+    )._machine.hash;
+
+  it('changes when an invoke is routed to another state on completion', () => {
+    expect(withInvoke('a')).toEqual(withInvoke('a'));
+    expect(withInvoke('a')).not.toEqual(withInvoke('b'));
+  });
+});
