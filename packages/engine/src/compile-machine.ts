@@ -1,33 +1,20 @@
 import type { AnyStateMachine, AnyStateNode } from 'xstate';
-import type { AskSpec } from './ask.ts';
-import { RoundtripDefinitionError } from './definition-error.ts';
+import { ProblemList } from './definition-error.ts';
 import { canonicalJson, digestBytes } from './digest.ts';
-import { type AnswerSchema, toElicitationSchema } from './elicitation-schema.ts';
+import { firstNonJson } from './json-value.ts';
+import type { CompiledQuestion } from './questions.ts';
 import { TAG_BYTES } from './state-envelope.ts';
-import type { ElicitationSchema } from './wire-shapes.ts';
 
-/** One question of an asking state, checked and converted at definition time. */
-export interface CompiledAsk {
-  readonly key: string;
-  readonly stateId: string;
-  readonly message: AskSpec<unknown>['message'];
-  readonly schema: AnswerSchema;
-  readonly requestedSchema: ElicitationSchema;
-  /** The requested schema as canonical JSON, part of every question hash. */
-  readonly schemaText: string;
-}
-
-/** A machine checked for serving: its asks by state id, and the identity sealed into every state. */
+/** A machine checked for serving: the questions its states ask, and the identity sealed into every state. */
 export interface CompiledMachine {
   readonly machine: AnyStateMachine;
   readonly id: string;
   readonly version: string;
   /** Digest of the machine's id, version and structure: states, transitions, guards by name, invokes, asks. */
   readonly hash: Uint8Array;
-  readonly asksByState: ReadonlyMap<string, readonly CompiledAsk[]>;
+  /** The questions each asking state asks, by state id. */
+  readonly asksByState: ReadonlyMap<string, readonly CompiledQuestion[]>;
 }
-
-const ASK_KEY = /^[A-Za-z][A-Za-z0-9_-]{0,63}$/;
 
 function allNodes(root: AnyStateNode): AnyStateNode[] {
   const out: AnyStateNode[] = [];
@@ -92,76 +79,85 @@ function invokesOf(node: AnyStateNode): InvokeShape[] {
   }));
 }
 
+/** True when the two nodes can be active at the same time (one contains the other, or they sit in parallel regions). */
+function canBeActiveTogether(a: AnyStateNode, b: AnyStateNode): boolean {
+  const ancestors = new Set<AnyStateNode>();
+  for (let n: AnyStateNode | undefined = a; n; n = n.parent) ancestors.add(n);
+  let lca: AnyStateNode | undefined = b;
+  while (lca && !ancestors.has(lca)) lca = lca.parent;
+  if (!lca) return false;
+  return lca === a || lca === b || lca.type === 'parallel';
+}
+
 /**
- * Checks a machine for serving over MRTR and computes what gets sealed with its snapshots.
- * `owner` prefixes every error message ("Tool 'refund_order'").
+ * Checks a machine for serving over MRTR against the questions of its definition, and computes what
+ * gets sealed with its snapshots. Collects every problem into `problems` (paths start with `owner`).
  */
-export function compileMachine(machine: AnyStateMachine, owner: string): CompiledMachine {
+export function compileMachine(
+  machine: AnyStateMachine,
+  owner: string,
+  questions: ReadonlyMap<string, CompiledQuestion>,
+  problems: ProblemList,
+): CompiledMachine {
   const finals = allNodes(machine.root).filter((n) => n.type === 'final' && n.parent === machine.root && n.config.output !== undefined);
   if (finals.length > 0 && machine.config.output === undefined) {
-    throw new RoundtripDefinitionError(
+    problems.add(
+      `${owner} › machine '${machine.id}'`,
       'invalid_option',
-      `${owner}: machine '${machine.id}' gives its final state '${finals[0]!.key}' an output but has no top-level 'output', so XState reports no output at all. ` +
-        "Add output: ({ event }) => event.output to the machine's config to pass on the output of whichever final state it reached.",
+      `its final state '${finals[0]!.key}' has an output but the machine has no top-level 'output', so XState reports no output at all.`,
+      "Add output: ({ event }) => event.output to the machine's config to pass on the output of whichever final state it reached.",
     );
   }
-  const asksByState = new Map<string, CompiledAsk[]>();
+  const asksByState = new Map<string, CompiledQuestion[]>();
+  const askers = new Map<string, AnyStateNode[]>();
   const structure: unknown[] = [];
   for (const node of allNodes(machine.root)) {
-    const where = `${owner}, state '${node.id}'`;
+    const where = `${owner} › state '${node.id}'`;
     if (node.config.after && Object.keys(node.config.after).length > 0) {
-      throw new RoundtripDefinitionError(
-        'delayed_transition',
-        `${where} uses 'after', but XState does not persist delays, so the timer would be lost between rounds. ` +
-          'Keep the deadline in context and check it with a guard on the next answer instead.',
-      );
+      problems.add(where, 'delayed_transition', "it uses 'after', but XState does not persist delays, so the timer would be lost between rounds.", 'Keep the deadline in context and check it with a guard on the next answer instead.');
     }
     const invokes = invokesOf(node);
     for (const invoke of invokes) {
       if (typeof invoke.id !== 'string' || invoke.id.length === 0) {
-        throw new RoundtripDefinitionError(
-          'unnamed_invoke',
-          `${where} invokes ${JSON.stringify(invoke.src)} without an 'id'. Give every invoke an id so sealed snapshots stay valid when the machine changes.`,
-        );
-      }
-      if (invoke.src === 'inline') {
-        throw new RoundtripDefinitionError(
-          'unnamed_invoke',
-          `${where} invokes inline actor logic '${invoke.id}'. Name it in setup({ actors: { … } }) and invoke it by name.`,
-        );
+        problems.add(where, 'unnamed_invoke', `it invokes ${JSON.stringify(invoke.src)} without an 'id'.`, 'Give every invoke an id, so sealed snapshots stay valid and effects can be recorded by it.');
+      } else if (invoke.src === 'inline') {
+        problems.add(where, 'unnamed_invoke', `it invokes inline actor logic '${invoke.id}'.`, 'Name the logic in setup({ actors: { … } }) and invoke it by name.');
       }
     }
-    const asks: CompiledAsk[] = [];
-    const askConfig = (node.config.meta as { ask?: Record<string, AskSpec<unknown>> } | undefined)?.ask;
-    if (askConfig !== undefined) {
-      if (typeof askConfig !== 'object' || askConfig === null) {
-        throw new RoundtripDefinitionError('invalid_ask_key', `${where}: meta.ask must be an object of questions keyed by input key.`);
-      }
-      const events = handledEvents(node);
-      for (const [key, spec] of Object.entries(askConfig)) {
-        if (!ASK_KEY.test(key)) {
-          throw new RoundtripDefinitionError(
-            'invalid_ask_key',
-            `${where} asks ${JSON.stringify(key)}: an input key starts with a letter and holds only letters, digits, '_' and '-' (at most 64).`,
-          );
-        }
-        const askWhere = `${where}, ask '${key}'`;
-        if (!spec || (typeof spec.message !== 'string' && typeof spec.message !== 'function')) {
-          throw new RoundtripDefinitionError('invalid_ask_key', `${askWhere} has no message: give it a string or ({ context }) => string.`);
-        }
-        for (const action of ['accept', 'decline', 'cancel']) {
-          if (!handles(events, `${key}.${action}`)) {
-            throw new RoundtripDefinitionError(
-              'unhandled_answer',
-              `${askWhere} has no transition for '${key}.${action}', so that answer would leave the user asked again forever. ` +
-                `Add on: { '${key}.${action}': … } to the state (or '${key}.*').`,
-            );
+    const meta = node.config.meta as Record<string, unknown> | undefined;
+    const nonJson = meta === undefined ? undefined : firstNonJson(meta, 'meta');
+    if (nonJson) {
+      problems.add(where, 'not_json', `${nonJson.path} is ${nonJson.what}; a machine config holds plain JSON only, so it can be hashed and exported to Stately.`, 'Name questions with defineQuestions and ask them by name: meta: { ask: [\'confirm\'] }.');
+    }
+    const asks: CompiledQuestion[] = [];
+    const askConfig = meta?.ask;
+    if (askConfig !== undefined && !nonJson) {
+      if (!Array.isArray(askConfig) || askConfig.some((k) => typeof k !== 'string')) {
+        problems.add(where, 'unknown_question', 'meta.ask is not a list of question keys.', "Write meta: { ask: ['confirm'] } with keys named in the definition's questions.");
+      } else {
+        const events = handledEvents(node);
+        for (const key of askConfig as string[]) {
+          const askWhere = `${where} › ask '${key}'`;
+          const question = questions.get(key);
+          if (!question) {
+            const known = [...questions.keys()];
+            problems.add(askWhere, 'unknown_question', `'${key}' is not one of the definition's questions (${known.length ? known.map((k) => `'${k}'`).join(', ') : 'it names none'}).`, 'Name the question in defineQuestions, or fix the key.');
+            continue;
           }
+          if (asks.includes(question)) {
+            problems.add(askWhere, 'question_asked_twice', `the state lists '${key}' twice.`, 'List each key once.');
+            continue;
+          }
+          for (const action of ['accept', 'decline', 'cancel']) {
+            if (!handles(events, `${key}.${action}`)) {
+              problems.add(askWhere, 'unhandled_answer', `no transition handles '${key}.${action}', so that answer would leave the user asked again forever.`, `Add on: { '${key}.${action}': … } to the state or an ancestor (or '${key}.*').`);
+            }
+          }
+          asks.push(question);
+          askers.set(key, [...(askers.get(key) ?? []), node]);
         }
-        const requestedSchema = toElicitationSchema(spec.schema, askWhere);
-        asks.push({ key, stateId: node.id, message: spec.message, schema: spec.schema, requestedSchema, schemaText: canonicalJson(requestedSchema) });
+        asksByState.set(node.id, asks);
       }
-      asksByState.set(node.id, asks);
     }
     structure.push({
       id: node.id,
@@ -171,8 +167,28 @@ export function compileMachine(machine: AnyStateMachine, owner: string): Compile
       on: Object.fromEntries(Object.entries(node.config.on ?? {}).map(([event, t]) => [event, simplifyTransition(t)])),
       always: simplifyTransition(node.config.always),
       invoke: invokes,
-      asks: asks.map((a) => ({ key: a.key, schema: a.requestedSchema })),
+      asks: asks.map((a) => ({ key: a.key, schema: a.requestedSchema, message: typeof a.message === 'string' ? a.message : 'function' })),
     });
+  }
+  for (const [key, nodes] of askers) {
+    for (let i = 0; i < nodes.length; i++) {
+      for (let j = i + 1; j < nodes.length; j++) {
+        if (canBeActiveTogether(nodes[i]!, nodes[j]!)) {
+          problems.add(
+            `${owner} › ask '${key}'`,
+            'question_asked_twice',
+            `states '${nodes[i]!.id}' and '${nodes[j]!.id}' can be active at the same time and both ask '${key}', so one answer could not tell them apart.`,
+            'Give the question of each parallel region its own key.',
+          );
+        }
+      }
+    }
+  }
+  const asked = new Set(askers.keys());
+  for (const key of questions.keys()) {
+    if (!asked.has(key)) {
+      problems.add(`${owner} › question '${key}'`, 'unused_question', 'no state asks it.', `Ask it from a state (meta: { ask: ['${key}'] }) or remove it.`);
+    }
   }
   const version = machine.version ?? '0';
   return {

@@ -1,28 +1,41 @@
 import type { AnyStateMachine, OutputFrom } from 'xstate';
 import { z } from 'zod';
-import { RoundtripDefinitionError } from './definition-error.ts';
-import { compileMachine, type CompiledMachine } from './compile-machine.ts';
-import type { JsonObject, ToolInputSchema } from './wire-shapes.ts';
+import type { DefinitionChecks, EffectSpecs } from './definition-checks.ts';
+import { ProblemList } from './definition-error.ts';
+import { compileDefinition, setInternals } from './definition-internals.ts';
+import { firstNonJson } from './json-value.ts';
+import type { AnyQuestions, Questions } from './questions.ts';
+import { jsonSchemaOf } from './schema-json.ts';
+import type { AnswerSchema } from './elicitation-schema.ts';
+import type { CallToolResult, JsonObject, ToolAnnotations, ToolInputSchema } from './wire-shapes.ts';
 
 /** How a finished run is shown to the client: text for the model, structured content, error flag. */
-export interface ToolResultView {
+export interface ToolResultView<TStructured = JsonObject> {
   text: string;
-  structured?: JsonObject;
+  structured?: TStructured;
   /** Marks the result as a tool error (`isError: true`), e.g. "no such order". */
   isError?: boolean;
 }
 
-export interface ToolConfig<TInput extends z.ZodObject, TMachine extends AnyStateMachine> {
+export interface ToolConfig<TArgs extends z.ZodObject, Q extends AnyQuestions, M extends AnyStateMachine, TOut extends z.ZodObject | undefined> {
   /** Tool name as clients call it: 1–128 characters of letters, digits, `_`, `-` and `.`. */
   name: string;
   description: string;
+  /** A title for people. */
   title?: string;
   /** The tool's arguments. Validated values become the machine's input. */
-  input: TInput;
-  /** An XState v5 machine built with `setup({...}).createMachine({...})`. */
-  machine: TMachine;
+  input: TArgs;
+  /** The questions the machine's states ask by name, from defineQuestions. */
+  questions?: Q;
+  /** An XState v5 machine built with `setup({...}).createMachine({...})`; its config is plain JSON. */
+  machine: M;
   /** Turns the machine's output (from its final state) into the tool result. */
-  result: (output: OutputFrom<TMachine>) => ToolResultView;
+  result: (output: OutputFrom<M>) => ToolResultView<TOut extends z.ZodObject ? z.output<TOut> : JsonObject>;
+  /** The schema of `structuredContent`; each result is checked against it before it is sent. */
+  output?: TOut;
+  annotations?: ToolAnnotations;
+  /** Guards for named actors of the machine: at most once per run, values the user confirmed. */
+  effects?: EffectSpecs<M>;
   /**
    * Accept answers that arrive on a first call with no requestState, for clients that already know the
    * form. Off by default; never turn it on for a tool that moves money or deletes things.
@@ -39,54 +52,85 @@ export interface ToolDefinition {
   readonly description: string;
   /** JSON Schema of the arguments, for `tools/list`. */
   readonly inputSchema: ToolInputSchema;
+  /** JSON Schema of `structuredContent`, when the tool declares one. */
+  readonly outputSchema: ToolInputSchema | undefined;
+  readonly annotations: ToolAnnotations | undefined;
   readonly acceptAnswersWithoutState: boolean;
-  /** @internal */
-  readonly _input: z.ZodObject;
-  /** @internal */
-  readonly _machine: CompiledMachine;
-  /** @internal */
-  readonly _result: (output: unknown) => ToolResultView;
 }
 
 const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
 
 /**
- * Defines a multi-step tool as an XState machine. Checks the machine once, here: every asking state
- * must be expressible as a form and must handle accept, decline and cancel; every invoke must be named;
- * no `after` delays (they do not survive a round trip). Throws a RoundtripDefinitionError otherwise.
+ * Defines a multi-step tool as an XState machine whose states ask named questions. Checks it all
+ * once, here, and throws a RoundtripDefinitionError listing every problem: the questions must fit
+ * forms, every asked key must be named and its answers handled, every invoke named, no `after`
+ * delays, no functions or schemas inside the config. Mismatched types fail to compile.
  *
  * @example
  * const refundOrder = defineTool({
  *   name: 'refund_order',
  *   description: 'Refund an order once the user confirms',
  *   input: z.object({ order_id: z.string() }),
+ *   questions,
  *   machine: refundMachine,
  *   result: (output) => ({ text: output.message, structured: output }),
+ *   annotations: { destructiveHint: true },
+ *   effects: { refundOrder: { once: true } },
  * });
  */
-export function defineTool<TInput extends z.ZodObject, TMachine extends AnyStateMachine>(
-  config: ToolConfig<TInput, TMachine>,
+export function defineTool<TArgs extends z.ZodObject, M extends AnyStateMachine, Q extends AnyQuestions = Questions<unknown, Record<never, AnswerSchema>>, TOut extends z.ZodObject | undefined = undefined>(
+  config: ToolConfig<TArgs, Q, M, TOut> & DefinitionChecks<TArgs, Q, M>,
 ): ToolDefinition {
+  const owner = `Tool '${String(config.name)}'`;
+  const problems = new ProblemList();
   if (typeof config.name !== 'string' || !TOOL_NAME.test(config.name)) {
-    throw new RoundtripDefinitionError(
-      'invalid_tool_name',
-      `Tool name ${JSON.stringify(config.name)} is not valid: use 1–128 characters of letters, digits, '_', '-' and '.'.`,
-    );
+    problems.add(owner, 'invalid_name', 'a tool name is 1–128 characters of letters, digits, _, - and .', 'Rename the tool.');
   }
-  if (!(config.input instanceof z.ZodObject)) {
-    throw new RoundtripDefinitionError('invalid_option', `Tool '${config.name}': 'input' must be a z.object({...}) schema of the arguments.`);
+  if (!(config.input instanceof z.ZodObject)) problems.add(`${owner} › input`, 'invalid_option', "'input' is not a zod object schema.", 'Describe the arguments with z.object({ … }).');
+  if (config.output !== undefined && !(config.output instanceof z.ZodObject)) {
+    problems.add(`${owner} › output`, 'invalid_option', "'output' is not a zod object schema.", 'Describe structuredContent with z.object({ … }), or leave it out.');
   }
-  const { $schema: _dialect, ...inputSchema } = z.toJSONSchema(config.input, { io: 'input', unrepresentable: 'any' }) as ToolInputSchema;
-  return {
-    kind: 'tool',
+  const machine = compileDefinition(owner, config.machine, config.questions, config.effects as never, problems);
+  problems.throwIfAny();
+  const outputSchema = config.output as z.ZodObject | undefined;
+  const result = config.result as (output: unknown) => ToolResultView<unknown>;
+  const definition: ToolDefinition = Object.freeze({
+    kind: 'tool' as const,
     name: config.name,
     title: config.title,
     description: config.description,
-    inputSchema,
+    inputSchema: jsonSchemaOf(config.input, 'input'),
+    outputSchema: outputSchema ? jsonSchemaOf(outputSchema, 'output') : undefined,
+    annotations: config.annotations ? Object.freeze({ ...config.annotations }) : undefined,
     acceptAnswersWithoutState: config.acceptAnswersWithoutState ?? false,
-    _input: config.input,
-    _machine: compileMachine(config.machine, `Tool '${config.name}'`),
-    _result: config.result as (output: unknown) => ToolResultView,
-  };
+  });
+  setInternals(definition, {
+    owner,
+    args: config.input,
+    machine,
+    acceptAnswersWithoutState: definition.acceptAnswersWithoutState,
+    finish: (output): CallToolResult => {
+      const view = result(output);
+      const out: CallToolResult = { content: [{ type: 'text', text: view.text }] };
+      if (view.isError) out.isError = true;
+      if (view.structured !== undefined) {
+        let structured = view.structured;
+        if (outputSchema) {
+          const parsed = outputSchema.safeParse(structured);
+          if (!parsed.success) {
+            const problems = parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ');
+            throw new Error(`the structured result does not match the tool's output schema (${problems}); fix result() or the schema`);
+          }
+          structured = parsed.data;
+        }
+        const nonJson = firstNonJson(structured, 'structuredContent');
+        if (nonJson) throw new Error(`${nonJson.path} is ${nonJson.what}: ${nonJson.fix}`);
+        out.structuredContent = structured as JsonObject;
+      } else if (outputSchema && !view.isError) {
+        throw new Error("the tool declares an output schema but result() gave no 'structured' content; return it");
+      }
+      return out;
+    },
+  });
+  return definition;
 }
-

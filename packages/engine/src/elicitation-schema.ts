@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { RoundtripDefinitionError } from './definition-error.ts';
+import { definitionError } from './definition-error.ts';
 import type { ElicitationProperty, ElicitationSchema } from './wire-shapes.ts';
 
 /** A zod object schema whose fields an elicitation form can express. */
@@ -19,15 +19,17 @@ type JsonSchemaNode = Record<string, unknown>;
  */
 export function toElicitationSchema(schema: AnswerSchema, where: string): ElicitationSchema {
   if (!(schema instanceof z.ZodObject)) {
-    throw new RoundtripDefinitionError('unexpressible_schema', `${where}: the answer schema must be z.object({...}) of primitive fields.`);
+    throw definitionError(where, 'unexpressible_schema', 'the answer schema is not a zod object.', 'Use z.object({ … }) of strings, numbers, booleans and enums.');
   }
   let json: JsonSchemaNode;
   try {
     json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'throw' }) as JsonSchemaNode;
   } catch (error) {
-    throw new RoundtripDefinitionError(
+    throw definitionError(
+      where,
       'unexpressible_schema',
-      `${where}: the answer schema cannot be written as JSON Schema (${(error as Error).message}). Use strings, numbers, booleans and enums only.`,
+      `the answer schema cannot be written as JSON Schema (${(error as Error).message}).`,
+      'Use strings, numbers, booleans and enums only.',
     );
   }
   const properties: Record<string, ElicitationProperty> = {};
@@ -40,10 +42,11 @@ export function toElicitationSchema(schema: AnswerSchema, where: string): Elicit
 
 function toProperty(field: string, node: JsonSchemaNode, where: string): ElicitationProperty {
   const refuse = (what: string): never => {
-    throw new RoundtripDefinitionError(
+    throw definitionError(
+      where,
       'unexpressible_schema',
-      `${where}: field '${field}' is ${what}, which an elicitation form cannot express. ` +
-        'Forms hold flat strings, numbers, integers, booleans, string enums and arrays of string enums; split the question or ask for a string and parse it.',
+      `field '${field}' is ${what}, which an elicitation form cannot express.`,
+      'Forms hold flat strings, numbers, integers, booleans, string enums and arrays of string enums; split the question or ask for a string and parse it.',
     );
   };
   const annotations: Record<string, unknown> = {};

@@ -1,19 +1,41 @@
-// @roundtrip/engine: multi-step MCP tools as XState machines, with no server memory between rounds.
-// This file is the package's API contract: every export here is a decision.
+// @roundtrip/engine: multi-step MCP tools, prompts and resources as XState machines, with no server
+// memory between rounds. This file is the package's API contract: every export here is a decision.
+// Runtime-neutral: the SQLite effect ledger lives behind the `@roundtrip/engine/sqlite` subpath.
 
+export { defineQuestions } from './questions.ts';
+export type { AnswerEvent, AnswerEvents, AnswerOf, AskMeta, QuestionKey, Questions, QuestionSpec } from './questions.ts';
 export { defineTool } from './define-tool.ts';
 export type { ToolConfig, ToolDefinition, ToolResultView } from './define-tool.ts';
-export { ask } from './ask.ts';
-export type { AnswerEvent, AnswerOf, AskSpec } from './ask.ts';
+export { definePrompt } from './define-prompt.ts';
+export type { PromptArgument, PromptConfig, PromptDefinition, PromptMessageView } from './define-prompt.ts';
+export { defineResource } from './define-resource.ts';
+export type { ResourceBody, ResourceConfig, ResourceDefinition } from './define-resource.ts';
+export type { EffectSpec } from './once-effect.ts';
+export { EffectOutcomeUnknownError } from './once-effect.ts';
+export { ConfirmedValueChangedError } from './confirmed-value.ts';
 export { createEngine } from './create-engine.ts';
-export type { Engine, EngineOptions, ProgressUpdate, ToolCallRequest, ToolListing } from './create-engine.ts';
+export type {
+  Engine,
+  EngineLimits,
+  EngineOptions,
+  PromptGetRequest,
+  PromptListing,
+  ResourceListing,
+  ResourceReadRequest,
+  ResourceTemplateListing,
+  ToolCallRequest,
+  ToolListing,
+} from './create-engine.ts';
+export type { ProgressUpdate, RoundRequest } from './run-step.ts';
+export { createMemoryLedger } from './memory-ledger.ts';
+export type { MemoryLedger, MemoryLedgerOptions } from './memory-ledger.ts';
+export type { EffectKey, EffectLedger, EffectOutcome, EffectRecord } from './effect-ledger.ts';
 export { createKeyring, generateKey, parseKey, KEY_BYTES } from './keyring.ts';
 export type { Keyring } from './keyring.ts';
 export { ErrorCode, INVALID_STATE_HINT, INVALID_STATE_MESSAGE } from './step-outcome.ts';
 export type { EngineLogEntry, StepError, StepOutcome } from './step-outcome.ts';
 export { RoundtripDefinitionError } from './definition-error.ts';
-export type { RoundtripDefinitionErrorCode } from './definition-error.ts';
-export { toElicitationSchema } from './elicitation-schema.ts';
+export type { DefinitionProblem, DefinitionProblemCode } from './definition-error.ts';
 export type { AnswerSchema } from './elicitation-schema.ts';
 export type {
   CallToolResult,
@@ -22,7 +44,12 @@ export type {
   ElicitationProperty,
   ElicitationSchema,
   ElicitInputRequest,
+  GetPromptResult,
   JsonObject,
   JsonValue,
+  PromptMessage,
+  ReadResourceResult,
+  ResourceContents,
+  ToolAnnotations,
   ToolInputSchema,
 } from './wire-shapes.ts';

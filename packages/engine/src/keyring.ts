@@ -1,6 +1,6 @@
 import nacl from 'tweetnacl';
 import { decodeBase64url, encodeBase64url } from './base64url.ts';
-import { RoundtripDefinitionError } from './definition-error.ts';
+import { definitionError } from './definition-error.ts';
 
 /** Length in bytes of a state-sealing key (XSalsa20-Poly1305). */
 export const KEY_BYTES = nacl.secretbox.keyLength;
@@ -13,8 +13,14 @@ export interface Keyring {
   /** Key id of the sealing key, as it appears in `rt1.<kid>.…`. */
   readonly sealingKid: string;
   readonly kids: readonly string[];
-  /** @internal */
-  readonly _keys: ReadonlyMap<string, Uint8Array>;
+}
+
+// the key bytes live here, never on the keyring object: nothing public reaches them
+const keyBytes = new WeakMap<Keyring, ReadonlyMap<string, Uint8Array>>();
+
+/** @internal The key with this id, for sealing and opening; undefined when the keyring holds none. */
+export function keyFor(keyring: Keyring, kid: string): Uint8Array | undefined {
+  return keyBytes.get(keyring)?.get(kid);
 }
 
 /** A fresh random key as base64url text (43 characters), for `ROUNDTRIP_KEY` or a key file. */
@@ -27,16 +33,10 @@ export function parseKey(text: string, source = 'The key'): Uint8Array {
   const trimmed = text.trim();
   const bytes = decodeBase64url(trimmed);
   if (!bytes) {
-    throw new RoundtripDefinitionError(
-      'invalid_key',
-      `${source} is not base64url text. Generate one with \`node -e "console.log(require('crypto').randomBytes(32).toString('base64url'))"\`.`,
-    );
+    throw definitionError(source, 'invalid_key', 'it is not base64url text.', `Generate a key with \`node -e "console.log(require('crypto').randomBytes(32).toString('base64url'))"\`.`);
   }
   if (bytes.length !== KEY_BYTES) {
-    throw new RoundtripDefinitionError(
-      'invalid_key',
-      `${source} decodes to ${bytes.length} bytes; a state key must be exactly ${KEY_BYTES} bytes (43 base64url characters).`,
-    );
+    throw definitionError(source, 'invalid_key', `it decodes to ${bytes.length} bytes; a state key is exactly ${KEY_BYTES} bytes.`, 'Give 43 base64url characters (32 random bytes).');
   }
   return bytes;
 }
@@ -57,16 +57,18 @@ function keyId(key: Uint8Array): string {
  */
 export function createKeyring(keys: ReadonlyArray<Uint8Array | string>): Keyring {
   if (keys.length === 0) {
-    throw new RoundtripDefinitionError('invalid_key', 'createKeyring needs at least one key; generate one with generateKey().');
+    throw definitionError('createKeyring', 'invalid_key', 'no key was given.', 'Pass at least one key; generate one with generateKey().');
   }
   const map = new Map<string, Uint8Array>();
   keys.forEach((key, index) => {
     const bytes = typeof key === 'string' ? parseKey(key, `Key #${index + 1}`) : Uint8Array.from(key);
     if (bytes.length !== KEY_BYTES) {
-      throw new RoundtripDefinitionError('invalid_key', `Key #${index + 1} has ${bytes.length} bytes; a state key must be exactly ${KEY_BYTES} bytes.`);
+      throw definitionError(`Key #${index + 1}`, 'invalid_key', `it has ${bytes.length} bytes; a state key is exactly ${KEY_BYTES} bytes.`, 'Give 32 random bytes.');
     }
     map.set(keyId(bytes), bytes);
   });
-  const kids = [...map.keys()];
-  return { sealingKid: kids[0]!, kids, _keys: map };
+  const kids = Object.freeze([...map.keys()]);
+  const keyring: Keyring = Object.freeze({ sealingKid: kids[0]!, kids });
+  keyBytes.set(keyring, map);
+  return keyring;
 }

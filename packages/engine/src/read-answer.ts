@@ -1,13 +1,13 @@
-import type { AnswerEvent } from './ask.ts';
-import type { CompiledAsk } from './compile-machine.ts';
+import type { AnswerEvent } from './questions.ts';
+import type { CompiledQuestion } from './questions.ts';
 
-export type ReadAnswer = { kind: 'event'; event: AnswerEvent } | { kind: 'invalid'; reason: string };
+export type ReadAnswer = { kind: 'event'; event: AnswerEvent<string, Record<string, unknown>> } | { kind: 'invalid'; reason: string };
 
 /**
  * Turns one `inputResponses[key]` (an ElicitResult from the client) into the event the machine
  * receives, or says in words a user can act on why it cannot be accepted.
  */
-export function readAnswer(raw: unknown, ask: CompiledAsk): ReadAnswer {
+export function readAnswer(raw: unknown, ask: CompiledQuestion): ReadAnswer {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
     return { kind: 'invalid', reason: 'the answer was not a form result' };
   }

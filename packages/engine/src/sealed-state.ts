@@ -1,25 +1,11 @@
 import nacl from 'tweetnacl';
 import { decodeBase64url, encodeBase64url } from './base64url.ts';
-import type { Keyring } from './keyring.ts';
+import { type Keyring, keyFor } from './keyring.ts';
 
 /** Format tag of sealed states: `rt1.<kid>.<base64url(nonce ‖ secretbox)>`. */
 export const SEALED_STATE_PREFIX = 'rt1';
 
 const NONCE_BYTES = nacl.secretbox.nonceLength;
-
-// random nonces drawn from a pool: one call to the system's random source per 170 seals
-const POOL_BYTES = 4080;
-let pool: Uint8Array = new Uint8Array(0);
-let poolAt = 0;
-function freshNonce(): Uint8Array {
-  if (poolAt + NONCE_BYTES > pool.length) {
-    pool = nacl.randomBytes(POOL_BYTES);
-    poolAt = 0;
-  }
-  const nonce = pool.slice(poolAt, poolAt + NONCE_BYTES);
-  poolAt += NONCE_BYTES;
-  return nonce;
-}
 
 /** Why a sealed state did not open. Never shown to the client; logged for the operator. */
 export type OpenFailure = 'malformed' | 'unknown_key' | 'tampered' | 'header_mismatch';
@@ -42,12 +28,14 @@ function kidBytesOf(kid: string): Uint8Array | undefined {
  */
 export function sealState(keyring: Keyring, payload: Uint8Array): string {
   const kid = keyring.sealingKid;
-  const key = keyring._keys.get(kid)!;
+  const key = keyFor(keyring, kid);
+  if (!key) throw new TypeError('Not a keyring: create it with createKeyring().');
   const kidBytes = kidBytesOf(kid)!;
   const plaintext = new Uint8Array(kidBytes.length + payload.length);
   plaintext.set(kidBytes);
   plaintext.set(payload, kidBytes.length);
-  const nonce = freshNonce();
+  // a fresh nonce from the platform's CSPRNG (crypto.getRandomValues) for every seal
+  const nonce = nacl.randomBytes(NONCE_BYTES);
   const box = nacl.secretbox(plaintext, nonce, key);
   const sealed = new Uint8Array(NONCE_BYTES + box.length);
   sealed.set(nonce);
@@ -60,7 +48,7 @@ export function openState(keyring: Keyring, token: string): OpenResult {
   const parts = token.split('.');
   if (parts.length !== 3 || parts[0] !== SEALED_STATE_PREFIX) return { ok: false, reason: 'malformed' };
   const [, kid, body] = parts as [string, string, string];
-  const key = keyring._keys.get(kid);
+  const key = keyFor(keyring, kid);
   if (!key) return { ok: false, reason: 'unknown_key' };
   const sealed = decodeBase64url(body);
   if (!sealed || sealed.length < NONCE_BYTES + nacl.secretbox.overheadLength) return { ok: false, reason: 'malformed' };

@@ -7,15 +7,16 @@ export interface StepError {
   data?: JsonObject;
 }
 
-/** What one round of a request ends with. */
-export type StepOutcome =
-  | { type: 'complete'; result: CallToolResult }
+/** What one round of a request ends with; `TResult` is the method's final result. */
+export type StepOutcome<TResult = CallToolResult> =
+  | { type: 'complete'; result: TResult }
   | { type: 'input_required'; inputRequests: Record<string, ElicitInputRequest>; requestState: string }
   | { type: 'error'; error: StepError };
 
 /** JSON-RPC error codes the engine answers with. */
 export const ErrorCode = {
   InvalidParams: -32602,
+  InternalError: -32603,
   MissingRequiredClientCapability: -32021,
 } as const;
 
@@ -23,7 +24,7 @@ export const ErrorCode = {
 export const INVALID_STATE_MESSAGE = 'Invalid or expired requestState';
 
 /** What the client (and the model reading the error) can do about a refused requestState. */
-export const INVALID_STATE_HINT = 'Start over: call the tool again without requestState or inputResponses.';
+export const INVALID_STATE_HINT = 'Start over: send the request again without requestState or inputResponses.';
 
 /** One line for the operator's log (stderr in a stdio server). */
 export interface EngineLogEntry {
@@ -31,7 +32,8 @@ export interface EngineLogEntry {
   /** A stable name for the kind of entry, e.g. `state_rejected`. */
   event: string;
   message: string;
-  tool?: string;
+  /** What the request was for: `tool refund_order`, `prompt refund_email`, `resource statement://…`. */
+  target?: string;
   run?: string;
   error?: unknown;
 }

@@ -47,3 +47,29 @@ export type ClientCapabilities = {
 
 /** JSON Schema of a tool's arguments, as `tools/list` carries it. */
 export type ToolInputSchema = { type: 'object' } & JsonObject;
+
+/** Hints about a tool's behaviour, as `tools/list` carries them. Hosts use them to decide when to ask the user. */
+export type ToolAnnotations = {
+  /** A title for people (overrides the tool's `title` in some hosts). */
+  title?: string;
+  /** The tool changes nothing. @defaultValue false */
+  readOnlyHint?: boolean;
+  /** The tool may destroy or irreversibly change things (refunds, deletes). Meaningful when not read-only. @defaultValue true */
+  destructiveHint?: boolean;
+  /** Calling it again with the same arguments has no further effect. @defaultValue false */
+  idempotentHint?: boolean;
+  /** The tool reaches an open world (the web) rather than a closed set of records. @defaultValue true */
+  openWorldHint?: boolean;
+};
+
+/** One message of a `prompts/get` result. */
+export type PromptMessage = { role: 'user' | 'assistant'; content: ContentBlock };
+
+/** A final `prompts/get` result. */
+export type GetPromptResult = { description?: string; messages: PromptMessage[] };
+
+/** One item of a `resources/read` result: text or base64 bytes. */
+export type ResourceContents = { uri: string; mimeType?: string } & ({ text: string } | { blob: string });
+
+/** A final `resources/read` result. */
+export type ReadResourceResult = { contents: ResourceContents[] };

@@ -1,21 +1,24 @@
-// Small machines and tools shared by the step-loop tests.
+// Small machines and definitions shared by the engine tests, written the way an author would.
 import { assign, setup } from 'xstate';
 import { z } from 'zod';
-import { type AnswerEvent, ask, defineTool } from '../src/index.ts';
+import { type AnswerEvents, type AskMeta, defineQuestions, defineTool } from '../src/index.ts';
 
 // ─── confirm: one yes/no question, four ways to end ──────────────────────────────────────────────
 
 export type ConfirmContext = { orderId: string };
 export type ConfirmOutput = { outcome: 'refunded' | 'kept' | 'declined' | 'cancelled'; orderId: string };
 
-export const confirmSchema = z.object({ confirm: z.boolean() });
+export const confirmQuestions = defineQuestions<ConfirmContext>()({
+  confirm: { message: 'Refund order {{orderId}}?', schema: z.object({ confirm: z.boolean() }) },
+});
 
 function confirmSetup() {
   return setup({
     types: {
       context: {} as ConfirmContext,
       input: {} as { order_id: string },
-      events: {} as AnswerEvent<'confirm', z.output<typeof confirmSchema>>,
+      events: {} as AnswerEvents<typeof confirmQuestions>,
+      meta: {} as AskMeta<typeof confirmQuestions>,
       output: {} as ConfirmOutput,
     },
     guards: { confirmed: ({ event }) => event.type === 'confirm.accept' && event.content.confirm },
@@ -24,9 +27,7 @@ function confirmSetup() {
 
 const outcome = (value: ConfirmOutput['outcome']) => ({ type: 'final' as const, output: ({ context }: { context: ConfirmContext }) => ({ outcome: value, orderId: context.orderId }) });
 
-const confirmAsk = ask<ConfirmContext>({ message: ({ context }) => `Refund order ${context.orderId}?`, schema: confirmSchema });
-
-/** The confirm machine; `version` and `withAudit` make changed versions of it for the outdated-state tests. */
+/** The confirm machine; `version` makes changed versions of it for the outdated-state tests. */
 export function makeConfirmMachine(options: { version?: string } = {}) {
   return confirmSetup().createMachine({
     id: 'confirm',
@@ -35,7 +36,7 @@ export function makeConfirmMachine(options: { version?: string } = {}) {
     initial: 'asking',
     states: {
       asking: {
-        meta: { ask: { confirm: confirmAsk } },
+        meta: { ask: ['confirm'] },
         on: {
           'confirm.accept': [{ guard: 'confirmed', target: 'refunded' }, { target: 'kept' }],
           'confirm.decline': 'declined',
@@ -59,7 +60,7 @@ export function makeConfirmMachineWithAudit() {
     initial: 'asking',
     states: {
       asking: {
-        meta: { ask: { confirm: confirmAsk } },
+        meta: { ask: ['confirm'] },
         on: {
           'confirm.accept': [{ guard: 'confirmed', target: 'auditing' }, { target: 'kept' }],
           'confirm.decline': 'declined',
@@ -79,11 +80,14 @@ export function makeConfirmMachineWithAudit() {
 export const confirmMachine = makeConfirmMachine();
 export const orderInput = z.object({ order_id: z.string() });
 
-export function makeConfirmTool(options: { name?: string; machine?: ReturnType<typeof makeConfirmMachine> | ReturnType<typeof makeConfirmMachineWithAudit>; acceptAnswersWithoutState?: boolean } = {}) {
+export function makeConfirmTool(
+  options: { name?: string; machine?: ReturnType<typeof makeConfirmMachine> | ReturnType<typeof makeConfirmMachineWithAudit>; acceptAnswersWithoutState?: boolean } = {},
+) {
   return defineTool({
     name: options.name ?? 'refund_order',
     description: 'Refund an order once the user confirms',
     input: orderInput,
+    questions: confirmQuestions,
     machine: options.machine ?? confirmMachine,
     result: (output) => ({ text: `${output.outcome}: ${output.orderId}`, structured: output }),
     ...(options.acceptAnswersWithoutState !== undefined ? { acceptAnswersWithoutState: options.acceptAnswersWithoutState } : {}),
@@ -94,13 +98,17 @@ export function makeConfirmTool(options: { name?: string; machine?: ReturnType<t
 
 export type ProfileContext = { name: string | null; age: number | null; colour: string | null };
 
+export const profileQuestions = defineQuestions<ProfileContext>()({
+  name: { message: 'What is your name?', schema: z.object({ name: z.string().min(1) }) },
+  age: { message: ({ context }) => `How old are you, ${context.name}?`, schema: z.object({ age: z.int().min(0).max(150) }) },
+  colour: { message: 'Favourite colour?', schema: z.object({ colour: z.enum(['red', 'green', 'blue']) }) },
+});
+
 export const profileMachine = setup({
   types: {
     context: {} as ProfileContext,
-    events: {} as
-      | AnswerEvent<'name', { name: string }>
-      | AnswerEvent<'age', { age: number }>
-      | AnswerEvent<'colour', { colour: 'red' | 'green' | 'blue' }>,
+    events: {} as AnswerEvents<typeof profileQuestions>,
+    meta: {} as AskMeta<typeof profileQuestions>,
     output: {} as { status: 'complete' | 'abandoned'; profile: ProfileContext },
   },
 }).createMachine({
@@ -114,15 +122,15 @@ export const profileMachine = setup({
       on: { 'name.decline': 'abandoned', 'name.cancel': 'abandoned', 'age.decline': 'abandoned', 'age.cancel': 'abandoned' },
       states: {
         name: {
-          meta: { ask: { name: ask<ProfileContext>({ message: 'What is your name?', schema: z.object({ name: z.string().min(1) }) }) } },
+          meta: { ask: ['name'] },
           on: { 'name.accept': { target: 'age', actions: assign({ name: ({ event }) => event.content.name }) } },
         },
         age: {
-          meta: { ask: { age: ask<ProfileContext>({ message: ({ context }) => `How old are you, ${context.name}?`, schema: z.object({ age: z.int().min(0).max(150) }) }) } },
+          meta: { ask: ['age'] },
           on: { 'age.accept': { target: 'colour', actions: assign({ age: ({ event }) => event.content.age }) } },
         },
         colour: {
-          meta: { ask: { colour: ask<ProfileContext>({ message: 'Favourite colour?', schema: z.object({ colour: z.enum(['red', 'green', 'blue']) }) }) } },
+          meta: { ask: ['colour'] },
           on: {
             'colour.accept': { target: '#profile.done', actions: assign({ colour: ({ event }) => event.content.colour }) },
             // decline and cancel handled by a wildcard
@@ -141,6 +149,7 @@ export const profileTool = defineTool({
   name: 'create_profile',
   description: 'Asks three questions in three rounds',
   input: z.object({}),
+  questions: profileQuestions,
   machine: profileMachine,
   result: (output) => ({ text: `${output.status}: ${JSON.stringify(output.profile)}`, structured: output }),
 });
@@ -149,10 +158,16 @@ export const profileTool = defineTool({
 
 export type PizzaContext = { size: string | null; toppings: string[] };
 
+export const pizzaQuestions = defineQuestions<PizzaContext>()({
+  size: { message: 'Which size?', schema: z.object({ size: z.enum(['small', 'large']) }) },
+  toppings: { message: 'Which toppings?', schema: z.object({ toppings: z.array(z.enum(['olive', 'basil'])) }) },
+});
+
 export const pizzaMachine = setup({
   types: {
     context: {} as PizzaContext,
-    events: {} as AnswerEvent<'size', { size: 'small' | 'large' }> | AnswerEvent<'toppings', { toppings: Array<'olive' | 'basil'> }>,
+    events: {} as AnswerEvents<typeof pizzaQuestions>,
+    meta: {} as AskMeta<typeof pizzaQuestions>,
     output: {} as { ordered: boolean; size: string | null; toppings: string[] },
   },
 }).createMachine({
@@ -169,7 +184,7 @@ export const pizzaMachine = setup({
           initial: 'asking',
           states: {
             asking: {
-              meta: { ask: { size: ask<PizzaContext>({ message: 'Which size?', schema: z.object({ size: z.enum(['small', 'large']) }) }) } },
+              meta: { ask: ['size'] },
               on: { 'size.accept': { target: 'chosen', actions: assign({ size: ({ event }) => event.content.size }) } },
             },
             chosen: { type: 'final' },
@@ -179,7 +194,7 @@ export const pizzaMachine = setup({
           initial: 'asking',
           states: {
             asking: {
-              meta: { ask: { toppings: ask<PizzaContext>({ message: 'Which toppings?', schema: z.object({ toppings: z.array(z.enum(['olive', 'basil'])) }) }) } },
+              meta: { ask: ['toppings'] },
               on: { 'toppings.accept': { target: 'chosen', actions: assign({ toppings: ({ event }) => event.content.toppings }) } },
             },
             chosen: { type: 'final' },
@@ -197,6 +212,7 @@ export const pizzaTool = defineTool({
   name: 'order_pizza',
   description: 'Asks two questions at once',
   input: z.object({}),
+  questions: pizzaQuestions,
   machine: pizzaMachine,
   result: (output) => ({ text: output.ordered ? `ordered ${output.size}` : 'abandoned', structured: output }),
 });

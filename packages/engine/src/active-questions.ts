@@ -1,0 +1,40 @@
+import type { AnyMachineSnapshot } from 'xstate';
+import type { CompiledMachine } from './compile-machine.ts';
+import { digestBytes } from './digest.ts';
+import { renderTemplate } from './message-template.ts';
+import type { CompiledQuestion } from './questions.ts';
+import { TAG_BYTES } from './state-envelope.ts';
+
+/** A question the machine asks now: rendered for this context, with the hash sealed to pin it. */
+export interface ActiveQuestion {
+  question: CompiledQuestion;
+  message: string;
+  hash: Uint8Array;
+}
+
+/** Renders one question from context; throws an Error saying what is wrong with the message. */
+function render(question: CompiledQuestion, context: unknown): string {
+  const message = typeof question.message === 'string' ? renderTemplate(question.message, context) : question.message({ context });
+  if (typeof message !== 'string' || message.length === 0) throw new Error(`the message of question '${question.key}' rendered ${JSON.stringify(message)}, not text`);
+  return message;
+}
+
+/**
+ * The questions the active states ask now. `cache` keeps hashes already computed in this request,
+ * so a question rendered twice in one round is hashed once.
+ */
+export function activeQuestions(machine: CompiledMachine, snapshot: AnyMachineSnapshot, cache: Map<CompiledQuestion, ActiveQuestion>): ActiveQuestion[] {
+  const out: ActiveQuestion[] = [];
+  for (const stateId of Object.keys(snapshot.getMeta())) {
+    for (const question of machine.asksByState.get(stateId) ?? []) {
+      const message = render(question, snapshot.context);
+      let active = cache.get(question);
+      if (!active || active.message !== message) {
+        active = { question, message, hash: digestBytes(`${message}\0${question.schemaText}`, TAG_BYTES.question) };
+        cache.set(question, active);
+      }
+      out.push(active);
+    }
+  }
+  return out;
+}

@@ -1,0 +1,121 @@
+import type { AnyStateMachine, OutputFrom } from 'xstate';
+import { z } from 'zod';
+import type { DefinitionChecks, EffectSpecs } from './definition-checks.ts';
+import { ProblemList } from './definition-error.ts';
+import { compileDefinition, setInternals } from './definition-internals.ts';
+import type { AnswerSchema } from './elicitation-schema.ts';
+import type { AnyQuestions, Questions } from './questions.ts';
+import { jsonSchemaOf } from './schema-json.ts';
+import type { GetPromptResult, PromptMessage } from './wire-shapes.ts';
+
+/** One message a finished prompt renders: who says it and the text. */
+export interface PromptMessageView {
+  role: 'user' | 'assistant';
+  text: string;
+}
+
+export interface PromptConfig<TArgs extends z.ZodObject, Q extends AnyQuestions, M extends AnyStateMachine> {
+  /** Prompt name as clients ask for it: 1–128 characters of letters, digits, `_`, `-` and `.`. */
+  name: string;
+  description: string;
+  title?: string;
+  /** The prompt's arguments: a zod object of string fields (prompt arguments are strings on the wire). */
+  arguments?: TArgs;
+  questions?: Q;
+  machine: M;
+  /** Turns the machine's output into the prompt's messages. */
+  messages: (output: OutputFrom<M>) => PromptMessageView[];
+  effects?: EffectSpecs<M>;
+  /** See ToolConfig.acceptAnswersWithoutState. @defaultValue false */
+  acceptAnswersWithoutState?: boolean;
+}
+
+/** A prompt argument as `prompts/list` shows it. */
+export interface PromptArgument {
+  readonly name: string;
+  readonly description?: string;
+  readonly required: boolean;
+}
+
+/** A prompt the engine can serve. Create it with {@link definePrompt}. */
+export interface PromptDefinition {
+  readonly kind: 'prompt';
+  readonly name: string;
+  readonly title: string | undefined;
+  readonly description: string;
+  readonly arguments: readonly PromptArgument[];
+  readonly acceptAnswersWithoutState: boolean;
+}
+
+const PROMPT_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
+const EMPTY = z.object({});
+
+/**
+ * Defines a prompt whose messages come from an XState machine that may ask the user first (the
+ * tone of an email, whether to mention an amount). Checked like a tool; served by `prompts/get`.
+ *
+ * @example
+ * const refundEmail = definePrompt({
+ *   name: 'refund_email',
+ *   description: 'Drafts the email that tells a customer about their refund',
+ *   arguments: z.object({ order_id: z.string() }),
+ *   questions,
+ *   machine: refundEmailMachine,
+ *   messages: (output) => [{ role: 'user', text: output.instructions }],
+ * });
+ */
+export function definePrompt<TArgs extends z.ZodObject, M extends AnyStateMachine, Q extends AnyQuestions = Questions<unknown, Record<never, AnswerSchema>>>(
+  config: PromptConfig<TArgs, Q, M> & DefinitionChecks<TArgs, Q, M>,
+): PromptDefinition {
+  const owner = `Prompt '${String(config.name)}'`;
+  const problems = new ProblemList();
+  if (typeof config.name !== 'string' || !PROMPT_NAME.test(config.name)) {
+    problems.add(owner, 'invalid_name', 'a prompt name is 1–128 characters of letters, digits, _, - and .', 'Rename the prompt.');
+  }
+  const args = (config.arguments ?? EMPTY) as z.ZodObject;
+  const promptArguments: PromptArgument[] = [];
+  if (!(args instanceof z.ZodObject)) {
+    problems.add(`${owner} › arguments`, 'invalid_option', "'arguments' is not a zod object schema.", 'Describe the arguments with z.object({ … }) of strings.');
+  } else {
+    const json = jsonSchemaOf(args, 'input') as { properties?: Record<string, { type?: unknown; description?: unknown }>; required?: string[] };
+    for (const [name, property] of Object.entries(json.properties ?? {})) {
+      if (property.type !== 'string') {
+        problems.add(`${owner} › arguments › '${name}'`, 'invalid_option', 'prompt arguments are strings on the wire, but this one is not a string schema.', 'Use z.string() (or z.enum of strings) and convert inside the machine.');
+      }
+      promptArguments.push({
+        name,
+        ...(typeof property.description === 'string' ? { description: property.description } : {}),
+        required: (json.required ?? []).includes(name),
+      });
+    }
+  }
+  const machine = compileDefinition(owner, config.machine, config.questions, config.effects as never, problems);
+  problems.throwIfAny();
+  const render = config.messages as (output: unknown) => PromptMessageView[];
+  const definition: PromptDefinition = Object.freeze({
+    kind: 'prompt' as const,
+    name: config.name,
+    title: config.title,
+    description: config.description,
+    arguments: Object.freeze(promptArguments),
+    acceptAnswersWithoutState: config.acceptAnswersWithoutState ?? false,
+  });
+  setInternals(definition, {
+    owner,
+    args,
+    machine,
+    acceptAnswersWithoutState: definition.acceptAnswersWithoutState,
+    finish: (output): GetPromptResult => {
+      const views = render(output);
+      if (!Array.isArray(views) || views.length === 0) throw new Error('messages() returned no messages; return at least one { role, text }');
+      const messages: PromptMessage[] = views.map((view, i) => {
+        if ((view?.role !== 'user' && view?.role !== 'assistant') || typeof view.text !== 'string') {
+          throw new Error(`messages()[${i}] is not { role: 'user' | 'assistant', text: string }`);
+        }
+        return { role: view.role, content: { type: 'text', text: view.text } };
+      });
+      return { description: config.description, messages };
+    },
+  });
+  return definition;
+}

@@ -1,0 +1,121 @@
+import type { AnyStateMachine, OutputFrom } from 'xstate';
+import { z } from 'zod';
+import type { DefinitionChecks, EffectSpecs } from './definition-checks.ts';
+import { ProblemList } from './definition-error.ts';
+import { compileDefinition, setInternals } from './definition-internals.ts';
+import type { AnswerSchema } from './elicitation-schema.ts';
+import type { AnyQuestions, Questions } from './questions.ts';
+import { parseUriTemplate } from './uri-template.ts';
+import type { ReadResourceResult } from './wire-shapes.ts';
+
+/** What a finished resource read returns: text, or bytes as base64 (`blob`). */
+export type ResourceBody = string | { text: string } | { blob: string };
+
+export interface ResourceConfig<TVars extends z.ZodObject, Q extends AnyQuestions, M extends AnyStateMachine> {
+  /**
+   * A fixed URI (`orders://summary`) or a URI template whose `{variables}` are the resource's
+   * arguments (`statement://customers/{customer}`); the machine's input is the variables.
+   */
+  uri: string;
+  /** A short name for lists. */
+  name: string;
+  title?: string;
+  description: string;
+  mimeType?: string;
+  /** Validates the template's variables (all strings); defaults to z.object of z.string() for each. */
+  variables?: TVars;
+  questions?: Q;
+  machine: M;
+  /** Turns the machine's output into the resource's contents. */
+  contents: (output: OutputFrom<M>) => ResourceBody;
+  effects?: EffectSpecs<M>;
+  /** See ToolConfig.acceptAnswersWithoutState. @defaultValue false */
+  acceptAnswersWithoutState?: boolean;
+}
+
+/** A resource the engine can serve. Create it with {@link defineResource}. */
+export interface ResourceDefinition {
+  readonly kind: 'resource';
+  readonly name: string;
+  readonly title: string | undefined;
+  readonly description: string;
+  readonly mimeType: string | undefined;
+  /** The URI of a fixed resource (listed by `resources/list`); undefined for a template. */
+  readonly uri: string | undefined;
+  /** The URI template (listed by `resources/templates/list`); undefined for a fixed resource. */
+  readonly uriTemplate: string | undefined;
+  readonly acceptAnswersWithoutState: boolean;
+  /** The variables when `uri` matches this resource, else undefined. */
+  match(uri: string): Record<string, string> | undefined;
+}
+
+/**
+ * Defines a resource whose contents come from an XState machine that may ask the user first (which
+ * month of a statement). Checked like a tool; served by `resources/read`.
+ *
+ * @example
+ * const statement = defineResource({
+ *   uri: 'statement://customers/{customer}',
+ *   name: 'customer_statement',
+ *   description: "A customer's monthly statement; asks which month",
+ *   mimeType: 'text/plain',
+ *   questions,
+ *   machine: statementMachine,
+ *   contents: (output) => output.text,
+ * });
+ */
+export function defineResource<M extends AnyStateMachine, Q extends AnyQuestions = Questions<unknown, Record<never, AnswerSchema>>, TVars extends z.ZodObject = z.ZodObject>(
+  config: ResourceConfig<TVars, Q, M> & DefinitionChecks<TVars, Q, M>,
+): ResourceDefinition {
+  const owner = `Resource '${String(config.name)}'`;
+  const problems = new ProblemList();
+  if (typeof config.name !== 'string' || config.name.trim() === '') problems.add(owner, 'invalid_name', 'the resource has no name.', 'Give it a short name for lists.');
+  const parsed = typeof config.uri === 'string' ? parseUriTemplate(config.uri) : { problem: "'uri' is not a string.", fix: 'Give a URI or URI template.' };
+  let variables = (config.variables ?? undefined) as z.ZodObject | undefined;
+  if ('problem' in parsed) {
+    problems.add(`${owner} › uri`, 'invalid_uri', parsed.problem, parsed.fix);
+  } else {
+    variables ??= z.object(Object.fromEntries(parsed.variables.map((name) => [name, z.string()])));
+    if (!(variables instanceof z.ZodObject)) {
+      problems.add(`${owner} › variables`, 'invalid_option', "'variables' is not a zod object schema.", 'Describe the variables with z.object({ … }).');
+    } else {
+      const keys = Object.keys(variables.shape);
+      const missing = parsed.variables.filter((v) => !keys.includes(v));
+      const extra = keys.filter((k) => !parsed.variables.includes(k));
+      if (missing.length || extra.length) {
+        problems.add(`${owner} › variables`, 'invalid_uri', `the schema's fields (${keys.join(', ') || 'none'}) differ from the URI's variables (${parsed.variables.join(', ') || 'none'}).`, 'Give the variables schema exactly one field per {variable} of the URI.');
+      }
+    }
+  }
+  const machine = compileDefinition(owner, config.machine, config.questions, config.effects as never, problems);
+  problems.throwIfAny();
+  const uri = parsed as Exclude<typeof parsed, { problem: string }>;
+  const isTemplate = uri.variables.length > 0;
+  const render = config.contents as (output: unknown) => ResourceBody;
+  const definition: ResourceDefinition = Object.freeze({
+    kind: 'resource' as const,
+    name: config.name,
+    title: config.title,
+    description: config.description,
+    mimeType: config.mimeType,
+    uri: isTemplate ? undefined : config.uri,
+    uriTemplate: isTemplate ? config.uri : undefined,
+    acceptAnswersWithoutState: config.acceptAnswersWithoutState ?? false,
+    match: uri.match,
+  });
+  setInternals(definition, {
+    owner,
+    args: variables!,
+    machine,
+    acceptAnswersWithoutState: definition.acceptAnswersWithoutState,
+    finish: (output, request): ReadResourceResult => {
+      const body = render(output);
+      const where = { uri: request.uri ?? config.uri, ...(config.mimeType ? { mimeType: config.mimeType } : {}) };
+      if (typeof body === 'string') return { contents: [{ ...where, text: body }] };
+      if (body && typeof body === 'object' && typeof (body as { text?: unknown }).text === 'string') return { contents: [{ ...where, text: (body as { text: string }).text }] };
+      if (body && typeof body === 'object' && typeof (body as { blob?: unknown }).blob === 'string') return { contents: [{ ...where, blob: (body as { blob: string }).blob }] };
+      throw new Error('contents() returned neither text nor { text } nor { blob } (base64)');
+    },
+  });
+  return definition;
+}

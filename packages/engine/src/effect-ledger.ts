@@ -1,0 +1,40 @@
+import type { JsonValue } from './wire-shapes.ts';
+
+/**
+ * Names one effect of one run: `run` is the run id sealed in every state of one conversation (one
+ * call, all its rounds); `effect` is the id of the invoke that performs it (e.g. `refund`).
+ */
+export interface EffectKey {
+  readonly run: string;
+  readonly effect: string;
+}
+
+/** What an effect ended with, as recorded: its output (plain JSON), or the message of the error it threw. */
+export type EffectOutcome = { readonly ok: true; readonly value: JsonValue } | { readonly ok: false; readonly error: string };
+
+/** A ledger row: the effect has started (and not finished yet, or its process died), or it is done. */
+export type EffectRecord =
+  | { readonly state: 'running'; readonly startedAt: number }
+  | { readonly state: 'done'; readonly startedAt: number; readonly finishedAt: number; readonly outcome: EffectOutcome };
+
+/**
+ * Where effects that must happen at most once are recorded, keyed by run id and effect id.
+ *
+ * The engine calls `claim` before an effect runs: exactly one caller, across every process that
+ * shares the store, gets `'claimed'` for a key and runs the effect, then calls `complete`. Every
+ * other caller gets the existing record: the recorded outcome when done (the effect does not run
+ * again), or `running`, in which case the engine polls `read` until the first finishes or the
+ * round's time runs out.
+ *
+ * A shared store (one that several servers use) must make `claim` atomic: insert-if-absent in one
+ * transaction or one conditional write (`INSERT … ON CONFLICT DO NOTHING`, a conditional put, `SET NX`).
+ * Times are milliseconds since the epoch, from the engine's clock.
+ *
+ * Implementations here: {@link createMemoryLedger} (one process) and `createSqliteLedger` from
+ * `@roundtrip/engine/sqlite` (one file shared by the processes of one machine).
+ */
+export interface EffectLedger {
+  claim(key: EffectKey, now: number): 'claimed' | EffectRecord | Promise<'claimed' | EffectRecord>;
+  complete(key: EffectKey, outcome: EffectOutcome, now: number): void | Promise<void>;
+  read(key: EffectKey): EffectRecord | undefined | Promise<EffectRecord | undefined>;
+}

@@ -1,0 +1,25 @@
+import type { EffectLedger } from './effect-ledger.ts';
+import type { EngineLogEntry } from './step-outcome.ts';
+
+/** What an effect needs to know about the round it runs in. One per request; `inflight` is shared by the engine. */
+export interface EffectScope {
+  readonly run: string;
+  readonly ledger: EffectLedger;
+  /** Effects of this process still running, so a concurrent duplicate waits for the first without polling. */
+  readonly inflight: Map<string, Promise<unknown>>;
+  readonly now: () => number;
+  /** A record left `running` for longer than this is taken as orphaned: its outcome is unknown. */
+  readonly orphanAfterMs: number;
+  readonly log: (entry: Omit<EngineLogEntry, 'target'>) => void;
+}
+
+// keyed by the actor system of one request's root actor; every invoked child receives that system
+const scopes = new WeakMap<object, EffectScope>();
+
+export function setEffectScope(system: object, scope: EffectScope): void {
+  scopes.set(system, scope);
+}
+
+export function effectScopeOf(system: object): EffectScope | undefined {
+  return scopes.get(system);
+}

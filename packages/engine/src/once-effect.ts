@@ -1,0 +1,133 @@
+import { type AnyActorLogic, createActor, fromPromise } from 'xstate';
+import { ConfirmedValueChangedError } from './confirmed-value.ts';
+import { canonicalJson } from './digest.ts';
+import type { EffectKey, EffectOutcome } from './effect-ledger.ts';
+import { type EffectScope, effectScopeOf } from './effect-scope.ts';
+import { firstNonJson } from './json-value.ts';
+import type { JsonValue } from './wire-shapes.ts';
+
+/**
+ * How one named actor of a definition's machine is guarded.
+ * `TInput` is the input the machine passes to that actor.
+ */
+export interface EffectSpec<TInput = unknown> {
+  /**
+   * Run at most once per run (one call and all its rounds): a replayed or duplicated round gets the
+   * recorded outcome from the effect ledger, and the effect does not run again.
+   */
+  once?: boolean;
+  /**
+   * A value shown to the user and confirmed (it travels in the effect's input): read it again from
+   * its source right before the effect acts. If it changed, the effect does not act and the invoke
+   * fails with ConfirmedValueChangedError, so the machine can ask again with the new value.
+   */
+  confirmed?: {
+    shown: (args: { input: TInput }) => unknown;
+    current: (args: { input: TInput }) => unknown;
+  };
+}
+
+/** Thrown to the machine when a duplicate round cannot learn what the first one's effect did. */
+export class EffectOutcomeUnknownError extends Error {
+  override readonly name = 'EffectOutcomeUnknownError';
+}
+
+function runLogic(logic: AnyActorLogic, input: unknown, signal: AbortSignal): Promise<unknown> {
+  const child = createActor(logic, { input });
+  return new Promise((resolve, reject) => {
+    child.subscribe({ complete: () => resolve(child.getSnapshot().output), error: reject });
+    signal.addEventListener('abort', () => child.stop(), { once: true });
+    child.start();
+  });
+}
+
+const replay = (outcome: EffectOutcome): unknown => {
+  if (outcome.ok) return outcome.value;
+  throw new Error(outcome.error);
+};
+
+async function waitForRecord(scope: EffectScope, key: EffectKey, startedAt: number, signal: AbortSignal): Promise<EffectOutcome> {
+  let delay = 5;
+  for (;;) {
+    const record = await scope.ledger.read(key);
+    if (record?.state === 'done') return record.outcome;
+    const since = record?.startedAt ?? startedAt;
+    if (scope.now() - since > scope.orphanAfterMs) {
+      throw new EffectOutcomeUnknownError(
+        `Effect '${key.effect}' of this conversation started at ${new Date(since).toISOString()} and never recorded an outcome (its process may have died), so whether it happened is unknown. Check before doing it again.`,
+      );
+    }
+    if (signal.aborted) throw new Error(`Stopped while waiting for effect '${key.effect}' started by another round.`);
+    await new Promise((resolve) => setTimeout(resolve, delay));
+    delay = Math.min(delay * 2, 200);
+  }
+}
+
+async function recheck(spec: EffectSpec, effect: string, input: unknown): Promise<void> {
+  if (!spec.confirmed) return;
+  const shown = spec.confirmed.shown({ input });
+  const current = await spec.confirmed.current({ input });
+  if (canonicalJson(shown) !== canonicalJson(current)) throw new ConfirmedValueChangedError(effect, shown, current);
+}
+
+async function runOnce(scope: EffectScope, key: EffectKey, act: () => Promise<unknown>, check: () => Promise<void>, signal: AbortSignal): Promise<unknown> {
+  const existing = await scope.ledger.read(key);
+  if (existing?.state === 'done') return replay(existing.outcome);
+  if (existing?.state === 'running') return replay(await waitForRecord(scope, key, existing.startedAt, signal));
+  await check();
+  const claim = await scope.ledger.claim(key, scope.now());
+  if (claim !== 'claimed') return replay(claim.state === 'done' ? claim.outcome : await waitForRecord(scope, key, claim.startedAt, signal));
+  let outcome: EffectOutcome;
+  let thrown: { error: unknown } | undefined;
+  try {
+    const value = await act();
+    const nonJson = firstNonJson(value, 'output');
+    outcome = nonJson
+      ? { ok: false, error: `Effect '${key.effect}' ran, but its ${nonJson.path} is ${nonJson.what}, so it cannot be recorded: ${nonJson.fix}.` }
+      : { ok: true, value: (value ?? null) as JsonValue };
+    if (nonJson) thrown = { error: new Error(outcome.ok ? '' : outcome.error) };
+  } catch (error) {
+    outcome = { ok: false, error: error instanceof Error ? error.message : String(error) };
+    thrown = { error };
+  }
+  await scope.ledger.complete(key, outcome, scope.now());
+  scope.log({ level: 'info', event: 'effect_recorded', message: `effect '${key.effect}' ${outcome.ok ? 'done' : 'failed'} and recorded`, run: key.run });
+  if (thrown) throw thrown.error;
+  return outcome.ok ? outcome.value : undefined;
+}
+
+/**
+ * Wraps a named actor of a machine so that it runs as its spec says: at most once per run through
+ * the engine's effect ledger, and only while the value the user confirmed is still the live one.
+ */
+export function guardEffect(logic: AnyActorLogic, spec: EffectSpec): AnyActorLogic {
+  return fromPromise(async ({ input, system, self, signal }) => {
+    const effect = self.id;
+    const scope = effectScopeOf(system);
+    const act = () => runLogic(logic, input, signal);
+    const check = () => recheck(spec, effect, input);
+    if (!spec.once || !scope) {
+      await check();
+      return act();
+    }
+    const key: EffectKey = { run: scope.run, effect };
+    const local = `${key.run}\u0000${key.effect}`;
+    const running = scope.inflight.get(local);
+    if (running) {
+      scope.log({ level: 'info', event: 'effect_duplicate', message: `effect '${effect}' is already running in this process; waiting for its outcome`, run: key.run });
+      try {
+        return await running;
+      } catch (error) {
+        // the first round saw the original error; this one gets the recorded message
+        throw error instanceof ConfirmedValueChangedError ? error : new Error(error instanceof Error ? error.message : String(error));
+      }
+    }
+    const promise = runOnce(scope, key, act, check, signal);
+    scope.inflight.set(local, promise);
+    try {
+      return await promise;
+    } finally {
+      scope.inflight.delete(local);
+    }
+  });
+}

@@ -1,0 +1,145 @@
+import type { z } from 'zod';
+import { ProblemList } from './definition-error.ts';
+import { canonicalJson } from './digest.ts';
+import { type AnswerSchema, toElicitationSchema } from './elicitation-schema.ts';
+import { type TemplateError, placeholdersOf } from './message-template.ts';
+import type { ElicitationSchema } from './wire-shapes.ts';
+
+/**
+ * One question: the message shown to the user (a template over context such as
+ * `'Refund {{amount}}?'`, or a function of context) and the zod schema of the answer (becomes the form).
+ */
+export interface QuestionSpec<TContext = unknown, TSchema extends AnswerSchema = AnswerSchema> {
+  message: string | ((args: { context: TContext }) => string);
+  schema: TSchema;
+}
+
+declare const questionTypes: unique symbol;
+
+/**
+ * The questions of one definition, named once. States ask them by name (`meta: { ask: ['confirm'] }`);
+ * answers arrive as the events `<key>.accept` (typed content), `<key>.decline` and `<key>.cancel`.
+ * Create with {@link defineQuestions}.
+ */
+export interface Questions<TContext = unknown, TSchemas extends Record<string, AnswerSchema> = Record<string, AnswerSchema>> {
+  readonly kind: 'questions';
+  /** The question keys, as they appear in `inputRequests` and `inputResponses`. */
+  readonly keys: readonly (keyof TSchemas & string)[];
+  /** Type-only: the context the messages read and the answer schemas. Never present at run time. */
+  readonly [questionTypes]?: { context: TContext; schemas: TSchemas };
+}
+
+/** Any question set, whatever its context and schemas. */
+// biome-ignore lint/suspicious/noExplicitAny: the widest question set, used only as a constraint
+export type AnyQuestions = Questions<any, any>;
+
+/** The keys of a question set. */
+export type QuestionKey<TQuestions> = TQuestions extends Questions<unknown, infer S> ? keyof S & string : never;
+
+/** The context type a question set's messages read. */
+export type QuestionsContext<TQuestions> = TQuestions extends { readonly [questionTypes]?: { context: infer C } } ? C : never;
+
+/** The three events one answered question becomes. */
+export type AnswerEvent<TKey extends string, TContent> =
+  | { type: `${TKey}.accept`; key: TKey; content: TContent }
+  | { type: `${TKey}.decline`; key: TKey }
+  | { type: `${TKey}.cancel`; key: TKey };
+
+/**
+ * The answer events of a question set, typed from its schemas: use as `types.events` in `setup()`.
+ *
+ * @example
+ * setup({ types: { events: {} as AnswerEvents<typeof questions>, meta: {} as AskMeta<typeof questions> } })
+ */
+export type AnswerEvents<TQuestions> = TQuestions extends Questions<unknown, infer S>
+  ? { [K in keyof S & string]: AnswerEvent<K, z.output<S[K]>> }[keyof S & string]
+  : never;
+
+/** The accepted content of one question. */
+export type AnswerOf<TQuestions, TKey extends QuestionKey<TQuestions>> = TQuestions extends Questions<unknown, infer S> ? z.output<S[TKey]> : never;
+
+/**
+ * The state meta of a machine whose states ask questions of this set: use as `types.meta` in
+ * `setup()`, so that asking a key the set does not name fails to typecheck.
+ */
+export type AskMeta<TQuestions> = { ask?: readonly QuestionKey<TQuestions>[] };
+
+/** One question, checked and converted once. */
+export interface CompiledQuestion {
+  readonly key: string;
+  readonly message: QuestionSpec<unknown>['message'];
+  readonly schema: AnswerSchema;
+  readonly requestedSchema: ElicitationSchema;
+  /** The requested schema as canonical JSON, part of every question hash. */
+  readonly schemaText: string;
+}
+
+const compiled = new WeakMap<object, ReadonlyMap<string, CompiledQuestion>>();
+const QUESTION_KEY = /^[A-Za-z][A-Za-z0-9_-]{0,63}$/;
+
+/** @internal The checked questions behind a question set. */
+export function compiledQuestions(questions: AnyQuestions): ReadonlyMap<string, CompiledQuestion> {
+  const found = compiled.get(questions);
+  if (!found) throw new TypeError('Not a question set: create it with defineQuestions<Context>()({ … }).');
+  return found;
+}
+
+type SchemasOf<TSpecs> = { [K in keyof TSpecs]: TSpecs[K] extends { schema: infer S extends AnswerSchema } ? S : never };
+// a message with an unknown placeholder demands a property named after the problem, so the error says it
+type CheckedSpecs<TSpecs, TContext> = {
+  [K in keyof TSpecs]: [TemplateError<TSpecs[K] extends { message: infer M } ? M : never, TContext>] extends [never]
+    ? unknown
+    : { [E in TemplateError<TSpecs[K] extends { message: infer M } ? M : never, TContext>]: 'fix the message template' };
+};
+
+/**
+ * Names the questions of a definition once, typed against the machine's context: a template
+ * placeholder that is not a path of the context fails to typecheck. Checks every question at once
+ * (key, message, an answer schema a form can express) and throws a RoundtripDefinitionError listing
+ * every problem.
+ *
+ * @example
+ * const questions = defineQuestions<RefundContext>()({
+ *   confirm: { message: 'Refund {{amount}} for order {{orderId}}?', schema: z.object({ confirm: z.boolean() }) },
+ * });
+ */
+export function defineQuestions<TContext>() {
+  return <const TSpecs extends Record<string, QuestionSpec<TContext>>>(
+    specs: TSpecs & CheckedSpecs<TSpecs, TContext>,
+  ): Questions<TContext, SchemasOf<TSpecs>> => {
+    const problems = new ProblemList();
+    const byKey = new Map<string, CompiledQuestion>();
+    for (const [key, spec] of Object.entries(specs as Record<string, QuestionSpec<TContext>>)) {
+      const path = `question '${key}'`;
+      if (!QUESTION_KEY.test(key)) {
+        problems.add(path, 'invalid_question', 'a question key starts with a letter and holds only letters, digits, _ and - (at most 64).', 'Rename the question.');
+        continue;
+      }
+      if (typeof spec?.message === 'string') {
+        const { bad } = placeholdersOf(spec.message);
+        if (spec.message.trim() === '') problems.add(path, 'invalid_question', 'the message is empty.', 'Write the question the user will read.');
+        for (const placeholder of bad) {
+          problems.add(path, 'invalid_question', `the placeholder {{${placeholder}}} is not a context path.`, 'Write placeholders as {{name}} or {{order.amount}}.');
+        }
+      } else if (typeof spec?.message !== 'function') {
+        problems.add(path, 'invalid_question', 'it has no message.', "Give it a message: a template such as 'Refund {{amount}}?' or ({ context }) => string.");
+        continue;
+      }
+      try {
+        const requestedSchema = toElicitationSchema(spec.schema, path);
+        byKey.set(key, { key, message: spec.message as CompiledQuestion['message'], schema: spec.schema, requestedSchema, schemaText: canonicalJson(requestedSchema) });
+      } catch (error) {
+        const problem = (error as { problems?: readonly { message: string; fix: string; code: 'unexpressible_schema' }[] }).problems?.[0];
+        if (problem) problems.add(path, problem.code, problem.message, problem.fix);
+        else throw error;
+      }
+    }
+    problems.throwIfAny();
+    const questions: Questions<TContext, SchemasOf<TSpecs>> = Object.freeze({ kind: 'questions' as const, keys: Object.freeze([...byKey.keys()]) as never });
+    compiled.set(questions, byKey);
+    return questions;
+  };
+}
+
+/** The empty question set of a definition that never asks anything. */
+export const noQuestions: Questions<unknown, Record<never, AnswerSchema>> = defineQuestions<unknown>()({});

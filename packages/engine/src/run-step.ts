@@ -1,0 +1,276 @@
+import nacl from 'tweetnacl';
+import type { AnyActorRef, AnyMachineSnapshot } from 'xstate';
+import { type ActiveQuestion, activeQuestions } from './active-questions.ts';
+import { encodeBase64url } from './base64url.ts';
+import type { DefinitionInternals } from './definition-internals.ts';
+import { canonicalJson, digestBytes } from './digest.ts';
+import type { EffectLedger } from './effect-ledger.ts';
+import { setEffectScope } from './effect-scope.ts';
+import { firstNonJson } from './json-value.ts';
+import type { Keyring } from './keyring.ts';
+import type { CompiledQuestion } from './questions.ts';
+import { readAnswer } from './read-answer.ts';
+import { openState, sealState } from './sealed-state.ts';
+import { settleActor } from './settle-actor.ts';
+import { actorFor, compactSnapshot } from './snapshot-codec.ts';
+import { type EnvelopeRejection, type StateBinding, type StateEnvelope, TAG_BYTES, checkEnvelope, encodeEnvelope } from './state-envelope.ts';
+import { type EngineLogEntry, ErrorCode, INVALID_STATE_HINT, INVALID_STATE_MESSAGE, type StepOutcome } from './step-outcome.ts';
+import type { ClientCapabilities, ElicitInputRequest } from './wire-shapes.ts';
+
+/** What one round of any MRTR method carries besides its own arguments. */
+export interface RoundRequest {
+  inputResponses?: unknown;
+  /** Exactly as the client sent it (absent when the client sent none). */
+  requestState?: unknown;
+  /** Who is calling; states are bound to it. */
+  principal: string;
+  /** The client capabilities this request declared (per request on 2026-07-28, from initialize before). */
+  capabilities: ClientCapabilities | undefined;
+  signal?: AbortSignal;
+  /** Called as invoked actors start within this round; a transport turns it into progress notifications. */
+  onProgress?: (update: ProgressUpdate) => void;
+}
+
+/** Work the machine started while serving a request: `progress` grows by one with each update. */
+export interface ProgressUpdate {
+  progress: number;
+  message: string;
+}
+
+/** What the engine holds for every round: keys, limits, the ledger, the log. */
+export interface StepContext {
+  readonly keyring: Keyring;
+  readonly audienceTag: Uint8Array;
+  readonly ttlSeconds: number;
+  readonly maxStateBytes: number;
+  readonly settleTimeoutMs: number;
+  readonly maxRounds: number;
+  readonly now: () => number;
+  readonly log: (entry: EngineLogEntry) => void;
+  readonly ledger: EffectLedger;
+  readonly inflight: Map<string, Promise<unknown>>;
+  readonly principalTag: (principal: string) => Uint8Array;
+}
+
+/** What a method contributes to the step: its definition, validated arguments, binding, and how failure looks. */
+export interface StepTarget<TResult> {
+  /** `tool refund_order`, for log lines. */
+  readonly label: string;
+  readonly definition: DefinitionInternals;
+  /** Digest of method and target (tool name, prompt name, resource URI template). */
+  readonly targetTag: Uint8Array;
+  /** `tools/call\0refund_order`: what the arguments digest is prefixed with. */
+  readonly argsScope: string;
+  readonly args: Record<string, unknown>;
+  /** Passed to the definition's finish (the URI actually read). */
+  readonly finishWith: { uri?: string };
+  /** The client-facing outcome of a failure: a tool error result for tools, a JSON-RPC error otherwise. */
+  readonly fail: (text: string) => StepOutcome<TResult>;
+}
+
+const sameBytes = (a: Uint8Array | undefined, b: Uint8Array) => a !== undefined && a.length === b.length && a.every((x, i) => x === b[i]);
+
+function supportsFormElicitation(capabilities: ClientCapabilities | undefined): boolean {
+  const elicitation = capabilities?.elicitation;
+  if (typeof elicitation !== 'object' || elicitation === null) return false;
+  // `elicitation: {}` means form; a client that lists modes must list form
+  const modes = Object.keys(elicitation);
+  return modes.length === 0 || 'form' in elicitation;
+}
+
+const invalidState = <T>(reason: EnvelopeRejection['code']): StepOutcome<T> => ({
+  type: 'error',
+  error: { code: ErrorCode.InvalidParams, message: INVALID_STATE_MESSAGE, data: { reason, hint: INVALID_STATE_HINT } },
+});
+
+const OPEN_FAILURES = {
+  malformed: 'not a sealed Roundtrip state (bad format)',
+  unknown_key: 'sealed with a key this server does not hold',
+  tampered: 'failed authentication (tampered, truncated or corrupted)',
+  header_mismatch: 'header does not match the sealed copy',
+} as const;
+
+/**
+ * One round of any MRTR method: size cap, open, check, rehydrate, feed answers, settle, answer.
+ * Methods differ only in what `target` holds.
+ */
+export async function runStep<TResult>(ctx: StepContext, target: StepTarget<TResult>, request: RoundRequest): Promise<StepOutcome<TResult>> {
+  const { definition } = target;
+  const machine = definition.machine;
+  const logFor = (entry: Omit<EngineLogEntry, 'target'>) => ctx.log({ target: target.label, ...entry });
+  const binding: StateBinding = {
+    aud: ctx.audienceTag,
+    sub: ctx.principalTag(request.principal),
+    target: target.targetTag,
+    args: digestBytes(`${target.argsScope}\0${canonicalJson(target.args)}`, TAG_BYTES.args),
+  };
+
+  // open and check the state before anything runs
+  let envelope: StateEnvelope | undefined;
+  if (request.requestState !== undefined) {
+    const raw = request.requestState;
+    const refuse = (code: EnvelopeRejection['code'], detail: string) => {
+      logFor({ level: 'warn', event: 'state_rejected', message: `requestState refused (${code}): ${detail}` });
+      return invalidState<TResult>(code);
+    };
+    if (typeof raw !== 'string' || raw.length === 0) return refuse('invalid', `requestState is ${typeof raw === 'string' ? 'empty' : `a ${typeof raw}, not a string`}`);
+    if (raw.length > ctx.maxStateBytes) return refuse('invalid', `requestState is ${raw.length} bytes, over the ${ctx.maxStateBytes}-byte limit`);
+    const opened = openState(ctx.keyring, raw);
+    if (!opened.ok) return refuse('invalid', OPEN_FAILURES[opened.reason]);
+    const checked = checkEnvelope(opened.plaintext, binding, machine, Math.floor(ctx.now() / 1000), ctx.maxRounds);
+    if (!checked.ok) return refuse(checked.rejection.code, checked.rejection.detail);
+    envelope = checked.envelope;
+  }
+
+  const rendered = new Map<CompiledQuestion, ActiveQuestion>();
+  const runId = envelope?.run ?? nacl.randomBytes(TAG_BYTES.run);
+  const run = encodeBase64url(runId);
+  const round = envelope ? envelope.round + 1 : 1;
+  const actor = actorFor(machine.machine, target.args, envelope?.snapshot);
+  setEffectScope(actor.system, {
+    run,
+    ledger: ctx.ledger,
+    inflight: ctx.inflight,
+    now: ctx.now,
+    orphanAfterMs: ctx.settleTimeoutMs * 2,
+    log: (entry) => logFor(entry),
+  });
+  let machineError: unknown;
+  actor.subscribe({ error: (error) => (machineError = error) });
+  if (request.onProgress) {
+    const report = request.onProgress;
+    const seen = new Set<string>();
+    let progress = 0;
+    actor.subscribe({
+      next: (snapshot) => {
+        for (const [id, child] of Object.entries(snapshot.children as Record<string, AnyActorRef | undefined>)) {
+          if (seen.has(id) || child?.getSnapshot().status !== 'active') continue;
+          seen.add(id);
+          try {
+            report({ progress: ++progress, message: `${definition.owner}: running '${id}'` });
+          } catch (error) {
+            logFor({ level: 'warn', event: 'progress_failed', message: `progress report for '${id}' threw`, run, error });
+          }
+        }
+      },
+      // XState rethrows (from a timer) any error an observer leaves unhandled; the error observer above records it
+      error: () => {},
+    });
+  }
+  const fail = (event: string, message: string, error?: unknown, clientText?: string): StepOutcome<TResult> => {
+    actor.stop();
+    logFor({ level: 'error', event, message, run, error });
+    return target.fail(clientText ?? `${definition.owner} failed on the server before it could finish; the details are in the server's log.`);
+  };
+
+  try {
+    actor.start();
+    if (envelope && actor.getSnapshot().status === 'error') {
+      actor.stop();
+      logFor({ level: 'warn', event: 'state_rejected', message: `requestState refused (outdated): the snapshot does not fit machine '${machine.id}'`, run, error: machineError });
+      return invalidState('outdated');
+    }
+    const firstSettle = await settleActor(actor as AnyActorRef, ctx.settleTimeoutMs, request.signal);
+    if (firstSettle !== 'settled') return fail(`settle_${firstSettle}`, `machine '${machine.id}' did not settle (${firstSettle}) before answers were fed`);
+
+    // pin: answers count only for questions the opened state proves were asked
+    let pinned = envelope?.questions ?? new Map<string, Uint8Array>();
+    if (!envelope && definition.acceptAnswersWithoutState && actor.getSnapshot().status === 'active') {
+      pinned = new Map(activeQuestions(machine, actor.getSnapshot(), rendered).map((a) => [a.question.key, a.hash]));
+    }
+
+    // what to tell the user next to a question asked again: why their last answer did not count
+    const notes = new Map<string, string>();
+    const responses = request.inputResponses;
+    const answers = typeof responses === 'object' && responses !== null && !Array.isArray(responses) ? (responses as Record<string, unknown>) : undefined;
+    if (!answers && responses !== undefined && responses !== null) {
+      logFor({ level: 'info', event: 'answer_invalid', message: `inputResponses is a ${Array.isArray(responses) ? 'list' : typeof responses}, not an object; answers ignored`, run });
+    }
+    for (const [key, hash] of pinned) {
+      if (actor.getSnapshot().status !== 'active') break;
+      if (!answers || !Object.hasOwn(answers, key)) {
+        if (envelope) notes.set(key, 'No answer to this question arrived; please answer it.');
+        continue;
+      }
+      const current = activeQuestions(machine, actor.getSnapshot(), rendered).find((a) => a.question.key === key);
+      if (!current || !sameBytes(hash, current.hash)) {
+        logFor({ level: 'info', event: 'answer_ignored', message: `answer to '${key}' ignored: the question it answers is no longer the one being asked`, run });
+        continue;
+      }
+      const answer = readAnswer(answers[key], current.question);
+      if (answer.kind === 'invalid') {
+        notes.set(key, `Your last answer was not accepted: ${answer.reason}. Please answer again.`);
+        logFor({ level: 'info', event: 'answer_invalid', message: `answer to '${key}' not accepted: ${answer.reason}`, run });
+        continue;
+      }
+      actor.send(answer.event);
+    }
+
+    const settled = await settleActor(actor as AnyActorRef, ctx.settleTimeoutMs, request.signal);
+    if (settled !== 'settled') {
+      return fail(`settle_${settled}`, `machine '${machine.id}' did not settle within ${ctx.settleTimeoutMs} ms (${settled}); invoked work still running was stopped`);
+    }
+    const snapshot = actor.getSnapshot() as AnyMachineSnapshot;
+
+    if (snapshot.status === 'error') return fail('machine_error', `machine '${machine.id}' failed in round ${round}`, snapshot.error ?? machineError);
+    if (snapshot.status === 'done') {
+      actor.stop();
+      let result: TResult;
+      try {
+        result = definition.finish(snapshot.output, target.finishWith) as TResult;
+      } catch (error) {
+        return fail('result_error', `${definition.owner}: turning the machine's output into the result failed: ${(error as Error).message}`, error);
+      }
+      logFor({ level: 'info', event: 'run_complete', message: `finished in round ${round}`, run });
+      return { type: 'complete', result };
+    }
+
+    const asks = activeQuestions(machine, snapshot, rendered);
+    if (asks.length > 255) return fail('too_many_questions', `machine '${machine.id}' asks ${asks.length} questions at once; one round holds at most 255`);
+    if (asks.length === 0) {
+      return fail('machine_stuck', `machine '${machine.id}' settled in state ${JSON.stringify(snapshot.value)}, which neither asks for input nor is final. Add meta.ask to the state or a transition out of it.`);
+    }
+    if (!supportsFormElicitation(request.capabilities)) {
+      actor.stop();
+      const keys = asks.map((a) => `'${a.question.key}'`).join(', ');
+      logFor({ level: 'info', event: 'capability_missing', message: `cannot ask ${keys}: the request did not declare form elicitation`, run });
+      return {
+        type: 'error',
+        error: {
+          code: ErrorCode.MissingRequiredClientCapability,
+          message: `${definition.owner} needs to ask the user (${keys}), but this request did not declare the elicitation capability. Use a client that supports form elicitation.`,
+          data: { requiredCapabilities: { elicitation: {} } },
+        },
+      };
+    }
+
+    const compact = compactSnapshot(actor);
+    actor.stop();
+    const nonJson = firstNonJson(compact.c, 'context') ?? (compact.ch ? firstNonJson(compact.ch, 'children') : undefined);
+    if (nonJson) {
+      return fail('context_not_json', `${nonJson.path} is ${nonJson.what}: ${nonJson.fix}. Only plain JSON survives between rounds, so round ${round} stops here.`);
+    }
+    const issuedAt = Math.floor(ctx.now() / 1000);
+    const next: StateEnvelope = {
+      iat: issuedAt,
+      exp: issuedAt + ctx.ttlSeconds,
+      ...binding,
+      machine: machine.hash,
+      round,
+      run: runId,
+      questions: new Map(asks.map((a) => [a.question.key, a.hash])),
+      snapshot: compact,
+    };
+    const inputRequests: Record<string, ElicitInputRequest> = {};
+    for (const a of asks) {
+      const note = notes.get(a.question.key);
+      inputRequests[a.question.key] = {
+        method: 'elicitation/create',
+        params: { mode: 'form', message: note ? `${a.message}\n\n${note}` : a.message, requestedSchema: a.question.requestedSchema },
+      };
+    }
+    return { type: 'input_required', inputRequests, requestState: sealState(ctx.keyring, encodeEnvelope(next)) };
+  } catch (error) {
+    return fail('engine_error', `round ${round} of ${target.label} threw: ${(error as Error)?.message ?? String(error)}`, error);
+  }
+}

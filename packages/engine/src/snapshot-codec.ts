@@ -1,0 +1,23 @@
+// The one module that knows how XState persists a snapshot, so a move to XState v6
+// (restoreActor, snapshot migrations) changes this file only.
+import { type AnyActorRef, type AnyStateMachine, type Actor, createActor } from 'xstate';
+import type { CompactSnapshot } from './state-envelope.ts';
+import type { JsonObject, JsonValue } from './wire-shapes.ts';
+
+/** A settled snapshot without the parts that are always the same when sealed. */
+export function compactSnapshot(actor: AnyActorRef): CompactSnapshot {
+  const persisted = actor.getPersistedSnapshot() as Record<string, unknown>;
+  const out: CompactSnapshot = { v: persisted.value as JsonValue, c: (persisted.context ?? null) as JsonValue };
+  const history = persisted.historyValue as JsonObject | undefined;
+  if (history && Object.keys(history).length > 0) out.h = history;
+  const children = persisted.children as JsonObject | undefined;
+  if (children && Object.keys(children).length > 0) out.ch = children;
+  return out;
+}
+
+/** A new actor for the machine: fresh from its input, or restored from a sealed snapshot. */
+export function actorFor(machine: AnyStateMachine, input: unknown, snapshot: CompactSnapshot | undefined): Actor<AnyStateMachine> {
+  if (!snapshot) return createActor(machine, { input });
+  const restored = { status: 'active', value: snapshot.v, context: snapshot.c, historyValue: snapshot.h ?? {}, children: snapshot.ch ?? {} };
+  return createActor(machine, { snapshot: restored as never, input });
+}

@@ -1,0 +1,274 @@
+// The effect ledger kept in one SQLite file, so that the processes of one machine agree on which effects ran.
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import Database from 'better-sqlite3';
+import type { EffectKey, EffectLedger, EffectOutcome, EffectRecord } from '../effect-ledger.ts';
+
+type JsonValue = Extract<EffectOutcome, { ok: true }>['value'];
+
+export interface SqliteLedgerOptions {
+  /** The database file. Its folder is created if absent; the file may hold the application's own tables too. */
+  path: string;
+  /** How long a write waits for another connection's lock before failing. @defaultValue 5000 */
+  busyTimeoutMs?: number;
+  /**
+   * How long done records are kept after they finish, in milliseconds. Older ones are pruned when the
+   * ledger opens and then at most once per hour (or once per `retainMs`, if shorter) while it completes
+   * effects. Running records are never pruned. `Infinity` keeps everything. @defaultValue 7 days
+   */
+  retainMs?: number;
+  /** Clock for pruning, in milliseconds since the epoch. Record times come from the engine's `now` arguments. @defaultValue Date.now */
+  now?: () => number;
+}
+
+/** An {@link EffectLedger} backed by one SQLite file. Every call is synchronous. */
+export interface SqliteLedger extends EffectLedger {
+  claim(key: EffectKey, now: number): 'claimed' | EffectRecord;
+  /** Records the outcome of a claimed effect. The first outcome recorded for a key is kept; later ones are ignored. */
+  complete(key: EffectKey, outcome: EffectOutcome, now: number): void;
+  read(key: EffectKey): EffectRecord | undefined;
+  /** Closes the connection. Later calls throw; closing again does nothing. */
+  close(): void;
+  /** The database file, as given. */
+  readonly path: string;
+}
+
+const DEFAULT_BUSY_TIMEOUT_MS = 5000;
+const DEFAULT_RETAIN_MS = 7 * 24 * 60 * 60 * 1000;
+const MAX_PRUNE_INTERVAL_MS = 60 * 60 * 1000;
+
+const SCHEMA = `
+  CREATE TABLE IF NOT EXISTS roundtrip_effects (
+    run         TEXT NOT NULL,
+    effect      TEXT NOT NULL,
+    state       TEXT NOT NULL CHECK (state IN ('running', 'done')),
+    started_at  INTEGER NOT NULL,
+    finished_at INTEGER,
+    ok          INTEGER CHECK (ok IN (0, 1)),
+    value       TEXT,
+    error       TEXT,
+    PRIMARY KEY (run, effect)
+  ) STRICT;
+  CREATE INDEX IF NOT EXISTS roundtrip_effects_done_at ON roundtrip_effects (finished_at) WHERE state = 'done';
+`;
+
+interface EffectRow {
+  state: string;
+  started_at: number;
+  finished_at: number | null;
+  ok: number | null;
+  value: string | null;
+  error: string | null;
+}
+
+/**
+ * Opens (creating if absent) the effect ledger in the SQLite file at `options.path`. `claim` takes
+ * the database's write lock (`BEGIN IMMEDIATE`) and inserts only if the key is absent, so exactly one
+ * caller across every process sharing the file gets `'claimed'`. The file is opened in WAL mode and
+ * its one table, `roundtrip_effects`, can sit beside the application's own tables.
+ *
+ * @throws Error naming the path and what to do, when the file cannot be opened or its table made.
+ *
+ * @example
+ * import { createSqliteLedger } from '@roundtrip/engine/sqlite';
+ *
+ * const ledger = createSqliteLedger({ path: '/var/lib/my-server/effects.db' });
+ * const key = { run: 'run_8f2c', effect: 'refund' };
+ * if (ledger.claim(key, Date.now()) === 'claimed') {
+ *   ledger.complete(key, { ok: true, value: { refunded: true } }, Date.now());
+ * }
+ * ledger.read(key); // { state: 'done', startedAt, finishedAt, outcome: { ok: true, value: { refunded: true } } }
+ * ledger.close();
+ */
+export function createSqliteLedger(options: SqliteLedgerOptions): SqliteLedger {
+  const { path } = options;
+  if (typeof path !== 'string' || path === '') {
+    throw new Error('createSqliteLedger needs a path: set options.path to the SQLite file to keep the effect ledger in.');
+  }
+  const busyTimeoutMs = checkedDuration('busyTimeoutMs', options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS, path);
+  const retainMs = checkedDuration('retainMs', options.retainMs ?? DEFAULT_RETAIN_MS, path);
+  const clock = options.now ?? Date.now;
+
+  const db = openDatabase(path, busyTimeoutMs);
+  let statements: ReturnType<typeof prepareStatements>;
+  try {
+    db.exec(SCHEMA);
+    statements = prepareStatements(db);
+  } catch (error) {
+    db.close();
+    throw openError(path, error);
+  }
+  const { insertRunning, selectRecord, writeOutcome, deleteDoneBefore } = statements;
+
+  const pruneIntervalMs = Math.min(retainMs, MAX_PRUNE_INTERVAL_MS);
+  let lastPrunedAt = Number.NEGATIVE_INFINITY;
+  const pruneIfDue = (): void => {
+    if (retainMs === Number.POSITIVE_INFINITY) return;
+    const at = clock();
+    if (at - lastPrunedAt < pruneIntervalMs) return;
+    deleteDoneBefore.run(Math.floor(at - retainMs));
+    lastPrunedAt = at;
+  };
+  try {
+    if (retainMs !== Number.POSITIVE_INFINITY) db.transaction(pruneIfDue).immediate();
+  } catch (error) {
+    db.close();
+    throw openError(path, error);
+  }
+
+  const claimTx = db.transaction((run: string, effect: string, startedAt: number): 'claimed' | EffectRecord => {
+    if (insertRunning.run(run, effect, startedAt).changes === 1) return 'claimed';
+    const row = selectRecord.get(run, effect);
+    if (!row) throw new Error(`The effect ledger at ${path} lost the record of run "${run}", effect "${effect}" inside one transaction; check that nothing else deletes rows from roundtrip_effects.`);
+    return decodeRecord(row, path, { run, effect });
+  });
+  const completeTx = db.transaction((run: string, effect: string, outcome: EffectOutcome, finishedAt: number): void => {
+    const value = outcome.ok ? encodeValue(outcome.value, path, { run, effect }) : null;
+    writeOutcome.run(run, effect, finishedAt, finishedAt, outcome.ok ? 1 : 0, value, outcome.ok ? null : outcome.error);
+    pruneIfDue();
+  });
+
+  const assertOpen = (): void => {
+    if (!db.open) throw new Error(`The effect ledger at ${path} is closed; create a new one with createSqliteLedger to use it again.`);
+  };
+
+  return {
+    path,
+    claim: (key, now) => {
+      assertOpen();
+      return claimTx.immediate(key.run, key.effect, toMillis(now));
+    },
+    complete: (key, outcome, now) => {
+      assertOpen();
+      completeTx.immediate(key.run, key.effect, outcome, toMillis(now));
+    },
+    read: (key) => {
+      assertOpen();
+      const row = selectRecord.get(key.run, key.effect);
+      return row ? decodeRecord(row, path, key) : undefined;
+    },
+    close: () => {
+      if (db.open) db.close();
+    },
+  };
+}
+
+function openDatabase(path: string, busyTimeoutMs: number): Database.Database {
+  let db: Database.Database;
+  try {
+    if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+    db = new Database(path);
+  } catch (error) {
+    throw openError(path, error);
+  }
+  try {
+    // busy_timeout first, so that switching to WAL waits for other connections instead of failing
+    db.pragma(`busy_timeout = ${busyTimeoutMs}`);
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = NORMAL');
+  } catch (error) {
+    db.close();
+    throw openError(path, error);
+  }
+  return db;
+}
+
+function prepareStatements(db: Database.Database) {
+  return {
+    insertRunning: db.prepare<[string, string, number]>(
+      "INSERT INTO roundtrip_effects (run, effect, state, started_at) VALUES (?, ?, 'running', ?) ON CONFLICT (run, effect) DO NOTHING",
+    ),
+    selectRecord: db.prepare<[string, string], EffectRow>(
+      'SELECT state, started_at, finished_at, ok, value, error FROM roundtrip_effects WHERE run = ? AND effect = ?',
+    ),
+    // a key completed without a claim (e.g. pruned meanwhile) is recorded as started when it finished;
+    // a key already done keeps its first outcome
+    writeOutcome: db.prepare<[string, string, number, number, number, string | null, string | null]>(
+      `INSERT INTO roundtrip_effects (run, effect, state, started_at, finished_at, ok, value, error)
+            VALUES (?, ?, 'done', ?, ?, ?, ?, ?)
+       ON CONFLICT (run, effect) DO UPDATE
+              SET state = 'done', finished_at = excluded.finished_at, ok = excluded.ok, value = excluded.value, error = excluded.error
+            WHERE state = 'running'`,
+    ),
+    deleteDoneBefore: db.prepare<[number]>("DELETE FROM roundtrip_effects WHERE state = 'done' AND finished_at < ?"),
+  };
+}
+
+function decodeRecord(row: EffectRow, path: string, key: EffectKey): EffectRecord {
+  const malformed = (what: string) =>
+    new Error(
+      `The effect ledger at ${path} holds a malformed record for run "${key.run}", effect "${key.effect}" (${what}). ` +
+        'Delete that row from roundtrip_effects; the ledger only writes well-formed rows.',
+    );
+  if (row.state === 'running') return { state: 'running', startedAt: row.started_at };
+  if (row.state !== 'done') throw malformed(`state ${JSON.stringify(row.state)}`);
+  if (row.finished_at === null) throw malformed('done without finished_at');
+  const base = { state: 'done', startedAt: row.started_at, finishedAt: row.finished_at } as const;
+  if (row.ok === 0) return { ...base, outcome: { ok: false, error: row.error ?? '' } };
+  if (row.ok !== 1 || row.value === null) throw malformed('done without a value or an error');
+  let value: JsonValue;
+  try {
+    value = parseJson(row.value);
+  } catch (error) {
+    throw malformed(`value is not JSON: ${messageOf(error)}`);
+  }
+  return { ...base, outcome: { ok: true, value } };
+}
+
+function parseJson(text: string): JsonValue {
+  const parsed: unknown = JSON.parse(text);
+  // JSON.parse only ever yields JSON values
+  return parsed as JsonValue;
+}
+
+function encodeValue(value: JsonValue, path: string, key: EffectKey): string {
+  const text: string | undefined = JSON.stringify(value);
+  if (text === undefined) {
+    throw new Error(
+      `The effect ledger at ${path} cannot record the output of run "${key.run}", effect "${key.effect}": it is not JSON. ` +
+        'Have the effect return plain JSON (objects, arrays, strings, numbers, booleans, null).',
+    );
+  }
+  return text;
+}
+
+/** Record times are whole milliseconds (the column is INTEGER); a fractional clock reading is floored. */
+function toMillis(now: number): number {
+  if (!Number.isFinite(now)) throw new Error(`The effect ledger got the time ${now}; pass milliseconds since the epoch, e.g. Date.now().`);
+  return Math.floor(now);
+}
+
+function checkedDuration(name: string, value: number, path: string): number {
+  const finiteOrRetain = Number.isFinite(value) || (name === 'retainMs' && value === Number.POSITIVE_INFINITY);
+  if (typeof value !== 'number' || !finiteOrRetain || value < 0) {
+    throw new Error(`createSqliteLedger got ${name} = ${String(value)} for ${path}; set it to a number of milliseconds, 0 or more.`);
+  }
+  return name === 'retainMs' ? value : Math.floor(value);
+}
+
+function openError(path: string, error: unknown): Error {
+  const code = codeOf(error);
+  return new Error(`Cannot open the effect ledger at ${path} (${code ? `${code}: ` : ''}${messageOf(error)}). ${hintFor(code)}`, { cause: error });
+}
+
+function hintFor(code: string | undefined): string {
+  switch (code) {
+    case 'SQLITE_NOTADB':
+      return 'Set the ledger path to a SQLite database file, or to a new file in a folder this user can write to.';
+    case 'SQLITE_BUSY':
+      return 'Another process holds the database lock; raise busyTimeoutMs or find the process that keeps it.';
+    case 'SQLITE_ERROR':
+      return 'If the file already has a roundtrip_effects table made by something else, rename that table or use another file.';
+    default:
+      return 'Set the ledger path to a file in a folder this user can write to.';
+  }
+}
+
+function codeOf(error: unknown): string | undefined {
+  if (typeof error === 'object' && error !== null && 'code' in error && typeof error.code === 'string') return error.code;
+  return undefined;
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
