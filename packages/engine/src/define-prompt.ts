@@ -82,11 +82,11 @@ export function definePrompt<TArgs extends z.ZodObject, M extends AnyStateMachin
       if (property.type !== 'string') {
         problems.add(`${owner} › arguments › '${name}'`, 'invalid_option', 'prompt arguments are strings on the wire, but this one is not a string schema.', 'Use z.string() (or z.enum of strings) and convert inside the machine.');
       }
-      promptArguments.push({
+      promptArguments.push(Object.freeze({
         name,
         ...(typeof property.description === 'string' ? { description: property.description } : {}),
         required: (json.required ?? []).includes(name),
-      });
+      }));
     }
   }
   const machine = compileDefinition(owner, config.machine, config.questions, config.effects as never, problems);

@@ -11,12 +11,18 @@ import type { ReadResourceResult } from './wire-shapes.ts';
 /** What a finished resource read returns: text, or bytes as base64 (`blob`). */
 export type ResourceBody = string | { text: string } | { blob: string };
 
-export interface ResourceConfig<TVars extends z.ZodObject, Q extends AnyQuestions, M extends AnyStateMachine> {
+/** The `{variables}` of a URI template type. */
+export type UriVariables<U extends string> = U extends `${string}{${infer V}}${infer R}` ? V | UriVariables<R> : never;
+
+/** The variables schema a resource has when none is given: one string per `{variable}`. */
+export type DefaultVariables<U extends string> = z.ZodObject<{ [K in UriVariables<U>]: z.ZodString }>;
+
+export interface ResourceConfig<U extends string, TVars extends z.ZodObject, Q extends AnyQuestions, M extends AnyStateMachine> {
   /**
    * A fixed URI (`orders://summary`) or a URI template whose `{variables}` are the resource's
    * arguments (`statement://customers/{customer}`); the machine's input is the variables.
    */
-  uri: string;
+  uri: U;
   /** A short name for lists. */
   name: string;
   title?: string;
@@ -64,8 +70,13 @@ export interface ResourceDefinition {
  *   contents: (output) => output.text,
  * });
  */
-export function defineResource<M extends AnyStateMachine, Q extends AnyQuestions = Questions<unknown, Record<never, AnswerSchema>>, TVars extends z.ZodObject = z.ZodObject>(
-  config: ResourceConfig<TVars, Q, M> & DefinitionChecks<TVars, Q, M>,
+export function defineResource<
+  const U extends string,
+  M extends AnyStateMachine,
+  Q extends AnyQuestions = Questions<unknown, Record<never, AnswerSchema>>,
+  TVars extends z.ZodObject = DefaultVariables<U>,
+>(
+  config: ResourceConfig<U, TVars, Q, M> & DefinitionChecks<TVars, Q, M>,
 ): ResourceDefinition {
   const owner = `Resource '${String(config.name)}'`;
   const problems = new ProblemList();

@@ -30,7 +30,8 @@ export interface ToolConfig<TArgs extends z.ZodObject, Q extends AnyQuestions, M
   /** An XState v5 machine built with `setup({...}).createMachine({...})`; its config is plain JSON. */
   machine: M;
   /** Turns the machine's output (from its final state) into the tool result. */
-  result: (output: OutputFrom<M>) => ToolResultView<TOut extends z.ZodObject ? z.output<TOut> : JsonObject>;
+  /** With an `output` schema, `structured` is what the schema parses (its input type); the parsed value is sent. */
+  result: (output: OutputFrom<M>) => ToolResultView<TOut extends z.ZodObject ? z.input<TOut> : JsonObject>;
   /** The schema of `structuredContent`; each result is checked against it before it is sent. */
   output?: TOut;
   annotations?: ToolAnnotations;

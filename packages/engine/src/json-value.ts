@@ -41,8 +41,13 @@ function describe(value: unknown): { what: string; fix: string } | undefined {
 
 const keyPath = (path: string, key: string) => (/^[A-Za-z_$][\w$]*$/.test(key) ? `${path}.${key}` : `${path}[${JSON.stringify(key)}]`);
 
-/** The first non-JSON part of `value` (depth first), or undefined when it is all plain JSON. */
-export function firstNonJson(value: unknown, path: string): NonJson | undefined {
+/**
+ * The first non-JSON part of `value` (depth first), or undefined when it is all plain JSON.
+ * `undefinedMembers: 'absent'` treats an object member that is undefined as missing, as
+ * JSON.stringify does (for records XState writes itself, such as `error: undefined`).
+ */
+export function firstNonJson(value: unknown, path: string, options: { undefinedMembers?: 'refuse' | 'absent' } = {}): NonJson | undefined {
+  const skipUndefined = options.undefinedMembers === 'absent';
   const seen = new Set<object>();
   const visit = (v: unknown, at: string): NonJson | undefined => {
     const problem = describe(v);
@@ -57,6 +62,7 @@ export function firstNonJson(value: unknown, path: string): NonJson | undefined 
       }
     } else {
       for (const [key, item] of Object.entries(v)) {
+        if (item === undefined && skipUndefined) continue;
         const found = visit(item, keyPath(at, key));
         if (found) return found;
       }

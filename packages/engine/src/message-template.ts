@@ -36,8 +36,8 @@ type Prev = [never, 0, 1, 2, 3];
 /** Every dotted path into T, up to four levels (`order`, `order.amount`). */
 export type ContextPaths<T, TDepth extends number = 4> = [TDepth] extends [never]
   ? never
-  : T extends readonly unknown[]
-    ? never
+  : T extends readonly (infer E)[]
+    ? `${number}` | (NonNullable<E> extends object ? `${number}.${ContextPaths<NonNullable<E>, Prev[TDepth]>}` : never)
     : T extends object
       ? {
           [K in keyof T & string]: K | (NonNullable<T[K]> extends object ? `${K}.${ContextPaths<NonNullable<T[K]>, Prev[TDepth]>}` : never);

@@ -13,7 +13,10 @@ import type { JsonValue } from './wire-shapes.ts';
 export interface EffectSpec<TInput = unknown> {
   /**
    * Run at most once per run (one call and all its rounds): a replayed or duplicated round gets the
-   * recorded outcome from the effect ledger, and the effect does not run again.
+   * recorded outcome from the effect ledger, and the effect does not run again. The record is keyed by
+   * the invoke's id: a machine that invokes the same effect again in one run (a loop) gets the first
+   * outcome, so give each occurrence its own invoke id. A recorded failure replays as an Error with
+   * the original message (not the original error class).
    */
   once?: boolean;
   /**

@@ -207,8 +207,9 @@ export async function runStep<TResult>(ctx: StepContext, target: StepTarget<TRes
     }
 
     const settled = await settleActor(actor as AnyActorRef, ctx.settleTimeoutMs, request.signal);
+    if (settled === 'aborted') return fail('settle_aborted', `the request was cancelled while machine '${machine.id}' was running; invoked work still running was stopped`);
     if (settled !== 'settled') {
-      return fail(`settle_${settled}`, `machine '${machine.id}' did not settle within ${ctx.settleTimeoutMs} ms (${settled}); invoked work still running was stopped`);
+      return fail(`settle_${settled}`, `machine '${machine.id}' did not settle within ${ctx.settleTimeoutMs} ms; invoked work still running was stopped`);
     }
     const snapshot = actor.getSnapshot() as AnyMachineSnapshot;
 
@@ -246,7 +247,7 @@ export async function runStep<TResult>(ctx: StepContext, target: StepTarget<TRes
 
     const compact = compactSnapshot(actor);
     actor.stop();
-    const nonJson = firstNonJson(compact.c, 'context') ?? (compact.ch ? firstNonJson(compact.ch, 'children') : undefined);
+    const nonJson = firstNonJson(compact.c, 'context') ?? (compact.ch ? firstNonJson(compact.ch, 'children', { undefinedMembers: 'absent' }) : undefined);
     if (nonJson) {
       return fail('context_not_json', `${nonJson.path} is ${nonJson.what}: ${nonJson.fix}. Only plain JSON survives between rounds, so round ${round} stops here.`);
     }

@@ -151,8 +151,8 @@ export function checkEnvelope(
   if (e.iat > nowSeconds + 60) return reject('invalid', `issued in the future (${new Date(e.iat * 1000).toISOString()})`);
   if (!equal(e.aud, binding.aud)) return reject('mismatch', 'sealed by another server (audience differs)');
   if (!equal(e.sub, binding.sub)) return reject('mismatch', 'sealed for another principal');
-  if (!equal(e.target, binding.target)) return reject('mismatch', 'sealed for another tool or method');
-  if (!equal(e.args, binding.args)) return reject('mismatch', 'sealed for other arguments of this tool');
+  if (!equal(e.target, binding.target)) return reject('mismatch', 'sealed for another method or target (tool, prompt or resource)');
+  if (!equal(e.args, binding.args)) return reject('mismatch', 'sealed for other arguments of this target');
   if (!equal(e.machine, machine.hash)) {
     return reject('outdated', `sealed by another version of machine '${machine.id}' (its id, version or structure changed since)`);
   }

@@ -18,7 +18,7 @@ describe('capability gating', () => {
     const outcome = failed(await call({ name: 'refund_order', arguments: args, capabilities }));
     expect(outcome.error).toEqual({
       code: -32021,
-      message: "Tool 'refund_order' needs to ask the user ('confirm'), but this request did not declare the elicitation capability. Call it from a client that supports form elicitation.",
+      message: "Tool 'refund_order' needs to ask the user ('confirm'), but this request did not declare the elicitation capability. Use a client that supports form elicitation.",
       data: { requiredCapabilities: { elicitation: {} } },
     });
     expect(ErrorCode.MissingRequiredClientCapability).toBe(-32021);

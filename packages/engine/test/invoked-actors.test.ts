@@ -1,43 +1,47 @@
 import { assign, fromPromise, setup } from 'xstate';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { type AnswerEvent, type ProgressUpdate, ask, defineTool } from '../src/index.ts';
-import { accept, complete, inputRequired, makeEngine } from './support.ts';
-
-const sleep = (ms: number, signal?: AbortSignal) =>
-  new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener('abort', () => {
-      clearTimeout(timer);
-      reject(new Error('aborted'));
-    });
-  });
+import { type AnswerEvents, type AskMeta, type ProgressUpdate, defineQuestions, defineTool } from '../src/index.ts';
+import { accept, complete, deferred, failedText, inputRequired, makeEngine } from './support.ts';
 
 type RefundContext = { orderId: string; cents: number | null; refundId: string | null };
+type Calls = { lookup: number; refund: number; aborted: number };
+/** Work the actors wait for before they finish; absent means they finish at once. */
+type Holds = { lookup?: Promise<void>; refund?: Promise<void> };
 
-function makeRefundTool(calls: { lookup: number; refund: number; aborted: number }, delays: { lookup: number; refund: number }) {
+const questions = defineQuestions<RefundContext>()({
+  confirm: { message: 'Refund {{cents}} cents for {{orderId}}?', schema: z.object({ confirm: z.boolean() }) },
+});
+
+/** Waits for `hold`, or rejects (counting it) when the actor is stopped. */
+function waitFor(hold: Promise<void> | undefined, signal: AbortSignal, calls: Calls): Promise<void> {
+  return new Promise((resolve, reject) => {
+    signal.addEventListener('abort', () => {
+      calls.aborted++;
+      reject(new Error('aborted'));
+    });
+    void (hold ?? Promise.resolve()).then(resolve);
+  });
+}
+
+function makeRefundTool(calls: Calls, holds: Holds = {}) {
   const machine = setup({
     types: {
       context: {} as RefundContext,
       input: {} as { order_id: string },
-      events: {} as AnswerEvent<'confirm', { confirm: boolean }>,
+      events: {} as AnswerEvents<typeof questions>,
+      meta: {} as AskMeta<typeof questions>,
       output: {} as { refundId: string | null; cents: number | null },
     },
     actors: {
       lookupOrder: fromPromise<{ cents: number }, { orderId: string }>(async ({ input, signal }) => {
         calls.lookup++;
-        await sleep(delays.lookup, signal).catch((error: unknown) => {
-          calls.aborted++;
-          throw error;
-        });
+        await waitFor(holds.lookup, signal, calls);
         return { cents: input.orderId.length * 100 };
       }),
       issueRefund: fromPromise<{ refundId: string }, { orderId: string; cents: number | null }>(async ({ input, signal }) => {
         calls.refund++;
-        await sleep(delays.refund, signal).catch((error: unknown) => {
-          calls.aborted++;
-          throw error;
-        });
+        await waitFor(holds.refund, signal, calls);
         return { refundId: `re_${input.orderId}_${input.cents}` };
       }),
     },
@@ -55,7 +59,7 @@ function makeRefundTool(calls: { lookup: number; refund: number; aborted: number
         },
       },
       asking: {
-        meta: { ask: { confirm: ask<RefundContext>({ message: ({ context }) => `Refund ${context.cents} cents for ${context.orderId}?`, schema: z.object({ confirm: z.boolean() }) }) } },
+        meta: { ask: ['confirm'] },
         on: { 'confirm.accept': 'refunding', 'confirm.decline': 'done', 'confirm.cancel': 'done' },
       },
       refunding: {
@@ -74,104 +78,106 @@ function makeRefundTool(calls: { lookup: number; refund: number; aborted: number
     name: 'refund_order',
     description: 'Looks the order up, asks, refunds',
     input: z.object({ order_id: z.string() }),
+    questions,
     machine,
     result: (output) => ({ text: output.refundId ?? 'no refund', structured: output }),
   });
 }
 
+const args = { order_id: 'ord_1' };
+const newCalls = (): Calls => ({ lookup: 0, refund: 0, aborted: 0 });
+
 describe('invoked actors', () => {
   it('runs an invoked promise to completion before asking, so the question can use its result', async () => {
-    const calls = { lookup: 0, refund: 0, aborted: 0 };
-    const { call } = makeEngine([makeRefundTool(calls, { lookup: 15, refund: 0 })]);
-    const outcome = inputRequired(await call({ name: 'refund_order', arguments: { order_id: 'ord_1' } }));
+    const calls = newCalls();
+    const lookup = deferred();
+    const { call } = makeEngine([makeRefundTool(calls, { lookup: lookup.promise })]);
+    // the lookup finishes only once it has started, within the round
+    const outcome = inputRequired(await call({ name: 'refund_order', arguments: args, onProgress: () => lookup.resolve() }));
     expect(outcome.inputRequests.confirm!.params.message).toBe('Refund 500 cents for ord_1?');
     expect(calls).toEqual({ lookup: 1, refund: 0, aborted: 0 });
   });
 
   it('runs an invoked promise started by an answer to completion within the same round and finishes', async () => {
-    const calls = { lookup: 0, refund: 0, aborted: 0 };
-    const { call } = makeEngine([makeRefundTool(calls, { lookup: 0, refund: 15 })]);
-    const first = inputRequired(await call({ name: 'refund_order', arguments: { order_id: 'ord_1' } }));
-    const done = complete(await call({ name: 'refund_order', arguments: { order_id: 'ord_1' }, requestState: first.requestState, inputResponses: { confirm: accept({ confirm: true }) } }));
+    const calls = newCalls();
+    const refund = deferred();
+    const { call } = makeEngine([makeRefundTool(calls, { refund: refund.promise })]);
+    const first = inputRequired(await call({ name: 'refund_order', arguments: args }));
+    const done = complete(
+      await call({ name: 'refund_order', arguments: args, requestState: first.requestState, inputResponses: { confirm: accept({ confirm: true }) }, onProgress: () => refund.resolve() }),
+    );
     expect(done.result).toEqual({ content: [{ type: 'text', text: 're_ord_1_500' }], structuredContent: { refundId: 're_ord_1_500', cents: 500 } });
     // the lookup of round 1 did not run again when round 2 rehydrated the settled snapshot
     expect(calls).toEqual({ lookup: 1, refund: 1, aborted: 0 });
   });
 
   it('fails the round with an isError result and an error log when a promise outlasts settleTimeoutMs, and stops it', async () => {
-    const calls = { lookup: 0, refund: 0, aborted: 0 };
-    const { call, logs } = makeEngine([makeRefundTool(calls, { lookup: 0, refund: 2_000 })], { settleTimeoutMs: 40 });
-    const first = inputRequired(await call({ name: 'refund_order', arguments: { order_id: 'ord_1' } }));
-    const started = Date.now();
-    const outcome = complete(await call({ name: 'refund_order', arguments: { order_id: 'ord_1' }, requestState: first.requestState, inputResponses: { confirm: accept({ confirm: true }) } }));
-    expect(Date.now() - started).toBeLessThan(1_000);
-    expect(outcome.result).toEqual({
-      content: [{ type: 'text', text: "Tool 'refund_order' failed on the server before it could finish; the details are in the server's log." }],
-      isError: true,
-    });
+    const calls = newCalls();
+    const never = deferred().promise;
+    const { call, logs } = makeEngine([makeRefundTool(calls, { refund: never })], { settleTimeoutMs: 40 });
+    const first = inputRequired(await call({ name: 'refund_order', arguments: args }));
+    const outcome = complete(await call({ name: 'refund_order', arguments: args, requestState: first.requestState, inputResponses: { confirm: accept({ confirm: true }) } }));
+    expect(outcome.result).toEqual({ content: [{ type: 'text', text: failedText("Tool 'refund_order'") }], isError: true });
     expect(logs).toContainEqual(
       expect.objectContaining({
         level: 'error',
         event: 'settle_timeout',
-        tool: 'refund_order',
-        message: "machine 'refund' did not settle within 40 ms (timeout); invoked work still running was stopped",
+        target: 'tool refund_order',
+        message: "machine 'refund' did not settle within 40 ms; invoked work still running was stopped",
       }),
     );
     expect(calls.aborted).toBe(1);
   });
 
   it('fails the round with an isError result when the request is aborted while a promise runs', async () => {
-    const calls = { lookup: 0, refund: 0, aborted: 0 };
-    const { call, logs } = makeEngine([makeRefundTool(calls, { lookup: 2_000, refund: 0 })]);
+    const calls = newCalls();
+    const { call, logs } = makeEngine([makeRefundTool(calls, { lookup: deferred().promise })]);
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 20);
-    const outcome = complete(await call({ name: 'refund_order', arguments: { order_id: 'ord_1' }, signal: controller.signal }));
+    // abort as soon as the lookup has started
+    const outcome = complete(await call({ name: 'refund_order', arguments: args, signal: controller.signal, onProgress: () => controller.abort() }));
     expect(outcome.result.isError).toBe(true);
-    expect(logs).toContainEqual(expect.objectContaining({ level: 'error', event: 'settle_aborted' }));
+    expect(logs).toContainEqual(expect.objectContaining({ level: 'error', event: 'settle_aborted', target: 'tool refund_order' }));
     expect(calls.aborted).toBe(1);
   });
 });
 
 describe('progress of invoked work', () => {
   it('reports each invoked actor as it starts, counting up within one request', async () => {
-    const calls = { lookup: 0, refund: 0, aborted: 0 };
-    const { call } = makeEngine([makeRefundTool(calls, { lookup: 5, refund: 5 })]);
+    const { call } = makeEngine([makeRefundTool(newCalls())]);
     const round1: ProgressUpdate[] = [];
-    const first = inputRequired(await call({ name: 'refund_order', arguments: { order_id: 'ord_1' }, onProgress: (update) => round1.push(update) }));
-    expect(round1).toEqual([{ progress: 1, message: "refund_order: running 'lookup'" }]);
+    const first = inputRequired(await call({ name: 'refund_order', arguments: args, onProgress: (update) => round1.push(update) }));
+    expect(round1).toEqual([{ progress: 1, message: "Tool 'refund_order': running 'lookup'" }]);
     const round2: ProgressUpdate[] = [];
     complete(
       await call({
         name: 'refund_order',
-        arguments: { order_id: 'ord_1' },
+        arguments: args,
         requestState: first.requestState,
         inputResponses: { confirm: accept({ confirm: true }) },
         onProgress: (update) => round2.push(update),
       }),
     );
-    expect(round2).toEqual([{ progress: 1, message: "refund_order: running 'refund'" }]);
+    expect(round2).toEqual([{ progress: 1, message: "Tool 'refund_order': running 'refund'" }]);
   });
 
   it('reports nothing for a round that invokes nothing', async () => {
-    const calls = { lookup: 0, refund: 0, aborted: 0 };
-    const { call } = makeEngine([makeRefundTool(calls, { lookup: 0, refund: 0 })]);
-    const first = inputRequired(await call({ name: 'refund_order', arguments: { order_id: 'ord_1' } }));
+    const { call } = makeEngine([makeRefundTool(newCalls())]);
+    const first = inputRequired(await call({ name: 'refund_order', arguments: args }));
     const updates: ProgressUpdate[] = [];
-    inputRequired(await call({ name: 'refund_order', arguments: { order_id: 'ord_1' }, requestState: first.requestState, inputResponses: {}, onProgress: (u) => updates.push(u) }));
+    inputRequired(await call({ name: 'refund_order', arguments: args, requestState: first.requestState, inputResponses: {}, onProgress: (u) => updates.push(u) }));
     expect(updates).toEqual([]);
   });
 
   it('logs a progress callback that throws and carries on with the round', async () => {
-    const calls = { lookup: 0, refund: 0, aborted: 0 };
-    const { call, logs } = makeEngine([makeRefundTool(calls, { lookup: 0, refund: 0 })]);
+    const { call, logs } = makeEngine([makeRefundTool(newCalls())]);
     const outcome = await call({
       name: 'refund_order',
-      arguments: { order_id: 'ord_1' },
+      arguments: args,
       onProgress: () => {
         throw new Error('transport closed');
       },
     });
     expect(inputRequired(outcome).inputRequests.confirm!.params.message).toBe('Refund 500 cents for ord_1?');
-    expect(logs).toContainEqual(expect.objectContaining({ level: 'warn', event: 'progress_failed', message: "progress report for 'lookup' threw" }));
+    expect(logs).toContainEqual(expect.objectContaining({ level: 'warn', event: 'progress_failed', target: 'tool refund_order', message: "progress report for 'lookup' threw" }));
   });
 });

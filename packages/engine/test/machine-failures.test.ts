@@ -1,16 +1,20 @@
 import { type AnyStateMachine, fromPromise, setup } from 'xstate';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { type AnswerEvent, type ToolResultView, ask, defineTool } from '../src/index.ts';
+import { type AnswerEvents, type AskMeta, type ToolResultView, defineQuestions, defineTool } from '../src/index.ts';
 import { makeConfirmTool } from './machines.ts';
-import { accept, complete, inputRequired, makeEngine } from './support.ts';
+import { accept, complete, failedText, inputRequired, makeEngine } from './support.ts';
 
-const FAILED_TEXT = "Tool 'broken' failed on the server before it could finish; the details are in the server's log.";
+const FAILED_TEXT = failedText("Tool 'broken'");
 
 const tool = (machine: AnyStateMachine, result: (output: unknown) => ToolResultView = () => ({ text: 'done' })) =>
   defineTool({ name: 'broken', description: 'A tool whose machine goes wrong', input: z.object({}), machine, result });
 
-const yes = ask<unknown>({ message: 'Go on?', schema: z.object({ ok: z.boolean() }) });
+/** The one question `ok` ('Go on?', or the message given), and a machine setup typed for it. */
+function okQuestion(message: string | (() => string) = 'Go on?') {
+  const questions = defineQuestions<unknown>()({ ok: { message, schema: z.object({ ok: z.boolean() }) } });
+  return { questions, types: { events: {} as AnswerEvents<typeof questions>, meta: {} as AskMeta<typeof questions> } };
+}
 
 describe('machines that go wrong', () => {
   it('fails with an isError result and an error log when the machine settles in a non-final state that asks nothing', async () => {
@@ -21,7 +25,7 @@ describe('machines that go wrong', () => {
       expect.objectContaining({
         level: 'error',
         event: 'machine_stuck',
-        tool: 'broken',
+        target: 'tool broken',
         message: `machine 'stuck' settled in state "idle", which neither asks for input nor is final. Add meta.ask to the state or a transition out of it.`,
       }),
     );
@@ -62,10 +66,11 @@ describe('machines that go wrong', () => {
       const { call, logs } = makeEngine([tool(machine)]);
       const updates: unknown[] = [];
       expect(complete(await call({ name: 'broken', arguments: {}, onProgress: (u) => updates.push(u) })).result.isError).toBe(true);
-      expect(updates).toEqual([{ progress: 1, message: "broken: running 'work'" }]);
+      expect(updates).toEqual([{ progress: 1, message: "Tool 'broken': running 'work'" }]);
       expect(logs).toContainEqual(expect.objectContaining({ level: 'error', event: 'machine_error' }));
-      // XState reports an error that some observer does not handle by throwing it from a timer
-      await new Promise((resolve) => setTimeout(resolve, 20));
+      // XState reports an error that some observer does not handle by throwing it from a zero-delay timer:
+      // let the timers already queued run
+      await new Promise((resolve) => setTimeout(resolve, 0));
     } finally {
       process.removeListener('uncaughtException', onUncaught);
     }
@@ -73,8 +78,9 @@ describe('machines that go wrong', () => {
   });
 
   it('fails with an isError result when a transition action throws after an answer', async () => {
+    const { questions, types } = okQuestion();
     const machine = setup({
-      types: { events: {} as AnswerEvent<'ok', { ok: boolean }> },
+      types,
       actions: {
         explode: () => {
           throw new Error('boom on answer');
@@ -84,11 +90,11 @@ describe('machines that go wrong', () => {
       id: 'answer_throws',
       initial: 'asking',
       states: {
-        asking: { meta: { ask: { ok: yes } }, on: { 'ok.accept': { target: 'done', actions: 'explode' }, 'ok.*': 'done' } },
+        asking: { meta: { ask: ['ok'] }, on: { 'ok.accept': { target: 'done', actions: 'explode' }, 'ok.*': 'done' } },
         done: { type: 'final' },
       },
     });
-    const { call, logs } = makeEngine([tool(machine)]);
+    const { call, logs } = makeEngine([defineTool({ name: 'broken', description: 'Throws on answer', input: z.object({}), questions, machine, result: () => ({ text: 'done' }) })]);
     const first = inputRequired(await call({ name: 'broken', arguments: {} }));
     const outcome = complete(await call({ name: 'broken', arguments: {}, requestState: first.requestState, inputResponses: { ok: accept({ ok: true }) } }));
     expect(outcome.result.isError).toBe(true);
@@ -122,35 +128,29 @@ describe('machines that go wrong', () => {
       }),
     ]);
     expect(complete(await call({ name: 'broken', arguments: {} })).result).toEqual({ content: [{ type: 'text', text: FAILED_TEXT }], isError: true });
-    expect(logs).toContainEqual(expect.objectContaining({ level: 'error', event: 'result_error', message: "the result mapping of tool 'broken' threw" }));
+    const entry = logs.find((e) => e.event === 'result_error');
+    expect(entry).toMatchObject({ level: 'error', target: 'tool broken', message: "Tool 'broken': turning the machine's output into the result failed: bad mapping" });
+    expect((entry?.error as Error).message).toBe('bad mapping');
   });
 
   it('marks the result isError when the result view says so (a tool error, not a server failure)', async () => {
     const machine = setup({}).createMachine({ id: 'instant', initial: 'done', states: { done: { type: 'final' } } });
     const { call, logs } = makeEngine([tool(machine, () => ({ text: 'No such order', isError: true }))]);
     expect(complete(await call({ name: 'broken', arguments: {} })).result).toEqual({ content: [{ type: 'text', text: 'No such order' }], isError: true });
-    expect(logs).toContainEqual(expect.objectContaining({ level: 'info', event: 'run_complete', message: 'finished in round 1 (tool error)' }));
-  });
-
-  it('fails with an isError result when two active parallel states ask the same key', async () => {
-    const region = { initial: 'asking', states: { asking: { meta: { ask: { ok: yes } }, on: { 'ok.*': 'done' } }, done: { type: 'final' as const } } };
-    const machine = setup({}).createMachine({ id: 'twice', type: 'parallel', states: { left: region, right: region } });
-    const { call, logs } = makeEngine([tool(machine)]);
-    expect(complete(await call({ name: 'broken', arguments: {} })).result.isError).toBe(true);
-    const entry = logs.find((e) => e.level === 'error');
-    expect(entry).toMatchObject({ event: 'engine_error' });
-    expect((entry?.error as Error).message).toBe("Machine 'twice': two active states ask 'ok' at once. Give the questions of parallel states distinct keys.");
+    expect(logs).toContainEqual(expect.objectContaining({ level: 'info', event: 'run_complete', target: 'tool broken', message: 'finished in round 1' }));
   });
 
   it('fails with an isError result when a question’s message function returns no text', async () => {
-    const machine = setup({}).createMachine({
+    const { questions, types } = okQuestion(() => '');
+    const machine = setup({ types }).createMachine({
       id: 'silent',
       initial: 'asking',
-      states: { asking: { meta: { ask: { ok: ask<unknown>({ message: () => '', schema: z.object({ ok: z.boolean() }) }) } }, on: { 'ok.*': 'done' } }, done: { type: 'final' } },
+      states: { asking: { meta: { ask: ['ok'] }, on: { 'ok.*': 'done' } }, done: { type: 'final' } },
     });
-    const { call, logs } = makeEngine([tool(machine)]);
-    expect(complete(await call({ name: 'broken', arguments: {} })).result.isError).toBe(true);
-    expect((logs.find((e) => e.level === 'error')?.error as Error).message).toMatch(/the message function returned "", not text/);
+    const { call, logs } = makeEngine([defineTool({ name: 'broken', description: 'Asks in silence', input: z.object({}), questions, machine, result: () => ({ text: 'done' }) })]);
+    expect(complete(await call({ name: 'broken', arguments: {} })).result).toEqual({ content: [{ type: 'text', text: FAILED_TEXT }], isError: true });
+    const entry = logs.find((e) => e.level === 'error');
+    expect(entry).toMatchObject({ event: 'engine_error', target: 'tool broken', message: `round 1 of tool broken threw: the message of question 'ok' rendered "", not text` });
   });
 });
 

@@ -1,35 +1,39 @@
 import { assign, fromPromise, setup } from 'xstate';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { type AnswerEvent, ask, defineTool } from '../src/index.ts';
+import { type AnswerEvents, type AskMeta, defineQuestions, defineTool } from '../src/index.ts';
 import { accept, complete, decline, inputRequired, makeEngine } from './support.ts';
 
 const okSchema = z.object({ ok: z.boolean() });
 
 describe('what survives between rounds', () => {
   it('restores a history state from the sealed snapshot', async () => {
-    type Events = AnswerEvent<'first', { ok: boolean }> | AnswerEvent<'second', { ok: boolean }> | AnswerEvent<'help', { ok: boolean }>;
-    const machine = setup({ types: { events: {} as Events } }).createMachine({
+    const questions = defineQuestions<unknown>()({
+      first: { message: 'First step?', schema: okSchema },
+      second: { message: 'Second step?', schema: okSchema },
+      help: { message: 'Read the help, then go back?', schema: okSchema },
+    });
+    const machine = setup({ types: { events: {} as AnswerEvents<typeof questions>, meta: {} as AskMeta<typeof questions> } }).createMachine({
       id: 'wizard',
       initial: 'form',
       states: {
         form: {
           initial: 'first',
           states: {
-            first: { meta: { ask: { first: ask<unknown>({ message: 'First step?', schema: okSchema }) } }, on: { 'first.accept': 'second', 'first.*': '#wizard.gone' } },
+            first: { meta: { ask: ['first'] }, on: { 'first.accept': 'second', 'first.*': '#wizard.gone' } },
             second: {
-              meta: { ask: { second: ask<unknown>({ message: 'Second step?', schema: okSchema }) } },
+              meta: { ask: ['second'] },
               on: { 'second.accept': '#wizard.finished', 'second.decline': '#wizard.help', 'second.cancel': '#wizard.gone' },
             },
             resume: { type: 'history' },
           },
         },
-        help: { meta: { ask: { help: ask<unknown>({ message: 'Read the help, then go back?', schema: okSchema }) } }, on: { 'help.accept': 'form.resume', 'help.*': 'gone' } },
+        help: { meta: { ask: ['help'] }, on: { 'help.accept': 'form.resume', 'help.*': 'gone' } },
         finished: { type: 'final' },
         gone: { type: 'final' },
       },
     });
-    const wizard = defineTool({ name: 'wizard', description: 'Two steps and a help page', input: z.object({}), machine, result: () => ({ text: 'done' }) });
+    const wizard = defineTool({ name: 'wizard', description: 'Two steps and a help page', input: z.object({}), questions, machine, result: () => ({ text: 'done' }) });
     const { call } = makeEngine([wizard]);
     const step = async (requestState: string, inputResponses: Record<string, unknown>) =>
       inputRequired(await call({ name: 'wizard', arguments: {}, requestState, inputResponses }));
@@ -47,8 +51,9 @@ describe('what survives between rounds', () => {
   it('keeps a finished invoked actor that stays in the snapshot without running it again', async () => {
     let runs = 0;
     type Context = { total: number | null; answer: boolean | null };
+    const questions = defineQuestions<Context>()({ ok: { message: 'Pay {{total}}?', schema: okSchema } });
     const machine = setup({
-      types: { context: {} as Context, events: {} as AnswerEvent<'ok', { ok: boolean }>, output: {} as Context },
+      types: { context: {} as Context, events: {} as AnswerEvents<typeof questions>, meta: {} as AskMeta<typeof questions>, output: {} as Context },
       actors: {
         price: fromPromise(async () => {
           runs++;
@@ -75,7 +80,7 @@ describe('what survives between rounds', () => {
           initial: 'q',
           states: {
             q: {
-              meta: { ask: { ok: ask<Context>({ message: ({ context }) => `Pay ${context.total}?`, schema: okSchema }) } },
+              meta: { ask: ['ok'] },
               on: { 'ok.accept': { target: 'answered', actions: assign({ answer: ({ event }) => event.content.ok }) }, 'ok.*': 'answered' },
             },
             answered: { type: 'final' },
@@ -88,6 +93,7 @@ describe('what survives between rounds', () => {
       name: 'side_by_side',
       description: 'A finished child stays in the snapshot',
       input: z.object({}),
+      questions,
       machine,
       result: (output) => ({ text: String(output.answer), structured: output }),
     });

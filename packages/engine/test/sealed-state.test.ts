@@ -2,7 +2,8 @@ import nacl from 'tweetnacl';
 import { describe, expect, it } from 'vitest';
 import { decodeBase64url, decodePortable, encodeBase64url, encodePortable } from '../src/base64url.ts';
 import { KEY_BYTES, RoundtripDefinitionError, createKeyring, generateKey, parseKey } from '../src/index.ts';
-import { SEALED_STATE_PREFIX, openState, sealState } from '../src/sealed-state.ts';
+import { openState, sealState } from '../src/internal.ts';
+import { SEALED_STATE_PREFIX } from '../src/sealed-state.ts';
 
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
 const encoder = new TextEncoder();
@@ -122,7 +123,8 @@ describe('keyring rotation', () => {
 });
 
 describe('refusing altered states', () => {
-  const keyring = createKeyring([generateKey(), generateKey()]);
+  const keys = [generateKey(), generateKey()] as const;
+  const keyring = createKeyring(keys);
   const token = sealState(keyring, payload);
   const { prefix, kid, body } = splitToken(token);
 
@@ -181,7 +183,7 @@ describe('refusing altered states', () => {
   it('refuses a box that opens under the header key but carries another kid inside as header_mismatch', () => {
     // Forge what a holder of key #2 could build: a valid box under key #2 whose sealed header copy names key #1.
     const [firstKid, secondKid] = keyring.kids as [string, string];
-    const key = keyring._keys.get(secondKid)!;
+    const key = parseKey(keys[1]);
     const inner = new Uint8Array([...decodeBase64url(firstKid)!, ...payload]);
     const nonce = nacl.randomBytes(24);
     const forged = encodeBase64url(new Uint8Array([...nonce, ...nacl.secretbox(inner, nonce, key)]));
@@ -205,36 +207,39 @@ describe('keys', () => {
 
   it('refuses text that is not base64url, naming the source and how to make a key', () => {
     expect(() => parseKey('not a key!', 'ROUNDTRIP_KEY')).toThrow(
-      /^ROUNDTRIP_KEY is not base64url text\. Generate one with .*randomBytes\(32\)\.toString\('base64url'\)/,
+      /^ROUNDTRIP_KEY: it is not base64url text\. Fix: Generate a key with .*randomBytes\(32\)\.toString\('base64url'\)/,
     );
     expect(() => parseKey(Buffer.from(nacl.randomBytes(32)).toString('base64'))).toThrow(/not base64url|decodes to/);
   });
 
   it('refuses a key of the wrong length, saying how long it is and must be', () => {
-    expect(() => parseKey('AAAA')).toThrow('The key decodes to 3 bytes; a state key must be exactly 32 bytes (43 base64url characters).');
-    expect(() => parseKey(encodeBase64url(nacl.randomBytes(33)), 'The key file /etc/roundtrip.key')).toThrow(/^The key file \/etc\/roundtrip\.key decodes to 33 bytes/);
+    expect(() => parseKey('AAAA')).toThrow('The key: it decodes to 3 bytes; a state key is exactly 32 bytes. Fix: Give 43 base64url characters (32 random bytes).');
+    expect(() => parseKey(encodeBase64url(nacl.randomBytes(33)), 'The key file /etc/roundtrip.key')).toThrow(/^The key file \/etc\/roundtrip\.key: it decodes to 33 bytes/);
     expect(() => parseKey('')).toThrow(/decodes to 0 bytes/);
   });
 
-  it('throws key errors as RoundtripDefinitionError with code invalid_key', () => {
+  it('throws key errors as RoundtripDefinitionError with code invalid_key and one problem', () => {
     let caught: unknown;
     try {
-      parseKey('AAAA');
+      parseKey('AAAA', 'ROUNDTRIP_KEY');
     } catch (error) {
       caught = error;
     }
     expect(caught).toBeInstanceOf(RoundtripDefinitionError);
     expect(caught).toMatchObject({ name: 'RoundtripDefinitionError', code: 'invalid_key' });
+    expect((caught as RoundtripDefinitionError).problems).toEqual([
+      { path: 'ROUNDTRIP_KEY', code: 'invalid_key', message: 'it decodes to 3 bytes; a state key is exactly 32 bytes.', fix: 'Give 43 base64url characters (32 random bytes).' },
+    ]);
   });
 
   it('refuses an empty keyring', () => {
     expect(() => createKeyring([])).toThrow(RoundtripDefinitionError);
-    expect(() => createKeyring([])).toThrow('createKeyring needs at least one key; generate one with generateKey().');
+    expect(() => createKeyring([])).toThrow('createKeyring: no key was given. Fix: Pass at least one key; generate one with generateKey().');
   });
 
   it('refuses bad keys in a keyring, naming their position', () => {
-    expect(() => createKeyring([generateKey(), 'nope!'])).toThrow(/^Key #2 is not base64url text\. Generate one with/);
-    expect(() => createKeyring([nacl.randomBytes(16)])).toThrow('Key #1 has 16 bytes; a state key must be exactly 32 bytes.');
+    expect(() => createKeyring([generateKey(), 'nope!'])).toThrow(/^Key #2: it is not base64url text\. Fix: Generate a key with/);
+    expect(() => createKeyring([nacl.randomBytes(16)])).toThrow('Key #1: it has 16 bytes; a state key is exactly 32 bytes. Fix: Give 32 random bytes.');
   });
 
   it('accepts raw key bytes and copies them', () => {

@@ -1,14 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { type EngineLogEntry, type StepOutcome, INVALID_STATE_MESSAGE, createKeyring, generateKey } from '../src/index.ts';
+import { type EngineLogEntry, INVALID_STATE_HINT, INVALID_STATE_MESSAGE, createKeyring, generateKey } from '../src/index.ts';
 import { makeConfirmMachine, makeConfirmMachineWithAudit, makeConfirmTool, profileTool } from './machines.ts';
-import { accept, complete, failed, inputRequired, makeEngine } from './support.ts';
+import { accept, complete, failed, inputRequired, makeEngine, refused } from './support.ts';
 
 const refund = makeConfirmTool();
 const args = { order_id: 'ord_1' };
 const yes = { confirm: accept({ confirm: true }) };
-
-/** The one error every refused state gets, with the coarse reason as data. */
-const refused = (reason: string): StepOutcome => ({ type: 'error', error: { code: -32602, message: 'Invalid or expired requestState', data: { reason, hint: 'Start over: call the tool again without requestState or inputResponses.' } } });
 
 /** The log entry that carries the precise reason. */
 const rejection = (code: string, detail: RegExp | string, extra: Partial<EngineLogEntry> = {}) =>
@@ -24,15 +21,16 @@ async function firstState(call: ReturnType<typeof makeEngine>['call'], name = 'r
 }
 
 describe('the state is bound to its request', () => {
-  it('uses the frozen message for every refusal', () => {
+  it('uses the frozen message and start-over hint for every refusal', () => {
     expect(INVALID_STATE_MESSAGE).toBe('Invalid or expired requestState');
+    expect(INVALID_STATE_HINT).toBe('Start over: send the request again without requestState or inputResponses.');
   });
 
   it('refuses a state replayed with other arguments', async () => {
     const { call, logs } = makeEngine([refund]);
     const state = await firstState(call);
     expect(await call({ name: 'refund_order', arguments: { order_id: 'ord_2' }, requestState: state, inputResponses: yes })).toEqual(refused('mismatch'));
-    expect(logs).toContainEqual(rejection('mismatch', 'sealed for other arguments of this tool'));
+    expect(logs).toContainEqual(rejection('mismatch', 'sealed for other arguments of this target'));
   });
 
   it('binds the arguments as validated, so an extra argument the schema strips does not break the binding', async () => {
@@ -45,7 +43,7 @@ describe('the state is bound to its request', () => {
     const { call, logs } = makeEngine([refund, makeConfirmTool({ name: 'refund_order_again' })]);
     const state = await firstState(call);
     expect(await call({ name: 'refund_order_again', arguments: args, requestState: state, inputResponses: yes })).toEqual(refused('mismatch'));
-    expect(logs).toContainEqual(rejection('mismatch', 'sealed for another tool or method', { tool: 'refund_order_again' }));
+    expect(logs).toContainEqual(rejection('mismatch', 'sealed for another method or target (tool, prompt or resource)', { target: 'tool refund_order_again' }));
   });
 
   it('refuses a state replayed by another principal', async () => {
@@ -172,7 +170,7 @@ describe('requestState that is not a state', () => {
   ])('refuses %s as invalid, even though it is not absent', async (_, requestState, detail) => {
     const { call, logs } = makeEngine([refund]);
     expect(await call({ name: 'refund_order', arguments: args, requestState, inputResponses: yes })).toEqual(refused('invalid'));
-    expect(logs).toEqual([rejection('invalid', detail, { tool: 'refund_order' })]);
+    expect(logs).toEqual([rejection('invalid', detail, { target: 'tool refund_order' })]);
   });
 
   it('refuses a state over maxStateBytes before decoding it', async () => {

@@ -123,8 +123,8 @@ describe('checkEnvelope', () => {
   it.each([
     ['audience', { aud: tag(9, TAG_BYTES.aud) }, 'sealed by another server (audience differs)'],
     ['principal', { sub: tag(9, TAG_BYTES.sub) }, 'sealed for another principal'],
-    ['target', { target: tag(9, TAG_BYTES.target) }, 'sealed for another tool or method'],
-    ['arguments', { args: tag(9, TAG_BYTES.args) }, 'sealed for other arguments of this tool'],
+    ['target', { target: tag(9, TAG_BYTES.target) }, 'sealed for another method or target (tool, prompt or resource)'],
+    ['arguments', { args: tag(9, TAG_BYTES.args) }, 'sealed for other arguments of this target'],
   ] as const)('refuses an envelope bound to another %s as mismatch', (_, change, detail) => {
     const result = check(encodeEnvelope(makeEnvelope()), { binding: { ...binding, ...change } });
     expect(result).toEqual({ ok: false, rejection: { code: 'mismatch', detail } });

@@ -58,7 +58,7 @@ describe('answering', () => {
       content: [{ type: 'text', text: 'refunded: ord_1' }],
       structuredContent: { outcome: 'refunded', orderId: 'ord_1' },
     });
-    expect(logs).toContainEqual(expect.objectContaining({ level: 'info', event: 'run_complete', tool: 'refund_order', message: 'finished in round 2' }));
+    expect(logs).toContainEqual(expect.objectContaining({ level: 'info', event: 'run_complete', target: 'tool refund_order', message: 'finished in round 2' }));
   });
 
   it('passes accepted content to the machine, whose guards choose the branch', async () => {
