@@ -1,16 +1,36 @@
 import { userInfo } from 'node:os';
-import { createKeyring, type Keyring } from '@roundtrip/engine';
+import { createKeyring, type EffectLedger, type EngineLimits, type Keyring } from '@roundtrip/engine';
 import { RoundtripConfigError } from './config-error.ts';
 import { defaultKeyFilePath } from './key-file-path.ts';
 import { isReadableByOthers, loadOrCreateKeyFile, readKeyFile } from './load-key-file.ts';
+import { resolveLedgerPath } from './resolve-ledger-path.ts';
+import { resolveLimits } from './resolve-limits.ts';
 
-/** What a stdio server reads from its environment before it serves anything. */
+/** What the server's code sets; the environment overrides it. */
+export interface ServerSettingsFromCode {
+  /** Limits of every round; each of ROUNDTRIP_STATE_TTL, ROUNDTRIP_SETTLE_TIMEOUT_MS, ROUNDTRIP_MAX_ROUNDS and ROUNDTRIP_MAX_STATE_BYTES overrides its own. */
+  limits?: EngineLimits;
+  /**
+   * Where effects declared `once` are recorded: a ledger of the application's own (a store shared by
+   * several servers), or the SQLite file to keep it in. ROUNDTRIP_LEDGER overrides either.
+   * @defaultValue a SQLite file at `defaultLedgerPath(name)`
+   */
+  ledger?: EffectLedger | { path: string };
+}
+
+/** What a stdio server reads from its environment (and its code) before it serves anything. */
 export interface ServerSettings {
   keyring: Keyring;
   /** Where the keys came from, for the startup line (never the keys themselves). */
   keySource: string;
   principal: string;
-  stateTtlSeconds: number;
+  /** Every limit the engine runs with: from the environment, else from code, else the default. */
+  limits: Required<EngineLimits>;
+  /**
+   * The SQLite file to keep the effect ledger in (absolute, or `:memory:`); undefined when the code
+   * supplies its own ledger and ROUNDTRIP_LEDGER is not set.
+   */
+  ledgerPath: string | undefined;
   /** Warnings for the operator (e.g. a key file others can read). */
   warnings: string[];
 }
@@ -30,11 +50,19 @@ function keyringFrom(keys: string[], setting: string): Keyring {
  * - `ROUNDTRIP_KEY_FILE`: a file with one key a line; or neither: a key file generated once at
  *   {@link defaultKeyFilePath} and reused, so a restart does not break conversations in flight.
  * - `ROUNDTRIP_PRINCIPAL`: who the states are bound to (default: the OS user name).
- * - `ROUNDTRIP_STATE_TTL`: lifetime of a state in seconds, renewed each round (default 600).
+ * - `ROUNDTRIP_STATE_TTL`: lifetime of a state in seconds, renewed each round (default 600, at most 604800).
+ * - `ROUNDTRIP_SETTLE_TIMEOUT_MS`: how long invoked work may run within one round (default 10000, at most 600000).
+ * - `ROUNDTRIP_MAX_ROUNDS`: rounds one request may take (default 64, at most 1000).
+ * - `ROUNDTRIP_MAX_STATE_BYTES`: largest requestState accepted (default 65536, at most 1048576).
+ * - `ROUNDTRIP_LEDGER`: the SQLite file of the effect ledger (default: the code's ledger, else
+ *   `defaultLedgerPath(name)`).
  *
+ * A variable that is set overrides what the code sets (`fromCode`): the operator has the last word.
  * Throws RoundtripConfigError naming the variable and the fix.
  */
-export function resolveServerSettings(serverName: string, env: NodeJS.ProcessEnv = process.env): ServerSettings {
+export function resolveServerSettings(serverName: string, env: NodeJS.ProcessEnv = process.env, fromCode: ServerSettingsFromCode = {}): ServerSettings {
+  // variables checked before anything is written (a key file generated)
+  const limits = resolveLimits(env, fromCode.limits);
   const warnings: string[] = [];
   let keyring: Keyring;
   let keySource: string;
@@ -63,13 +91,6 @@ export function resolveServerSettings(serverName: string, env: NodeJS.ProcessEnv
     }
   }
 
-  let stateTtlSeconds = 600;
-  const ttlText = env.ROUNDTRIP_STATE_TTL?.trim();
-  if (ttlText) {
-    if (!/^\d+$/.test(ttlText) || Number(ttlText) < 1 || Number(ttlText) > 86_400) {
-      throw new RoundtripConfigError('ROUNDTRIP_STATE_TTL', `ROUNDTRIP_STATE_TTL is ${JSON.stringify(ttlText)}; give the state lifetime in whole seconds from 1 to 86400 (default 600).`);
-    }
-    stateTtlSeconds = Number(ttlText);
-  }
-  return { keyring, keySource, principal, stateTtlSeconds, warnings };
+  const ledgerPath = resolveLedgerPath(serverName, env, fromCode.ledger, (message) => warnings.push(message));
+  return { keyring, keySource, principal, limits, ledgerPath, warnings };
 }

@@ -1,23 +1,29 @@
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
-import { createEngine, type ToolDefinition } from '@roundtrip/engine';
+import { createEngine, type EffectLedger, type PromptDefinition, type ResourceDefinition, type ToolDefinition } from '@roundtrip/engine';
+import type { SqliteLedger } from '@roundtrip/engine/sqlite';
 import { RoundtripConfigError } from './config-error.ts';
-import { createProtocolServer } from './create-protocol-server.ts';
-import { resolveServerSettings } from './resolve-server-settings.ts';
+import { createServerFactory } from './create-server-factory.ts';
+import { openLedger } from './open-ledger.ts';
+import { isEffectLedger } from './resolve-ledger-path.ts';
+import { resolveServerSettings, type ServerSettingsFromCode } from './resolve-server-settings.ts';
+import { startupMessage } from './startup-message.ts';
 import { createStderrLog } from './stderr-log.ts';
 
-export interface StdioServerOptions {
+export interface StdioServerOptions extends ServerSettingsFromCode {
   /** Server name, shown to hosts and used as the audience states are sealed for. */
   name: string;
   version: string;
-  tools: readonly ToolDefinition[];
+  tools?: readonly ToolDefinition[];
+  prompts?: readonly PromptDefinition[];
+  resources?: readonly ResourceDefinition[];
   /** Instructions for the model, sent to hosts that show them. */
   instructions?: string;
   /** Environment to read settings from. @defaultValue process.env */
   env?: NodeJS.ProcessEnv;
   /**
    * Called once when the connection ends (stdin closed, SIGTERM, SIGINT or `close()`), to release
-   * resources. A second later the process exits if something still holds it open: a stdio server
-   * whose host has gone has nothing left to serve.
+   * resources; the effect ledger this server opened is closed after it. A second later the process
+   * exits if something still holds it open: a stdio server whose host has gone has nothing left to serve.
    */
   onClose?: () => void | Promise<void>;
 }
@@ -28,44 +34,51 @@ export interface RunningStdioServer {
 }
 
 /**
- * Serves engine tools to a desktop MCP host over stdin/stdout: 2026-07-28 clients get MRTR results,
- * 2025-06-18 and 2025-11-25 hosts get real `elicitation/create` requests through the SDK's legacy shim,
- * from the same tool definitions. Logs go to stderr; stdout carries protocol messages only. Reads its
- * key, principal and state lifetime from the environment (see resolveServerSettings).
+ * Serves engine tools, prompts and resources to a desktop MCP host over stdin/stdout: 2026-07-28
+ * clients get MRTR results, 2025-06-18 and 2025-11-25 hosts get real `elicitation/create` requests
+ * through the SDK's legacy shim, from the same definitions. Logs go to stderr; stdout carries protocol
+ * messages only. Reads its key, principal, limits and effect ledger from the environment, which
+ * overrides what the code sets (see resolveServerSettings). Effects declared `once` are recorded in a
+ * SQLite ledger unless the code supplies a ledger of its own.
  *
  * @example
- * await runStdioServer({ name: 'orders', version: '1.0.0', tools: [refundOrder], onClose: () => store.close() });
+ * await runStdioServer({ name: 'orders', version: '1.0.0', tools: [refundOrder], limits: { maxRounds: 20 }, onClose: () => store.close() });
  */
 export async function runStdioServer(options: StdioServerOptions): Promise<RunningStdioServer> {
   const log = createStderrLog(options.name);
-  const settings = resolveServerSettings(options.name, options.env ?? process.env);
+  const settings = resolveServerSettings(options.name, options.env ?? process.env, options);
   for (const warning of settings.warnings) log({ level: 'warn', event: 'settings', message: warning });
-  const engine = createEngine({
-    tools: options.tools,
-    keyring: settings.keyring,
-    audience: options.name,
-    stateTtlSeconds: settings.stateTtlSeconds,
-    log,
-  });
+  // the SQLite ledger is ours to close; a ledger object from the code is the code's
+  const opened: SqliteLedger | undefined = settings.ledgerPath === undefined ? undefined : openLedger(settings.ledgerPath);
+  const ledger: EffectLedger | undefined = opened ?? (options.ledger && isEffectLedger(options.ledger) ? options.ledger : undefined);
+  let engine: ReturnType<typeof createEngine>;
+  try {
+    engine = createEngine({
+      ...(options.tools && { tools: options.tools }),
+      ...(options.prompts && { prompts: options.prompts }),
+      ...(options.resources && { resources: options.resources }),
+      keyring: settings.keyring,
+      audience: options.name,
+      ...settings.limits,
+      ...(ledger && { ledger }),
+      log,
+    });
+  } catch (error) {
+    opened?.close();
+    throw error;
+  }
   const onError = (error: Error) => log({ level: 'warn', event: 'protocol', message: error.message });
-  const handle = serveStdio(
-    ({ era }) =>
-      createProtocolServer({
-        engine,
-        name: options.name,
-        version: options.version,
-        ...(options.instructions ? { instructions: options.instructions } : {}),
-        principal: settings.principal,
-        era,
-        onError,
-      }),
-    { onerror: onError },
-  );
-  log({
-    level: 'info',
-    event: 'started',
-    message: `${options.name} ${options.version} serving ${engine.tools.length} tool${engine.tools.length === 1 ? '' : 's'} over stdio (${settings.keySource}; principal ${settings.principal}; state lifetime ${settings.stateTtlSeconds}s)`,
+  const factory = createServerFactory({
+    engine,
+    name: options.name,
+    version: options.version,
+    ...(options.instructions ? { instructions: options.instructions } : {}),
+    principal: settings.principal,
+    legacyMaxRounds: settings.limits.maxRounds,
+    onError,
   });
+  const handle = serveStdio(factory, { onerror: onError });
+  log({ level: 'info', event: 'started', message: startupMessage(options.name, options.version, engine, settings) });
 
   let closing: Promise<void> | undefined;
   const close = () =>
@@ -76,9 +89,13 @@ export async function runStdioServer(options: StdioServerOptions): Promise<Runni
       try {
         await handle.close();
       } finally {
-        await options.onClose?.();
-        // anything still holding the event loop (a legacy round waiting on the host) must not keep a closed server alive
-        setTimeout(() => process.exit(process.exitCode ?? 0), 1000).unref();
+        try {
+          await options.onClose?.();
+        } finally {
+          opened?.close();
+          // anything still holding the event loop (a legacy round waiting on the host) must not keep a closed server alive
+          setTimeout(() => process.exit(process.exitCode ?? 0), 1000).unref();
+        }
       }
     })());
   process.stdin.once('end', close);

@@ -3,7 +3,7 @@ import type { EngineLogEntry } from '@roundtrip/engine';
 /** Writes one line per entry to stderr (stdout belongs to the protocol). */
 export function createStderrLog(serverName: string, write: (line: string) => void = (line) => process.stderr.write(line)) {
   return (entry: EngineLogEntry) => {
-    const where = [entry.tool, entry.run && `run ${entry.run}`].filter(Boolean).join(' ');
+    const where = [entry.target, entry.run && `run ${entry.run}`].filter(Boolean).join(' ');
     let line = `[${serverName}] ${entry.level} ${entry.event}${where ? ` (${where})` : ''}: ${entry.message}\n`;
     if (entry.error !== undefined) {
       const error = entry.error;

@@ -1,14 +1,23 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { describe, expect, it } from 'vitest';
-import { generateKey } from '@roundtrip/engine';
-import { defaultKeyFilePath, resolveServerSettings, RoundtripConfigError } from '../src/index.ts';
+import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
+import { createMemoryLedger, generateKey } from '@roundtrip/engine';
+import { defaultKeyFilePath, defaultLedgerPath, resolveServerSettings, RoundtripConfigError } from '../src/index.ts';
+import { openLedger } from '../src/open-ledger.ts';
+import { createBundles } from './fixtures/bundle-script.ts';
 
-const tempDir = () => mkdtempSync(join(tmpdir(), 'rt-settings-'));
+const folders: string[] = [];
+const tempDir = () => {
+  const folder = mkdtempSync(join(tmpdir(), 'rt-settings-'));
+  folders.push(folder);
+  return folder;
+};
+afterAll(() => {
+  for (const folder of folders) rmSync(folder, { recursive: true, force: true });
+});
 
 describe('resolveServerSettings', () => {
   it('takes the key from ROUNDTRIP_KEY, and several comma-separated keys with the first sealing', () => {
@@ -24,8 +33,8 @@ describe('resolveServerSettings', () => {
 
   it('refuses a malformed ROUNDTRIP_KEY and says how to make a good one', () => {
     expect(() => resolveServerSettings('srv', { ROUNDTRIP_KEY: 'short' })).toThrow(RoundtripConfigError);
-    expect(() => resolveServerSettings('srv', { ROUNDTRIP_KEY: 'shortkey' })).toThrow('ROUNDTRIP_KEY: Key #1 decodes to 6 bytes; a state key must be exactly 32 bytes (43 base64url characters).');
-    expect(() => resolveServerSettings('srv', { ROUNDTRIP_KEY: 'not base64url!' })).toThrow(/ROUNDTRIP_KEY: Key #1 is not base64url text\. Generate one/);
+    expect(() => resolveServerSettings('srv', { ROUNDTRIP_KEY: 'shortkey' })).toThrow(/^ROUNDTRIP_KEY: Key #1: it decodes to 6 bytes; a state key is exactly 32 bytes\./);
+    expect(() => resolveServerSettings('srv', { ROUNDTRIP_KEY: 'not base64url!' })).toThrow(/^ROUNDTRIP_KEY: Key #1: it is not base64url text\. Fix: Generate a key with /);
   });
 
   it('reads ROUNDTRIP_KEY_FILE with one key a line and comments, and names a missing file', () => {
@@ -63,12 +72,12 @@ describe('resolveServerSettings', () => {
     expect(second.keyring.sealingKid).toBe(first.keyring.sealingKid);
   });
 
-  it('gives two processes starting at once the same generated key', async () => {
+  it('gives three processes starting at once the same generated key', async () => {
     const config = tempDir();
-    const tsx = createRequire(import.meta.url).resolve('tsx');
-    const script = join(import.meta.dirname, 'fixtures', 'print-sealing-kid.ts');
-    const run = () =>
-      promisify(execFile)(process.execPath, ['--import', tsx, script], { env: { PATH: process.env.PATH, XDG_CONFIG_HOME: config, HOME: config } });
+    const bundles = createBundles();
+    const script = await bundles.of(join(import.meta.dirname, 'fixtures', 'print-sealing-kid.ts'));
+    onTestFinished(() => bundles.remove());
+    const run = () => promisify(execFile)(process.execPath, [script], { env: { PATH: process.env.PATH, XDG_CONFIG_HOME: config, HOME: config } });
     const results = await Promise.all([run(), run(), run()]);
     const kids = results.map((r) => r.stdout.trim());
     expect(new Set(kids).size).toBe(1);
@@ -81,12 +90,83 @@ describe('resolveServerSettings', () => {
     expect(resolveServerSettings('srv', { ROUNDTRIP_KEY: key }).principal).toBe(userInfo().username);
   });
 
-  it('reads ROUNDTRIP_STATE_TTL in seconds (default 600) and refuses anything else', () => {
+  it('takes every limit from its variable, else from code, else the default; the variable wins over code', () => {
     const key = generateKey();
-    expect(resolveServerSettings('srv', { ROUNDTRIP_KEY: key }).stateTtlSeconds).toBe(600);
-    expect(resolveServerSettings('srv', { ROUNDTRIP_KEY: key, ROUNDTRIP_STATE_TTL: '30' }).stateTtlSeconds).toBe(30);
-    for (const bad of ['0', '-5', '1.5', 'ten', '90000']) {
-      expect(() => resolveServerSettings('srv', { ROUNDTRIP_KEY: key, ROUNDTRIP_STATE_TTL: bad })).toThrow(/ROUNDTRIP_STATE_TTL is .*whole seconds from 1 to 86400/);
+    expect(resolveServerSettings('srv', { ROUNDTRIP_KEY: key }).limits).toEqual({ stateTtlSeconds: 600, settleTimeoutMs: 10_000, maxRounds: 64, maxStateBytes: 65_536 });
+    const fromCode = { limits: { stateTtlSeconds: 300, settleTimeoutMs: 2000, maxRounds: 20, maxStateBytes: 32_768 } };
+    expect(resolveServerSettings('srv', { ROUNDTRIP_KEY: key }, fromCode).limits).toEqual(fromCode.limits);
+    const env = { ROUNDTRIP_KEY: key, ROUNDTRIP_STATE_TTL: '30', ROUNDTRIP_SETTLE_TIMEOUT_MS: '2500', ROUNDTRIP_MAX_ROUNDS: ' 12 ', ROUNDTRIP_MAX_STATE_BYTES: '1048576' };
+    expect(resolveServerSettings('srv', env, fromCode).limits).toEqual({ stateTtlSeconds: 30, settleTimeoutMs: 2500, maxRounds: 12, maxStateBytes: 1_048_576 });
+    // one variable overrides its own limit only; an empty one counts as unset
+    expect(resolveServerSettings('srv', { ROUNDTRIP_KEY: key, ROUNDTRIP_MAX_ROUNDS: '8', ROUNDTRIP_STATE_TTL: ' ' }, fromCode).limits).toEqual({ ...fromCode.limits, maxRounds: 8 });
+  });
+
+  it.each([
+    ['ROUNDTRIP_STATE_TTL', 'the state lifetime in whole seconds from 1 to 604800 (default 600)', ['0', '-5', '1.5', 'ten', '604801', '1e3']],
+    ['ROUNDTRIP_SETTLE_TIMEOUT_MS', 'the time invoked work may take within one round, in whole milliseconds from 1 to 600000 (default 10000)', ['0', '600001', '2.5', '10s']],
+    ['ROUNDTRIP_MAX_ROUNDS', 'the number of rounds one request may take, a whole number from 1 to 1000 (default 64)', ['0', '1001', 'many', '-1']],
+    ['ROUNDTRIP_MAX_STATE_BYTES', 'the size of the largest requestState accepted, in whole bytes from 1 to 1048576 (default 65536)', ['0', '1048577', '64k', '0x10']],
+  ])('refuses a bad %s, naming the range and the default', (variable, range, bads) => {
+    for (const bad of bads) {
+      const attempt = () => resolveServerSettings('srv', { ROUNDTRIP_KEY: generateKey(), [variable]: bad }, { limits: { maxRounds: 5 } });
+      expect(attempt).toThrow(RoundtripConfigError);
+      expect(attempt).toThrow(`${variable} is ${JSON.stringify(bad)}; give ${range}.`);
+      try {
+        attempt();
+      } catch (error) {
+        expect((error as RoundtripConfigError).setting).toBe(variable);
+      }
     }
+  });
+
+  it('checks the limit variables before it writes a key file', () => {
+    const config = tempDir();
+    const env = { XDG_CONFIG_HOME: config, HOME: config, ROUNDTRIP_MAX_ROUNDS: 'lots' };
+    expect(() => resolveServerSettings('srv', env)).toThrow(/ROUNDTRIP_MAX_ROUNDS/);
+    expect(existsSync(defaultKeyFilePath('srv', env, 'linux'))).toBe(false);
+  });
+
+  it('keeps the effect ledger at ROUNDTRIP_LEDGER, else at the path the code gives, else at the per-user default', () => {
+    const key = generateKey();
+    const state = tempDir();
+    const env = { ROUNDTRIP_KEY: key, XDG_STATE_HOME: state, HOME: state };
+    expect(resolveServerSettings('my server', env).ledgerPath).toBe(join(state, 'roundtrip', 'ledgers', 'my_server.db'));
+    expect(resolveServerSettings('srv', env, { ledger: { path: '/srv/effects.db' } }).ledgerPath).toBe('/srv/effects.db');
+    expect(resolveServerSettings('srv', { ...env, ROUNDTRIP_LEDGER: '/var/ops.db' }, { ledger: { path: '/srv/effects.db' } }).ledgerPath).toBe('/var/ops.db');
+    expect(resolveServerSettings('srv', { ...env, ROUNDTRIP_LEDGER: 'relative.db' }).ledgerPath).toBe(resolve('relative.db'));
+    expect(resolveServerSettings('srv', { ...env, ROUNDTRIP_LEDGER: ':memory:' }).ledgerPath).toBe(':memory:');
+  });
+
+  it("uses the code's own ledger object unless ROUNDTRIP_LEDGER overrides it, and then says so", () => {
+    const env = { ROUNDTRIP_KEY: generateKey() };
+    const own = createMemoryLedger();
+    const plain = resolveServerSettings('srv', env, { ledger: own });
+    expect(plain.ledgerPath).toBeUndefined();
+    expect(plain.warnings).toEqual([]);
+    const overridden = resolveServerSettings('srv', { ...env, ROUNDTRIP_LEDGER: '/var/ops.db' }, { ledger: own });
+    expect(overridden.ledgerPath).toBe('/var/ops.db');
+    expect(overridden.warnings).toEqual(["ROUNDTRIP_LEDGER overrides the effect ledger this server's code supplies; effects are recorded in /var/ops.db."]);
+  });
+});
+
+describe('defaultLedgerPath', () => {
+  it('follows the platform convention beside the key files', () => {
+    expect(defaultLedgerPath('orders', { HOME: '/home/ada' }, 'linux')).toBe('/home/ada/.local/state/roundtrip/ledgers/orders.db');
+    expect(defaultLedgerPath('orders', { HOME: '/home/ada', XDG_STATE_HOME: '/xdg/state' }, 'linux')).toBe('/xdg/state/roundtrip/ledgers/orders.db');
+    expect(defaultLedgerPath('my orders/v2', { HOME: '/Users/ada' }, 'darwin')).toBe('/Users/ada/Library/Application Support/Roundtrip/ledgers/my_orders_v2.db');
+    expect(defaultLedgerPath('orders', { HOME: 'C:/Users/ada', LOCALAPPDATA: 'C:/Users/ada/AppData/Local' }, 'win32')).toBe(join('C:/Users/ada/AppData/Local', 'Roundtrip', 'ledgers', 'orders.db'));
+  });
+});
+
+describe('openLedger', () => {
+  it('opens the SQLite ledger, and names ROUNDTRIP_LEDGER when the file cannot be opened', () => {
+    const dir = tempDir();
+    const ledger = openLedger(join(dir, 'nested', 'effects.db'));
+    expect(ledger.claim({ run: 'r', effect: 'e' }, 1)).toBe('claimed');
+    ledger.close();
+    const notAFolder = join(dir, 'file');
+    writeFileSync(notAFolder, '');
+    expect(() => openLedger(join(notAFolder, 'effects.db'))).toThrow(RoundtripConfigError);
+    expect(() => openLedger(join(notAFolder, 'effects.db'))).toThrow(/^Cannot open the effect ledger at .*file\/effects\.db .*ROUNDTRIP_LEDGER sets the ledger path\.$/);
   });
 });

@@ -1,0 +1,24 @@
+import type { Engine } from '@roundtrip/engine';
+import type { ServerSettings } from './resolve-server-settings.ts';
+
+const count = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
+
+/** What an engine serves, e.g. `2 tools, 1 prompt, 1 resource`; kinds it has none of are left out. */
+export function describeServed(engine: Engine): string {
+  const parts = [
+    [engine.listTools().length, 'tool'],
+    [engine.listPrompts().length, 'prompt'],
+    [engine.listResources().length, 'resource'],
+    [engine.listResourceTemplates().length, 'resource template'],
+  ] as const;
+  const served = parts.filter(([n]) => n > 0).map(([n, noun]) => count(n, noun));
+  return served.length > 0 ? served.join(', ') : 'no tools, prompts or resources';
+}
+
+/** The startup line: what is served, where the keys came from, the principal, the limits and the ledger. */
+export function startupMessage(name: string, version: string, engine: Engine, settings: ServerSettings): string {
+  const { stateTtlSeconds, settleTimeoutMs, maxRounds, maxStateBytes } = settings.limits;
+  const limits = `state lifetime ${stateTtlSeconds}s, settle timeout ${settleTimeoutMs} ms, at most ${count(maxRounds, 'round')}, states up to ${maxStateBytes} bytes`;
+  const ledger = settings.ledgerPath === undefined ? "the code's own effect ledger" : `effect ledger ${settings.ledgerPath}`;
+  return `${name} ${version} serving ${describeServed(engine)} over stdio (${settings.keySource}; principal ${settings.principal}; ${limits}; ${ledger})`;
+}

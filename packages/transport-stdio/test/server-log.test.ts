@@ -1,0 +1,58 @@
+// What the server tells its operator on stderr: one line per engine log entry, and the startup line.
+import { describe, expect, it } from 'vitest';
+import { type Engine, type EngineOptions, createEngine, createKeyring, generateKey } from '@roundtrip/engine';
+import type { ServerSettings } from '../src/index.ts';
+import { describeServed, startupMessage } from '../src/startup-message.ts';
+import { createStderrLog } from '../src/stderr-log.ts';
+import { greetingDefinitions, greetTool, todayResource } from './fixtures/greeting-definitions.ts';
+
+const keyring = createKeyring([generateKey()]);
+const engineOf = (definitions: Partial<EngineOptions>) => createEngine({ keyring, audience: 'srv', ...definitions });
+
+describe('createStderrLog', () => {
+  it('names what the request was for and its run', () => {
+    const lines: string[] = [];
+    const log = createStderrLog('orders', (line) => lines.push(line));
+    log({ level: 'warn', event: 'state_rejected', target: 'prompt refund_email', message: 'requestState refused (invalid): expired' });
+    log({ level: 'info', event: 'run_complete', target: 'resource statement://customers/c1', run: 'r1', message: 'finished in round 2' });
+    log({ level: 'info', event: 'started', message: 'serving' });
+    expect(lines).toEqual([
+      '[orders] warn state_rejected (prompt refund_email): requestState refused (invalid): expired\n',
+      '[orders] info run_complete (resource statement://customers/c1 run r1): finished in round 2\n',
+      '[orders] info started: serving\n',
+    ]);
+  });
+
+  it('indents the stack of an error under its line', () => {
+    const lines: string[] = [];
+    const error = new Error('boom');
+    error.stack = 'Error: boom\n    at here';
+    createStderrLog('orders', (line) => lines.push(line))({ level: 'error', event: 'machine_error', target: 'tool refund_order', run: 'r2', message: 'failed', error });
+    expect(lines).toEqual(['[orders] error machine_error (tool refund_order run r2): failed\n    Error: boom\n        at here\n']);
+  });
+});
+
+describe('the startup line', () => {
+  it('counts what is served, leaving out the kinds there are none of', () => {
+    expect(describeServed(engineOf(greetingDefinitions))).toBe('1 tool, 1 prompt, 1 resource, 1 resource template');
+    const many = { listTools: () => [1, 2], listPrompts: () => [1, 2, 3], listResources: () => [], listResourceTemplates: () => [1, 2] } as unknown as Engine;
+    expect(describeServed(many)).toBe('2 tools, 3 prompts, 2 resource templates');
+    expect(describeServed(engineOf({ resources: [todayResource] }))).toBe('1 resource');
+    expect(describeServed(engineOf({}))).toBe('no tools, prompts or resources');
+  });
+
+  it('reports the key source, principal, limits and ledger', () => {
+    const settings: ServerSettings = {
+      keyring,
+      keySource: 'ROUNDTRIP_KEY (2 keys)',
+      principal: 'ada',
+      limits: { stateTtlSeconds: 120, settleTimeoutMs: 5000, maxRounds: 1, maxStateBytes: 4096 },
+      ledgerPath: '/var/lib/orders/effects.db',
+      warnings: [],
+    };
+    expect(startupMessage('orders', '1.2.3', engineOf({ tools: [greetTool] }), settings)).toBe(
+      'orders 1.2.3 serving 1 tool over stdio (ROUNDTRIP_KEY (2 keys); principal ada; state lifetime 120s, settle timeout 5000 ms, at most 1 round, states up to 4096 bytes; effect ledger /var/lib/orders/effects.db)',
+    );
+    expect(startupMessage('orders', '1.2.3', engineOf({ tools: [greetTool] }), { ...settings, ledgerPath: undefined })).toMatch(/; the code's own effect ledger\)$/);
+  });
+});
