@@ -18,6 +18,11 @@ export interface ConnectedClient {
   client: Client;
   /** What the server process wrote to stderr so far (its log). */
   serverLog(): string;
+  /**
+   * Resolves with the first complete stderr line matching `pattern` that starts at or after offset
+   * `from` of the log (default: any line so far or to come); rejects after `timeoutMs` (default 2000).
+   */
+  waitForLog(pattern: RegExp, options?: { from?: number; timeoutMs?: number }): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -27,9 +32,11 @@ export interface ConnectOptions {
   env: DemoServerEnv;
   /** Called before connecting, e.g. to register the elicitation/create handler of a legacy client. */
   prepare?: (client: Client) => void;
+  /** The JavaScript file `node` runs as the server. @defaultValue {@link SERVER_LAUNCHER} */
+  launcher?: string;
 }
 
-export async function connectDemoClient({ era, env, prepare }: ConnectOptions): Promise<ConnectedClient> {
+export async function connectDemoClient({ era, env, prepare, launcher = SERVER_LAUNCHER }: ConnectOptions): Promise<ConnectedClient> {
   const client =
     era === 'modern'
       ? new Client(
@@ -44,13 +51,37 @@ export async function connectDemoClient({ era, env, prepare }: ConnectOptions): 
   prepare?.(client);
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [SERVER_LAUNCHER],
+    args: [launcher],
     // the child sees only what is passed here, not this process's environment
     env: { ...getDefaultEnvironment(), ...(Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined)) as Record<string, string>) },
     stderr: 'pipe',
   });
   let log = '';
-  transport.stderr?.on('data', (chunk: Buffer | string) => (log += chunk.toString()));
+  const waiters = new Set<() => void>();
+  transport.stderr?.on('data', (chunk: Buffer | string) => {
+    log += chunk.toString();
+    for (const check of waiters) check();
+  });
+  const waitForLog = (pattern: RegExp, { from = 0, timeoutMs = 2000 }: { from?: number; timeoutMs?: number } = {}) =>
+    new Promise<string>((resolve, reject) => {
+      const check = () => {
+        const complete = log.slice(from, log.lastIndexOf('\n') + 1);
+        const line = complete.split('\n').find((l) => pattern.test(l));
+        if (line === undefined) return;
+        finish();
+        resolve(line);
+      };
+      const timer = setTimeout(() => {
+        finish();
+        reject(new Error(`the server wrote no line matching ${pattern} to stderr within ${timeoutMs} ms`));
+      }, timeoutMs);
+      const finish = () => {
+        clearTimeout(timer);
+        waiters.delete(check);
+      };
+      waiters.add(check);
+      check();
+    });
   await client.connect(transport);
-  return { client, serverLog: () => log, close: () => client.close() };
+  return { client, serverLog: () => log, waitForLog, close: () => client.close() };
 }

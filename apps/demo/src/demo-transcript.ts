@@ -1,13 +1,31 @@
-// How the scripted demo writes the conversation for a person to read: scenes, calls, results, answers.
+// How the scripted demo writes the conversation for a person to read: scenes, requests, results, answers.
 
-/** A tools/call result as the demo reads it, whether it completed or asks for input. */
-export interface ToolRoundResult {
+/** One round's result as the demo reads it, whatever the method: complete (tool, prompt, resource) or asking for input. */
+export interface RoundResult {
   resultType?: string;
   inputRequests?: Record<string, { method: string; params?: { mode?: string; message?: string; requestedSchema?: unknown } }>;
   requestState?: string;
+  /** tools/call */
   content?: Array<{ type: string; text?: string }>;
   structuredContent?: Record<string, unknown>;
   isError?: boolean;
+  /** prompts/get */
+  messages?: Array<{ role: string; content: { type: string; text?: string } }>;
+  /** resources/read */
+  contents?: Array<{ uri: string; mimeType?: string; text?: string }>;
+}
+
+/** What was asked for: `tools/call refund_order {"order_id":"ord_51"}`, `resources/read statement://…`. */
+export interface RoundTarget {
+  method: 'tools/call' | 'prompts/get' | 'resources/read';
+  /** The tool or prompt name, or the resource URI. */
+  name: string;
+  args?: Record<string, unknown>;
+}
+
+export interface Retry {
+  inputResponses: Record<string, unknown>;
+  requestState: string;
 }
 
 const INDENT = '  ';
@@ -24,26 +42,31 @@ export function scene(number: number, title: string) {
   say(`── Scene ${number} · ${title} ${'─'.repeat(Math.max(3, 72 - title.length))}`);
 }
 
-export function textOf(result: ToolRoundResult): string {
+/** The text of a tool result. */
+export function textOf(result: RoundResult): string {
   return (result.content ?? []).map((block) => block.text ?? `[${block.type}]`).join('\n');
 }
 
 function describeFields(schema: unknown): string {
-  const { properties = {}, required = [] } = (schema ?? {}) as { properties?: Record<string, { type?: string; description?: string }>; required?: string[] };
+  const { properties = {}, required = [] } = (schema ?? {}) as {
+    properties?: Record<string, { type?: string; description?: string; enum?: string[] }>;
+    required?: string[];
+  };
   return Object.entries(properties)
-    .map(([name, p]) => `${name}: ${p.type ?? '?'}${required.includes(name) ? ', required' : ''}${p.description ? ` ("${p.description}")` : ''}`)
+    .map(([name, p]) => `${name}: ${p.enum ? p.enum.join(' | ') : (p.type ?? '?')}${required.includes(name) ? ', required' : ''}${p.description ? ` ("${p.description}")` : ''}`)
     .join('; ');
 }
 
-export function printCall(tool: string, args: Record<string, unknown>, retry?: { inputResponses: Record<string, unknown>; requestState: string }, stateNote = 'as it was handed') {
-  say(`→ tools/call ${tool} ${JSON.stringify(args)}`, 1);
+export function printRequest(target: RoundTarget, retry?: Retry, stateNote = 'as it was handed') {
+  say(`→ ${target.method} ${target.name}${target.args ? ` ${JSON.stringify(target.args)}` : ''}`, 1);
   if (retry) {
     say(`with inputResponses ${JSON.stringify(retry.inputResponses)}`, 3);
     say(`and requestState ${shortState(retry.requestState)} ${stateNote}`, 3);
   }
 }
 
-export function printResult(result: ToolRoundResult) {
+/** Prints a result; `brief` prints a tool result's text only. */
+export function printResult(result: RoundResult, { brief = false } = {}) {
   if (result.resultType === 'input_required') {
     say('← input_required', 1);
     for (const [key, request] of Object.entries(result.inputRequests ?? {})) {
@@ -53,8 +76,20 @@ export function printResult(result: ToolRoundResult) {
     if (result.requestState !== undefined) say(`requestState: ${shortState(result.requestState)}`, 3);
     return;
   }
+  if (result.messages) {
+    say(`← complete: ${result.messages.length} message${result.messages.length === 1 ? '' : 's'}`, 1);
+    for (const m of result.messages) say(`${m.role}: "${m.content.text ?? `[${m.content.type}]`}"`, 3);
+    return;
+  }
+  if (result.contents) {
+    for (const c of result.contents) {
+      say(`← complete: ${c.uri} (${c.mimeType ?? 'no type'})`, 1);
+      for (const line of (c.text ?? '').replace(/\n$/, '').split('\n')) say(line ? `│ ${line}` : '│', 3);
+    }
+    return;
+  }
   say(`← ${result.isError ? 'complete, isError: true' : 'complete'}: ${textOf(result)}`, 1);
-  if (result.structuredContent) say(`structuredContent ${JSON.stringify(result.structuredContent)}`, 3);
+  if (result.structuredContent && !brief) say(`structuredContent ${JSON.stringify(result.structuredContent)}`, 3);
 }
 
 export function printAnswer(key: string, response: { action: string; content?: unknown }) {

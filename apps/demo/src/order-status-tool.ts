@@ -6,14 +6,18 @@ import { z } from 'zod';
 import { formatCents } from './money.ts';
 import type { Order, OrdersStore } from './orders-store.ts';
 
-export type OrderStatusOutput = {
-  order_id: string;
-  found: boolean;
-  status: Order['status'] | null;
-  amount: string | null;
-  refunded_at: string | null;
-  message: string;
-};
+export const orderStatusOutputSchema = z.object({
+  order_id: z.string(),
+  found: z.boolean(),
+  status: z.enum(['paid', 'refunded']).nullable(),
+  amount: z.string().nullable(),
+  /** When the order was placed (ISO 8601), null when there is no such order. */
+  created_at: z.string().nullable(),
+  refunded_at: z.string().nullable(),
+  message: z.string(),
+});
+
+export type OrderStatusOutput = z.output<typeof orderStatusOutputSchema>;
 
 /**
  * Builds the read-only `order_status` tool over an orders store.
@@ -33,7 +37,7 @@ export function createOrderStatusTool(store: Pick<OrdersStore, 'findOrder'>): To
     },
   }).createMachine({
     id: 'order_status',
-    version: '1',
+    version: '2',
     context: ({ input }) => ({ orderId: input.order_id, order: null }),
     initial: 'lookingUp',
     states: {
@@ -52,6 +56,7 @@ export function createOrderStatusTool(store: Pick<OrdersStore, 'findOrder'>): To
       found: order !== null,
       status: order?.status ?? null,
       amount: order ? formatCents(order.amountCents) : null,
+      created_at: order?.createdAt ?? null,
       refunded_at: order?.refundedAt ?? null,
       message: !order
         ? `No order with id '${orderId}'.`
@@ -67,6 +72,8 @@ export function createOrderStatusTool(store: Pick<OrdersStore, 'findOrder'>): To
     description: 'Tells whether an order exists, its amount, and whether it was refunded. Changes nothing.',
     input: z.object({ order_id: z.string().min(1).describe("The order's id, e.g. 'ord_51'") }),
     machine,
+    output: orderStatusOutputSchema,
     result: (output) => ({ text: output.message, structured: output, isError: !output.found }),
+    annotations: { readOnlyHint: true, openWorldHint: false },
   });
 }

@@ -1,56 +1,64 @@
-// The `refund_order` tool: look the order up, ask the user to confirm, refund it at most once.
-import { type AnswerEvent, ask, defineTool, type ToolDefinition } from '@roundtrip/engine';
+// The `refund_order` tool: look the order up, ask the user to confirm the amount, refund exactly that
+// amount at most once.
+import { type AnswerEvents, type AskMeta, ConfirmedValueChangedError, defineQuestions, defineTool, type ToolDefinition } from '@roundtrip/engine';
 import { assign, fromPromise, setup } from 'xstate';
 import { z } from 'zod';
 import { formatCents } from './money.ts';
 import type { Order, OrdersStore, RefundResult } from './orders-store.ts';
 
-export type RefundStatus = 'refunded' | 'already_refunded' | 'kept' | 'not_found';
+export const refundOutputSchema = z.object({
+  status: z.enum(['refunded', 'already_refunded', 'kept', 'not_found', 'amount_changed']),
+  order_id: z.string(),
+  /** The order's amount as text (`$49.00`); for `refunded`, the amount refunded. Null when there is no such order. */
+  amount: z.string().nullable(),
+  amount_cents: z.int().nullable(),
+  /** When the order was refunded (ISO 8601), null when it was not. */
+  refunded_at: z.string().nullable(),
+  message: z.string(),
+});
 
 /** What the tool answers with: the text for the model and the structured content. */
-export type RefundOutput = {
-  status: RefundStatus;
-  order_id: string;
-  /** The order's amount as text (`$49.00`), null when there is no such order. */
-  amount: string | null;
-  amount_cents: number | null;
-  /** When the order was refunded (ISO 8601), null when it was not. */
-  refunded_at: string | null;
-  message: string;
-};
+export type RefundOutput = z.output<typeof refundOutputSchema>;
+export type RefundStatus = RefundOutput['status'];
 
 type RefundContext = {
   orderId: string;
   order: Order | null;
+  /** The amount the user is asked to confirm, as text: `$49.00`. */
+  amount: string;
+  /** Said before the question when it is asked again: why it is asked again. Empty the first time. */
+  note: string;
   /** What the store said when asked to refund; null until then. */
-  refundOutcome: RefundResult['status'] | null;
+  refund: RefundResult | null;
 };
 
-const confirmSchema = z.object({ confirm: z.boolean().describe('Yes to refund') });
-type ConfirmEvent = AnswerEvent<'confirm', z.output<typeof confirmSchema>>;
+const questions = defineQuestions<RefundContext>()({
+  confirm: { message: '{{note}}Refund {{amount}} for order {{orderId}}?', schema: z.object({ confirm: z.boolean().describe('Yes to refund') }) },
+});
 
-function outputFor(status: RefundStatus, { orderId, order }: RefundContext): RefundOutput {
-  const amount = order ? formatCents(order.amountCents) : null;
+type RefundInput = { orderId: string; amountCents: number };
+
+function outputFor(status: RefundStatus, { orderId, order, refund }: RefundContext): RefundOutput {
+  const amountCents = refund?.status === 'refunded' ? refund.amountCents : (order?.amountCents ?? null);
+  const amount = amountCents === null ? null : formatCents(amountCents);
   const refundedOn = order?.refundedAt ? ` on ${order.refundedAt.slice(0, 10)}` : '';
   const message = {
     not_found: `No order with id '${orderId}'. Check the order id (it looks like 'ord_51') and try again.`,
     already_refunded: `Order ${orderId} was already refunded${refundedOn}; nothing more was done.`,
     kept: `Order ${orderId} was not refunded.`,
     refunded: `Refunded ${amount} for order ${orderId}.`,
+    amount_changed: `The amount of order ${orderId} changed to ${amount} while it was being refunded, so nothing was refunded. Call refund_order again to refund the new amount.`,
   }[status];
-  return {
-    status,
-    order_id: orderId,
-    amount,
-    amount_cents: order?.amountCents ?? null,
-    refunded_at: order?.refundedAt ?? null,
-    message,
-  };
+  return { status, order_id: orderId, amount, amount_cents: amountCents, refunded_at: order?.refundedAt ?? null, message };
 }
 
+const finalFor = (status: RefundStatus) => ({ type: 'final' as const, output: ({ context }: { context: RefundContext }) => outputFor(status, context) });
+
 /**
- * Builds the `refund_order` tool over an orders store. The store, not the client, decides whether an
- * order may still be refunded, so a replayed or concurrent confirmation never refunds twice.
+ * Builds the `refund_order` tool over an orders store. Three things keep a refund honest:
+ * the engine's effect ledger runs the refund at most once per conversation (`once`), the engine reads
+ * the amount again before refunding (`confirmed`) and asks again if it changed, and the store checks
+ * both again inside its write transaction.
  *
  * @example
  * const tool = createRefundOrderTool(openOrdersStore(dbPath()));
@@ -60,30 +68,47 @@ export function createRefundOrderTool(store: Pick<OrdersStore, 'findOrder' | 're
     types: {
       input: {} as { order_id: string },
       context: {} as RefundContext,
-      events: {} as ConfirmEvent,
+      events: {} as AnswerEvents<typeof questions>,
+      meta: {} as AskMeta<typeof questions>,
       output: {} as RefundOutput,
     },
     actors: {
       lookupOrder: fromPromise<Order | null, { orderId: string }>(async ({ input }) => store.findOrder(input.orderId) ?? null),
-      refundOrder: fromPromise<RefundResult, { orderId: string }>(async ({ input }) => store.refundOrder(input.orderId)),
+      refundOrder: fromPromise<RefundResult, RefundInput>(async ({ input }) => store.refundOrder(input.orderId, { expectedAmountCents: input.amountCents })),
     },
     actions: {
-      rememberOrder: assign((_, params: { order: Order | null }) => ({ order: params.order })),
-      rememberRefund: assign((_, params: { result: RefundResult }) => ({
-        order: params.result.status === 'not_found' ? null : params.result.order,
-        refundOutcome: params.result.status,
+      rememberOrder: assign((_, params: { order: Order | null }) => ({
+        order: params.order,
+        amount: params.order ? formatCents(params.order.amountCents) : '',
       })),
+      rememberRefund: assign((_, params: { result: RefundResult }) => ({
+        refund: params.result,
+        order: params.result.status === 'not_found' ? null : params.result.order,
+      })),
+      noteNewAmount: assign(({ context }, params: { amountCents: number }) => {
+        const amount = formatCents(params.amountCents);
+        return {
+          order: context.order && { ...context.order, amountCents: params.amountCents },
+          amount,
+          note: `The amount of order ${context.orderId} changed to ${amount} since you were asked. `,
+        };
+      }),
+      forgetOrder: assign({ order: null }),
     },
     guards: {
       orderMissing: ({ context }) => context.order === null,
       orderAlreadyRefunded: ({ context }) => context.order !== null && (context.order.status === 'refunded' || context.order.refundedAt !== null),
-      refundDone: ({ context }) => context.refundOutcome === 'refunded',
-      confirmed: ({ event }) => event.type === 'confirm.accept' && event.content.confirm === true,
+      confirmed: ({ event }) => event.type === 'confirm.accept' && event.content.confirm,
+      refundDone: ({ context }) => context.refund?.status === 'refunded',
+      refundSawNewAmount: ({ context }) => context.refund?.status === 'amount_changed',
+      /** The engine read the amount again before refunding, and it is no longer the one the user confirmed. */
+      amountChanged: (_, params: { error: unknown }) => params.error instanceof ConfirmedValueChangedError && typeof params.error.current === 'number',
+      orderVanished: (_, params: { error: unknown }) => params.error instanceof ConfirmedValueChangedError && params.error.current === null,
     },
   }).createMachine({
     id: 'refund_order',
-    version: '1',
-    context: ({ input }) => ({ orderId: input.order_id, order: null, refundOutcome: null }),
+    version: '2',
+    context: ({ input }) => ({ orderId: input.order_id, order: null, amount: '', note: '', refund: null }),
     initial: 'lookingUp',
     states: {
       lookingUp: {
@@ -102,14 +127,7 @@ export function createRefundOrderTool(store: Pick<OrdersStore, 'findOrder' | 're
         ],
       },
       confirming: {
-        meta: {
-          ask: {
-            confirm: ask<RefundContext, typeof confirmSchema>({
-              message: ({ context }) => `Refund ${formatCents(context.order?.amountCents ?? 0)} for order ${context.orderId}?`,
-              schema: confirmSchema,
-            }),
-          },
-        },
+        meta: { ask: ['confirm'] },
         on: {
           'confirm.accept': [{ guard: 'confirmed', target: 'refunding' }, { target: 'kept' }],
           'confirm.decline': 'kept',
@@ -120,22 +138,34 @@ export function createRefundOrderTool(store: Pick<OrdersStore, 'findOrder' | 're
         invoke: {
           id: 'refund',
           src: 'refundOrder',
-          input: ({ context }) => ({ orderId: context.orderId }),
+          // the amount the user confirmed travels with the refund: the engine checks it, the store refunds exactly it
+          input: ({ context }) => ({ orderId: context.orderId, amountCents: context.order?.amountCents ?? 0 }),
           onDone: { target: 'checkingRefund', actions: { type: 'rememberRefund', params: ({ event }) => ({ result: event.output }) } },
+          onError: [
+            {
+              guard: { type: 'amountChanged', params: ({ event }) => ({ error: event.error }) },
+              target: 'confirming',
+              actions: { type: 'noteNewAmount', params: ({ event }) => ({ amountCents: (event.error as ConfirmedValueChangedError).current as number }) },
+            },
+            { guard: { type: 'orderVanished', params: ({ event }) => ({ error: event.error }) }, target: 'notFound', actions: 'forgetOrder' },
+          ],
         },
       },
       checkingRefund: {
         always: [
           { guard: 'refundDone', target: 'refunded' },
-          // another request refunded it between the question and the answer
+          // the amount changed between the engine's check and the store's transaction: nothing was refunded
+          { guard: 'refundSawNewAmount', target: 'amountChanged' },
+          // another conversation refunded it between the question and the answer
           { guard: 'orderMissing', target: 'notFound' },
           { target: 'alreadyRefunded' },
         ],
       },
-      refunded: { type: 'final', output: ({ context }) => outputFor('refunded', context) },
-      alreadyRefunded: { type: 'final', output: ({ context }) => outputFor('already_refunded', context) },
-      kept: { type: 'final', output: ({ context }) => outputFor('kept', context) },
-      notFound: { type: 'final', output: ({ context }) => outputFor('not_found', context) },
+      refunded: finalFor('refunded'),
+      alreadyRefunded: finalFor('already_refunded'),
+      kept: finalFor('kept'),
+      notFound: finalFor('not_found'),
+      amountChanged: finalFor('amount_changed'),
     },
     output: ({ event }) => event.output as RefundOutput,
   });
@@ -144,10 +174,22 @@ export function createRefundOrderTool(store: Pick<OrdersStore, 'findOrder' | 're
     name: 'refund_order',
     title: 'Refund an order',
     description:
-      "Refunds a customer's order after the user confirms the amount. An order is refunded at most once; " +
-      'asking again for an order that was already refunded says so and changes nothing.',
+      "Refunds a customer's order after the user confirms the amount. An order is refunded at most once, and only by the amount " +
+      'the user confirmed: if the amount changed meanwhile, the user is asked again. Asking for an order that was already refunded says so and changes nothing.',
     input: z.object({ order_id: z.string().min(1).describe("The order's id, e.g. 'ord_51'") }),
+    questions,
     machine,
+    output: refundOutputSchema,
     result: (output) => ({ text: output.message, structured: output, isError: output.status === 'not_found' }),
+    annotations: { destructiveHint: true, idempotentHint: false, readOnlyHint: false, openWorldHint: false },
+    effects: {
+      refundOrder: {
+        once: true,
+        confirmed: {
+          shown: ({ input }) => input.amountCents,
+          current: ({ input }) => store.findOrder(input.orderId)?.amountCents ?? null,
+        },
+      },
+    },
   });
 }

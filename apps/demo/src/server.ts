@@ -1,13 +1,10 @@
-// The demo MCP server over stdio: the refund_order and order_status tools over the orders database.
+// The demo MCP server over stdio: the refund_order and order_status tools, the refund_email prompt and
+// the customer_statement resource, over the orders database. Effects are recorded in the same file.
 // stdout carries protocol messages only; everything for people goes to stderr.
 import { mainStdioServer } from '@roundtrip/transport-stdio';
 import { dbPath } from './db-path.ts';
-import { createOrderStatusTool } from './order-status-tool.ts';
+import { SERVER_INSTRUCTIONS, SERVER_NAME, SERVER_VERSION, createDemoDefinitions } from './demo-definitions.ts';
 import { type OrdersStore, openOrdersStore } from './orders-store.ts';
-import { createRefundOrderTool } from './refund-order-tool.ts';
-
-const SERVER_NAME = 'roundtrip-demo';
-const SERVER_VERSION = '0.1.0';
 
 const path = dbPath();
 let store: OrdersStore | undefined;
@@ -23,8 +20,10 @@ if (store) {
   const running = await mainStdioServer({
     name: SERVER_NAME,
     version: SERVER_VERSION,
-    tools: [createRefundOrderTool(opened), createOrderStatusTool(opened)],
-    instructions: 'Looks up and refunds orders. Each refund asks the user to confirm the amount first; an order is refunded at most once.',
+    ...createDemoDefinitions(opened),
+    instructions: SERVER_INSTRUCTIONS,
+    // the effect ledger's table sits beside the orders in the same file (ROUNDTRIP_LEDGER overrides it)
+    ledger: { path },
     onClose: () => opened.close(),
   });
   if (running) process.stderr.write(`[${SERVER_NAME}] info orders: database at ${path}\n`);

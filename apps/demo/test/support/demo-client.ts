@@ -6,19 +6,21 @@ import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/client';
 import { generateKey } from '@roundtrip/engine';
 import { connectDemoClient } from '../../src/connect-demo-client.ts';
-import { openOrdersStore } from '../../src/orders-store.ts';
 
 export interface DemoSettings {
   db: string;
   key: string;
   principal?: string;
-  ttlSeconds?: number;
+  /** The JavaScript file node runs as the server. @defaultValue the launcher hosts run (through tsx) */
+  launcher?: string;
 }
 
 export interface DemoConnection {
   client: Client;
   /** everything the server wrote to stderr so far */
   stderr(): string;
+  /** resolves with the first stderr line matching `pattern` from offset `from` on (rejects after `timeoutMs`, default 2000) */
+  waitForLog(pattern: RegExp, options?: { from?: number; timeoutMs?: number }): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -39,38 +41,41 @@ export async function connectDemo(
   const { answer } = options;
   const connection = await connectDemoClient({
     era: options.era ?? 'modern',
-    env: {
-      ROUNDTRIP_DB: settings.db,
-      ROUNDTRIP_KEY: settings.key,
-      ROUNDTRIP_PRINCIPAL: settings.principal ?? 'ada',
-      ...(settings.ttlSeconds ? { ROUNDTRIP_STATE_TTL: String(settings.ttlSeconds) } : {}),
-    },
+    env: { ROUNDTRIP_DB: settings.db, ROUNDTRIP_KEY: settings.key, ROUNDTRIP_PRINCIPAL: settings.principal ?? 'ada' },
+    ...(settings.launcher && { launcher: settings.launcher }),
     prepare: (client) => {
       if (answer) client.setRequestHandler('elicitation/create', async (request) => answer((request.params as { message: string }).message) as never);
     },
   });
-  return { client: connection.client, stderr: connection.serverLog, close: connection.close };
+  return { client: connection.client, stderr: connection.serverLog, waitForLog: connection.waitForLog, close: connection.close };
 }
 
-/** The parts of a tools/call result the tests read. */
-export interface RawCallResult {
+/** The parts of a round's result the tests read, whatever the method. */
+export interface RawRoundResult {
   resultType?: string;
   inputRequests?: Record<string, { method: string; params: { mode?: string; message: string; requestedSchema: unknown } }>;
   requestState?: string;
   content?: Array<{ type: string; text: string }>;
   structuredContent?: Record<string, unknown>;
   isError?: boolean;
+  messages?: Array<{ role: string; content: { type: string; text: string } }>;
+  contents?: Array<{ uri: string; mimeType?: string; text?: string }>;
 }
 
+type Retry = { requestState?: string; inputResponses?: Record<string, unknown> };
+const manual = { allowInputRequired: true } as const;
+
 /** One tools/call round, returning input_required results instead of fulfilling them. */
-export async function callRound(
-  client: Client,
-  name: string,
-  args: Record<string, unknown>,
-  retry?: { requestState?: string; inputResponses?: Record<string, unknown> },
-): Promise<RawCallResult> {
-  return (await client.callTool({ name, arguments: args, ...retry } as never, { allowInputRequired: true })) as RawCallResult;
-}
+export const callRound = async (client: Client, name: string, args: Record<string, unknown>, retry?: Retry) =>
+  (await client.callTool({ name, arguments: args, ...retry } as never, manual)) as RawRoundResult;
+
+/** One prompts/get round. */
+export const promptRound = async (client: Client, name: string, args: Record<string, string>, retry?: Retry) =>
+  (await client.getPrompt({ name, arguments: args, ...retry } as never, manual)) as RawRoundResult;
+
+/** One resources/read round (never from the client's cache). */
+export const readRound = async (client: Client, uri: string, retry?: Retry) =>
+  (await client.readResource({ uri, ...retry } as never, { ...manual, cacheMode: 'bypass' })) as RawRoundResult;
 
 /** The JSON-RPC error a call was refused with, or a failure if it was not refused. */
 export async function refusal(call: Promise<unknown>): Promise<{ code: number; message: string; data: unknown }> {
@@ -84,13 +89,3 @@ export async function refusal(call: Promise<unknown>): Promise<{ code: number; m
 }
 
 export const accept = (content: Record<string, unknown>) => ({ action: 'accept', content });
-
-/** How many refunds the database really holds for an order, read through a second connection. */
-export function refundCount(db: string, orderId: string): number {
-  const store = openOrdersStore(db);
-  try {
-    return store.countRefunds(orderId);
-  } finally {
-    store.close();
-  }
-}

@@ -1,0 +1,121 @@
+// The demo's definitions served by the engine in this process, over a fresh SQLite file that holds
+// both the orders and the effect ledger, as the server does. No transport, no child process: fast.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  type CallToolResult,
+  type ClientCapabilities,
+  type Engine,
+  type EngineLogEntry,
+  type EngineOptions,
+  type GetPromptResult,
+  type ReadResourceResult,
+  type StepOutcome,
+  createEngine,
+  createKeyring,
+  generateKey,
+} from '@roundtrip/engine';
+import { type SqliteLedger, createSqliteLedger } from '@roundtrip/engine/sqlite';
+import { expect } from 'vitest';
+import { SERVER_NAME, createDemoDefinitions } from '../../src/demo-definitions.ts';
+import { type OrdersStore, openOrdersStore } from '../../src/orders-store.ts';
+
+export const FORM: ClientCapabilities = { elicitation: { form: {} } };
+
+/** One key for every engine of a test file unless a test asks for another. */
+export const sharedKeyring = createKeyring([generateKey()]);
+
+export interface DemoEngine {
+  engine: Engine;
+  store: OrdersStore;
+  ledger: SqliteLedger;
+  logs: EngineLogEntry[];
+  /** The database file (orders and effect ledger). */
+  db: string;
+  /** One tools/call round as principal 'ada' with form elicitation declared, unless told otherwise. */
+  call(name: string, args: Record<string, unknown>, retry?: Retry): Promise<StepOutcome<CallToolResult>>;
+  prompt(name: string, args: Record<string, string>, retry?: Retry): Promise<StepOutcome<GetPromptResult>>;
+  read(uri: string, retry?: Retry): Promise<StepOutcome<ReadResourceResult>>;
+  /** How many times an effect ran and was recorded, from the engine's log. */
+  effectsRecorded(): number;
+}
+
+export interface Retry {
+  requestState?: unknown;
+  inputResponses?: unknown;
+  principal?: string;
+}
+
+const cleanups: Array<() => void> = [];
+
+/** Closes every store and ledger opened by demoEngine and removes their folders; call from afterEach. */
+export function closeDemoEngines(): void {
+  for (const cleanup of cleanups.splice(0).reverse()) cleanup();
+}
+
+/**
+ * A demo engine over a fresh database, or over `options.db` (a second "process" sharing the file).
+ * Engine options (keyring, now, limits) may be overridden.
+ */
+export function demoEngine(options: { db?: string } & Partial<Omit<EngineOptions, 'tools' | 'prompts' | 'resources'>> = {}): DemoEngine {
+  const { db: given, ...engineOptions } = options;
+  let db = given;
+  if (!db) {
+    const dir = mkdtempSync(join(tmpdir(), 'rt-demo-'));
+    cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+    db = join(dir, 'orders.db');
+  }
+  const store = openOrdersStore(db);
+  const ledger = createSqliteLedger({ path: db });
+  cleanups.push(() => {
+    store.close();
+    ledger.close();
+  });
+  const logs: EngineLogEntry[] = [];
+  const engine = createEngine({
+    ...createDemoDefinitions(store),
+    keyring: sharedKeyring,
+    audience: SERVER_NAME,
+    ledger,
+    log: (entry) => logs.push(entry),
+    ...engineOptions,
+  });
+  const who = (retry?: Retry) => ({ principal: retry?.principal ?? 'ada', capabilities: FORM, requestState: retry?.requestState, inputResponses: retry?.inputResponses });
+  const strip = <T extends object>(request: T) => Object.fromEntries(Object.entries(request).filter(([, v]) => v !== undefined)) as T;
+  return {
+    engine,
+    store,
+    ledger,
+    logs,
+    db,
+    call: (name, args, retry) => engine.callTool(strip({ name, arguments: args, ...who(retry) })),
+    prompt: (name, args, retry) => engine.getPrompt(strip({ name, arguments: args, ...who(retry) })),
+    read: (uri, retry) => engine.readResource(strip({ uri, ...who(retry) })),
+    effectsRecorded: () => logs.filter((l) => l.event === 'effect_recorded').length,
+  };
+}
+
+type Of<R, T extends StepOutcome<R>['type']> = Extract<StepOutcome<R>, { type: T }>;
+
+function narrow<R, T extends StepOutcome<R>['type']>(outcome: StepOutcome<R>, type: T): Of<R, T> {
+  expect(outcome.type, JSON.stringify(outcome)).toBe(type);
+  return outcome as Of<R, T>;
+}
+
+export const asked = <R>(outcome: StepOutcome<R>) => narrow(outcome, 'input_required');
+export const done = <R>(outcome: StepOutcome<R>) => narrow(outcome, 'complete').result;
+export const refused = <R>(outcome: StepOutcome<R>) => narrow(outcome, 'error').error;
+
+/** The one question of an input_required outcome: its message (and the state to answer with). */
+export function question<R>(outcome: StepOutcome<R>, key: string): { message: string; requestState: string; schema: unknown } {
+  const ask = asked(outcome);
+  const request = ask.inputRequests[key];
+  expect(request, `no question '${key}' in ${JSON.stringify(ask.inputRequests)}`).toBeDefined();
+  return { message: request!.params.message, requestState: ask.requestState, schema: request!.params.requestedSchema };
+}
+
+export const textOf = (result: CallToolResult) => result.content.map((c) => c.text).join('\n');
+export const accept = (content: Record<string, unknown>) => ({ action: 'accept', content });
+export const decline = { action: 'decline' } as const;
+export const cancel = { action: 'cancel' } as const;
