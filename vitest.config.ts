@@ -6,5 +6,7 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // one module graph per worker: each file re-importing xstate, zod and the SDK cost more than the tests
+    isolate: false,
   },
 });
