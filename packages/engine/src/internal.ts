@@ -12,3 +12,5 @@ export { actorFor, compactSnapshot } from './snapshot-codec.ts';
 export { settleActor } from './settle-actor.ts';
 export { readAnswer } from './read-answer.ts';
 export { activeQuestions } from './active-questions.ts';
+export { firstNonJson } from './json-value.ts';
+export { setEffectScope } from './effect-scope.ts';

@@ -127,7 +127,7 @@ export async function runStep<TResult>(ctx: StepContext, target: StepTarget<TRes
   const run = encodeBase64url(runId);
   const round = envelope ? envelope.round + 1 : 1;
   const actor = actorFor(machine.machine, target.args, envelope?.snapshot);
-  setEffectScope(actor.system, {
+  const releaseScope = setEffectScope(actor.system, {
     run,
     ledger: ctx.ledger,
     inflight: ctx.inflight,
@@ -273,5 +273,8 @@ export async function runStep<TResult>(ctx: StepContext, target: StepTarget<TRes
     return { type: 'input_required', inputRequests, requestState: sealState(ctx.keyring, encodeEnvelope(next)) };
   } catch (error) {
     return fail('engine_error', `round ${round} of ${target.label} threw: ${(error as Error)?.message ?? String(error)}`, error);
+  } finally {
+    // every effect has read its scope when it started, and the actor is stopped on every path out
+    releaseScope();
   }
 }

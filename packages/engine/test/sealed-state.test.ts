@@ -83,6 +83,24 @@ describe('seal and open', () => {
     expect(decodeBase64url(body)!.length).toBe(24 + 16 + 6 + payload.length);
   });
 
+  it('is plain NaCl secretbox: nacl.secretbox.open opens what it seals, and it opens what nacl.secretbox seals', () => {
+    const keyText = generateKey();
+    const ring = createKeyring([keyText]);
+    const key = parseKey(keyText);
+    const header = decodeBase64url(ring.sealingKid)!;
+    for (const length of [0, 1, 15, 16, 17, 31, 32, 33, 200, 1000]) {
+      const bytes = nacl.randomBytes(length);
+      const sealed = decodeBase64url(splitToken(sealState(ring, bytes)).body)!;
+      const opened = nacl.secretbox.open(sealed.subarray(24), sealed.subarray(0, 24), key);
+      expect(opened).toEqual(new Uint8Array([...header, ...bytes]));
+
+      const nonce = nacl.randomBytes(24);
+      const box = nacl.secretbox(new Uint8Array([...header, ...bytes]), nonce, key);
+      const token = `rt1.${ring.sealingKid}.${encodeBase64url(new Uint8Array([...nonce, ...box]))}`;
+      expect(openState(ring, token)).toEqual({ ok: true, kid: ring.sealingKid, plaintext: bytes });
+    }
+  });
+
   it('uses a fresh nonce each time, so sealing the same payload twice gives different states', () => {
     expect(sealState(keyring, payload)).not.toBe(sealState(keyring, payload));
   });
