@@ -6,14 +6,14 @@ import type { DefinitionInternals } from './definition-internals.ts';
 import { canonicalJson, digestBytes } from './digest.ts';
 import type { EffectLedger } from './effect-ledger.ts';
 import { setEffectScope } from './effect-scope.ts';
-import { firstNonJson } from './json-value.ts';
+import { type NonJson, firstNonJson } from './json-value.ts';
 import type { Keyring } from './keyring.ts';
 import type { CompiledQuestion } from './questions.ts';
 import { readAnswer } from './read-answer.ts';
 import { openState, sealState } from './sealed-state.ts';
 import { settleActor } from './settle-actor.ts';
 import { actorFor, compactSnapshot } from './snapshot-codec.ts';
-import { type EnvelopeRejection, type StateBinding, type StateEnvelope, TAG_BYTES, checkEnvelope, encodeEnvelope } from './state-envelope.ts';
+import { type CompactSnapshot, type EnvelopeRejection, type StateBinding, type StateEnvelope, TAG_BYTES, checkEnvelope, encodeEnvelope } from './state-envelope.ts';
 import { type EngineLogEntry, ErrorCode, INVALID_STATE_HINT, INVALID_STATE_MESSAGE, type StepOutcome } from './step-outcome.ts';
 import type { ClientCapabilities, ElicitInputRequest } from './wire-shapes.ts';
 
@@ -245,12 +245,20 @@ export async function runStep<TResult>(ctx: StepContext, target: StepTarget<TRes
       };
     }
 
-    const compact = compactSnapshot(actor);
-    actor.stop();
-    const nonJson = firstNonJson(compact.c, 'context') ?? (compact.ch ? firstNonJson(compact.ch, 'children', { undefinedMembers: 'absent' }) : undefined);
-    if (nonJson) {
-      return fail('context_not_json', `${nonJson.path} is ${nonJson.what}: ${nonJson.fix}. Only plain JSON survives between rounds, so round ${round} stops here.`);
+    const notJson = (found: NonJson) =>
+      fail('context_not_json', `${found.path} is ${found.what}: ${found.fix}. Only plain JSON survives between rounds, so round ${round} stops here.`);
+    let compact: CompactSnapshot;
+    try {
+      compact = compactSnapshot(actor);
+    } catch (error) {
+      // XState's persistence walks context, and overflows the stack on a cycle: say where it is
+      const found = firstNonJson(snapshot.context, 'context');
+      if (found) return notJson(found);
+      throw error;
     }
+    actor.stop();
+    const found = firstNonJson(compact.c, 'context') ?? (compact.ch ? firstNonJson(compact.ch, 'children', { undefinedMembers: 'absent' }) : undefined);
+    if (found) return notJson(found);
     const issuedAt = Math.floor(ctx.now() / 1000);
     const next: StateEnvelope = {
       iat: issuedAt,

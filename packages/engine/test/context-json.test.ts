@@ -43,6 +43,9 @@ function makeTool(put: () => unknown, when: 'round 1' | 'round 2') {
   return defineTool({ name: 'keeper', description: 'Keeps a value in context', input: z.object({}), questions, machine, result: (output) => ({ text: `step ${output.step}` }) });
 }
 
+/** `{ a: { a: … inner } }`, `depth` levels deep. */
+const nest = (depth: number, inner: unknown): unknown => (depth === 0 ? inner : { a: nest(depth - 1, inner) });
+
 const FAILED = { content: [{ type: 'text', text: failedText("Tool 'keeper'") }], isError: true };
 
 describe('context that is not plain JSON', () => {
@@ -56,6 +59,12 @@ describe('context that is not plain JSON', () => {
     ['a class instance', () => new Money(1250), 'context.when is an instance of Money', 'store its plain fields in an object'],
     ['NaN', () => Number.NaN, 'context.when is NaN', 'store a finite number, or null'],
     ['a Date deep inside', () => ({ order: { lines: [{ sku: 'A1' }, { shipped: new Date() }] } }), 'context.when.order.lines[1].shipped is a Date', 'ISO string'],
+    ['a Date under 100 levels of plain objects', () => nest(100, new Date()), `context.when${'.a'.repeat(100)} is a Date`, 'ISO string'],
+    ['a cycle', () => {
+      const node: { id: string; parent?: unknown } = { id: 'n1' };
+      node.parent = { id: 'n0', child: node };
+      return node;
+    }, 'context.when.parent.child is a reference back to one of its own parents (a cycle)', 'store the data as a tree, linking by id'],
   ])('fails the round that stores %s, with a tool error for the client and a log line naming the path and the fix', async (_, put, where, fix) => {
     const { call, logs } = makeEngine([makeTool(put, 'round 1')]);
     const outcome = await call({ name: 'keeper', arguments: {} });
@@ -91,7 +100,18 @@ describe('context that is not plain JSON', () => {
   });
 
   it('seals plain JSON: strings, finite numbers, booleans, null, arrays and plain objects', async () => {
-    const value = { s: 'x', n: -1.5, b: true, z: null, list: [1, 'two', [3]], nested: { deep: { ok: false } }, bare: Object.assign(Object.create(null), { a: 1 }) };
+    const shared = { id: 's1' };
+    const value = {
+      s: 'x',
+      n: -1.5,
+      b: true,
+      z: null,
+      list: [1, 'two', [3]],
+      nested: { deep: { ok: false } },
+      bare: Object.assign(Object.create(null), { a: 1 }),
+      shared: [shared, shared], // the same object twice is not a cycle
+      deep: nest(100, 'bottom'), // deeper than the quick check goes, so the full walk confirms it
+    };
     const { call, logs } = makeEngine([makeTool(() => value, 'round 2')]);
     const r1 = inputRequired(await call({ name: 'keeper', arguments: {} }));
     const r2 = inputRequired(await call({ name: 'keeper', arguments: {}, requestState: r1.requestState, inputResponses: { first: accept({ ok: true }) } }));
