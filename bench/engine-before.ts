@@ -27,14 +27,27 @@ type OldTool = {
 export interface EngineBefore {
   readonly rev: string;
   readonly createEngine: (options: { tools: readonly OldTool[]; keyring: OldKeyring; audience: string }) => {
-    callTool(request: { name: string; arguments?: unknown; inputResponses?: unknown; requestState?: unknown; principal: string; capabilities: unknown }): Promise<StepOutcome>;
+    callTool(request: {
+      name: string;
+      arguments?: unknown;
+      inputResponses?: unknown;
+      requestState?: unknown;
+      principal: string;
+      capabilities: unknown;
+    }): Promise<StepOutcome>;
   };
   readonly createKeyring: (keys: readonly string[]) => OldKeyring;
   /** The demo's `createRefundOrderTool` at BEFORE_REV, on the old engine. */
   readonly createRefundOrderTool: (store: { findOrder(id: string): unknown; refundOrder(id: string): unknown }) => OldTool;
   readonly sealState: (keyring: OldKeyring, payload: Uint8Array) => string;
   readonly openState: (keyring: OldKeyring, token: string) => { ok: true; plaintext: Uint8Array } | { ok: false; reason: string };
-  readonly checkEnvelope: (plaintext: Uint8Array, binding: OldBinding, machine: OldCompiledMachine, nowSeconds: number, maxRounds: number) => { ok: boolean };
+  readonly checkEnvelope: (
+    plaintext: Uint8Array,
+    binding: OldBinding,
+    machine: OldCompiledMachine,
+    nowSeconds: number,
+    maxRounds: number,
+  ) => { ok: boolean };
 }
 
 /** Writes the old engine and tool from git into `dir` and loads them; a string says why it could not. */

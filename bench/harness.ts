@@ -138,11 +138,15 @@ export function results(cases: Case[]) {
 }
 
 export function table(rows: Case[]): void {
-  console.log(`${pad('case', 92)} ${lpad('iters/round', 11)} ${lpad('µs/op', 8)} ${lpad('ops/s', 9)} ${lpad('min–max µs/op', 14)} ${lpad('GC µs/op', 9)}`);
+  console.log(
+    `${pad('case', 92)} ${lpad('iters/round', 11)} ${lpad('µs/op', 8)} ${lpad('ops/s', 9)} ${lpad('min–max µs/op', 14)} ${lpad('GC µs/op', 9)}`,
+  );
   for (const c of rows) {
     const m = median(c.samples);
     const d = m < 1 ? 2 : 1;
     const range = `${fmt(Math.min(...c.samples), d)}–${fmt(Math.max(...c.samples), d)}`;
-    console.log(`${pad(c.label, 92)} ${lpad(String(c.iterations), 11)} ${lpad(fmt(m, d), 8)} ${lpad(fmt(1e6 / m, 0), 9)} ${lpad(range, 14)} ${lpad(fmt(median(c.gcSamples), d), 9)}`);
+    console.log(
+      `${pad(c.label, 92)} ${lpad(String(c.iterations), 11)} ${lpad(fmt(m, d), 8)} ${lpad(fmt(1e6 / m, 0), 9)} ${lpad(range, 14)} ${lpad(fmt(median(c.gcSamples), d), 9)}`,
+    );
   }
 }

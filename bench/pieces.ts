@@ -3,7 +3,7 @@
 // b0938e8 the old code beside the new (the old engine's own modules, loaded from git by engine-before.ts).
 
 import { createRequire } from 'node:module';
-import { createMemoryLedger, parseKey, type Keyring, type StepOutcome } from '../packages/engine/src/index.ts';
+import { createMemoryLedger, type Keyring, parseKey, type StepOutcome } from '../packages/engine/src/index.ts';
 import {
   type CompiledMachine,
   canonicalJson,
@@ -15,13 +15,13 @@ import {
   internalsOf,
   openState,
   readAnswer,
+  type StateEnvelope,
   sealState,
   setEffectScope,
-  type StateEnvelope,
   TAG_BYTES,
 } from '../packages/engine/src/internal.ts';
 import type { EngineBefore } from './engine-before.ts';
-import { mk, type Case } from './harness.ts';
+import { type Case, mk } from './harness.ts';
 
 /** The weights of the piece cases: a breakdown piece takes a third of a whole-round case per round. */
 const W_PIECE = 1 / 3;
@@ -55,7 +55,14 @@ interface PieceInput {
   declineAnswer: unknown;
   round1State: string;
   declineOutcome: StepOutcome;
-  before: { engine: EngineBefore; keyring: Parameters<EngineBefore['sealState']>[0]; tool: ReturnType<EngineBefore['createRefundOrderTool']>; round1State: string } | undefined;
+  before:
+    | {
+        engine: EngineBefore;
+        keyring: Parameters<EngineBefore['sealState']>[0];
+        tool: ReturnType<EngineBefore['createRefundOrderTool']>;
+        round1State: string;
+      }
+    | undefined;
 }
 
 export function buildPieces(input: PieceInput) {
@@ -82,14 +89,17 @@ export function buildPieces(input: PieceInput) {
   const context = envelope.snapshot.c;
   const render = () => (typeof question.message === 'string' ? question.message : question.message({ context }));
   const questionHash = () => digestBytes(`${render()}\0${question.schemaText}`, TAG_BYTES.question);
-  if (!Buffer.from(questionHash()).equals(envelope.questions.get('confirm') ?? new Uint8Array())) throw new Error('the bench question hash differs from the sealed one');
+  if (!Buffer.from(questionHash()).equals(envelope.questions.get('confirm') ?? new Uint8Array()))
+    throw new Error('the bench question hash differs from the sealed one');
   if (firstNonJson(context, 'context') !== undefined) throw new Error('the context is not plain JSON');
   const payload = encodeEnvelope({ ...envelope, round: 2 });
 
   // tweetnacl, through the engine's own dependency (the instance the engine uses); the key from its text
   const nacl = createRequire(new URL('../packages/engine/package.json', import.meta.url))('tweetnacl') as {
     randomBytes: (n: number) => Uint8Array;
-    secretbox: ((m: Uint8Array, n: Uint8Array, k: Uint8Array) => Uint8Array) & { open: (b: Uint8Array, n: Uint8Array, k: Uint8Array) => Uint8Array | null };
+    secretbox: ((m: Uint8Array, n: Uint8Array, k: Uint8Array) => Uint8Array) & {
+      open: (b: Uint8Array, n: Uint8Array, k: Uint8Array) => Uint8Array | null;
+    };
   };
   const key = parseKey(input.keyText);
   const boxPlain = new Uint8Array(6 + payload.length); // key-id copy + envelope, as sealState boxes it
@@ -164,12 +174,12 @@ export function buildPieces(input: PieceInput) {
     mk('nonce', '  of which the nonce: crypto.getRandomValues, 24 bytes in place', now.nonce, W_PIECE),
     mk('check', 'decodeEnvelope + checkEnvelope (snapshot JSON.parse, tag compares)', now.check, W_PIECE),
     mk('args', 'args tag: canonicalJson(args) + SHA-512', now.args, W_PIECE),
-    mk('question', 'question hash: render + `${message}\\0${schemaText}` + SHA-512', now.question, W_PIECE),
-    mk('message', 'question message rendered (the tool\'s function, formatCents)', now.message, W_SMALL),
+    mk('question', 'question hash: render, then SHA-512 of message, NUL, schema text', now.question, W_PIECE),
+    mk('message', "question message rendered (the tool's function, formatCents)", now.message, W_SMALL),
     mk('zod-invalid', 'zod: arguments + invalid answer (readAnswer, failing safeParse)', now.zodInvalid, W_PIECE),
     mk('zod-decline', 'zod: arguments + decline answer (no content to parse)', now.zodDecline, W_SMALL),
     mk('json-context', 'JSON-context check before sealing (firstNonJson)', now.jsonContext, W_PIECE),
-    mk('finish', "definition finish: result() + structuredContent JSON check", now.finish, W_PIECE),
+    mk('finish', 'definition finish: result() + structuredContent JSON check', now.finish, W_PIECE),
     mk('scope', 'effect scope for the ledger (setEffectScope and its release)', now.scope, W_SMALL),
   ];
 
@@ -181,9 +191,11 @@ export function buildPieces(input: PieceInput) {
     const old = before.engine;
     const oldOpened = old.openState(before.keyring, before.round1State);
     if (!oldOpened.ok) throw new Error('the old round-1 state did not open with the old engine');
-    if (!old.checkEnvelope(oldOpened.plaintext, binding, before.tool._machine, nowSeconds(), 64).ok) throw new Error('the old check refused its own state');
+    if (!old.checkEnvelope(oldOpened.plaintext, binding, before.tool._machine, nowSeconds(), 64).ok)
+      throw new Error('the old check refused its own state');
     const oldEnvelope = decodeEnvelope(oldOpened.plaintext) as StateEnvelope;
-    if (JSON.stringify(oldEnvelope.snapshot) !== JSON.stringify(envelope.snapshot)) throw new Error('the old and new tools seal different snapshots');
+    if (JSON.stringify(oldEnvelope.snapshot) !== JSON.stringify(envelope.snapshot))
+      throw new Error('the old and new tools seal different snapshots');
     if (!old.openState(before.keyring, round1State).ok) throw new Error('the old openState cannot open a new state');
     const was = {
       seal: () => {
@@ -199,7 +211,9 @@ export function buildPieces(input: PieceInput) {
       // what create-engine.ts did with a final output at 8ad16d2
       finish: () => {
         const view = before.tool._result(output);
-        const result: { content: unknown[]; structuredContent?: unknown; isError?: boolean } = { content: [{ type: 'text', text: view.text }] };
+        const result: { content: unknown[]; structuredContent?: unknown; isError?: boolean } = {
+          content: [{ type: 'text', text: view.text }],
+        };
         if (view.structured !== undefined) result.structuredContent = view.structured;
         if (view.isError) result.isError = true;
         escaped = result; // kept reachable, so the optimiser cannot drop the object the engine returned

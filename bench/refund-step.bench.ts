@@ -25,7 +25,7 @@ import { createActor, StateMachine, waitFor } from '../packages/engine/node_modu
 import { type ClientCapabilities, createEngine, createKeyring, generateKey, type StepOutcome } from '../packages/engine/src/index.ts';
 import { internalsOf } from '../packages/engine/src/internal.ts';
 import { type EngineBefore, loadEngineBefore } from './engine-before.ts';
-import { type Case, fmt, gc, lpad, mk, pad, results, ROUNDS, runCases, table } from './harness.ts';
+import { type Case, fmt, gc, lpad, mk, pad, ROUNDS, results, runCases, table } from './harness.ts';
 import { buildPieces } from './pieces.ts';
 import { createRefundOrderTool, memoryOrdersStore } from './refund-tool.ts';
 
@@ -47,7 +47,14 @@ const engine = createEngine({ tools: [tool], keyring, audience: AUDIENCE });
 const machine = internalsOf(tool).machine.machine;
 if (!(machine instanceof StateMachine)) throw new Error('the bench and the engine load different xstate instances');
 
-type CallTool = (request: { name: string; arguments?: unknown; inputResponses?: unknown; requestState?: unknown; principal: string; capabilities: ClientCapabilities }) => Promise<StepOutcome>;
+type CallTool = (request: {
+  name: string;
+  arguments?: unknown;
+  inputResponses?: unknown;
+  requestState?: unknown;
+  principal: string;
+  capabilities: ClientCapabilities;
+}) => Promise<StepOutcome>;
 
 /** Round 1 once (look the order up, ask, seal), then the two retry variants on that state, each checked once. */
 async function retriesOf(callTool: CallTool, who: string) {
@@ -62,17 +69,33 @@ async function retriesOf(callTool: CallTool, who: string) {
     throw new Error(`${who}: the invalid-answer round did not re-ask: ${JSON.stringify(invalidOutcome)}`);
   }
   const declineOutcome = await retryDecline();
-  if (declineOutcome.type !== 'complete' || (declineOutcome.result.structuredContent as { status?: string } | undefined)?.status !== 'kept') {
+  if (
+    declineOutcome.type !== 'complete' ||
+    (declineOutcome.result.structuredContent as { status?: string } | undefined)?.status !== 'kept'
+  ) {
     throw new Error(`${who}: the decline round did not finish as kept: ${JSON.stringify(declineOutcome)}`);
   }
-  return { question: first.inputRequests.confirm?.params.message, round1State, round2State: invalidOutcome.requestState, declineOutcome, retryInvalid, retryDecline };
+  return {
+    question: first.inputRequests.confirm?.params.message,
+    round1State,
+    round2State: invalidOutcome.requestState,
+    declineOutcome,
+    retryInvalid,
+    retryDecline,
+  };
 }
 const now = await retriesOf(engine.callTool, 'engine');
 
 // the engine at 8ad16d2 with the demo's tool at 8ad16d2, same key, same kind of store
 const loaded = await loadEngineBefore(repoRoot, dir);
 let beforeSkipped: string | undefined;
-let before: (Awaited<ReturnType<typeof retriesOf>> & { engine: EngineBefore; keyring: ReturnType<EngineBefore['createKeyring']>; tool: ReturnType<EngineBefore['createRefundOrderTool']> }) | undefined;
+let before:
+  | (Awaited<ReturnType<typeof retriesOf>> & {
+      engine: EngineBefore;
+      keyring: ReturnType<EngineBefore['createKeyring']>;
+      tool: ReturnType<EngineBefore['createRefundOrderTool']>;
+    })
+  | undefined;
 if (typeof loaded === 'string') {
   beforeSkipped = loaded;
 } else {
@@ -80,7 +103,8 @@ if (typeof loaded === 'string') {
   const oldTool = loaded.createRefundOrderTool(memoryOrdersStore());
   const oldEngine = loaded.createEngine({ tools: [oldTool], keyring: oldKeyring, audience: AUDIENCE });
   const retries = await retriesOf((request) => oldEngine.callTool(request), `engine at ${loaded.rev.slice(0, 7)}`);
-  if (retries.question !== now.question) throw new Error(`the two tools ask differently: ${JSON.stringify(retries.question)} vs ${JSON.stringify(now.question)}`);
+  if (retries.question !== now.question)
+    throw new Error(`the two tools ask differently: ${JSON.stringify(retries.question)} vs ${JSON.stringify(now.question)}`);
   before = { ...retries, engine: loaded, keyring: oldKeyring, tool: oldTool };
 }
 
@@ -133,7 +157,13 @@ const expect = (type: StepOutcome['type'], call: () => Promise<StepOutcome>) => 
   if (o.type !== type) throw new Error(`expected ${type}, got ${JSON.stringify(o)}`);
 };
 const mainCases = [
-  mk('rt-invalid', 'after: retry, invalid answer (open, rehydrate, answer, settle, seal)', expect('input_required', now.retryInvalid), 1, true),
+  mk(
+    'rt-invalid',
+    'after: retry, invalid answer (open, rehydrate, answer, settle, seal)',
+    expect('input_required', now.retryInvalid),
+    1,
+    true,
+  ),
   mk('xs-invalid', 'XState baseline, no event (parse, restore, start, persist, stringify)', xstateCycle(undefined), 1),
   mk('rt-decline', 'after: retry, decline (open, rehydrate, answer, settle, result)', expect('complete', now.retryDecline), 1, true),
   mk('xs-decline', 'XState baseline, decline event (parse, restore, start, send, persist, stringify)', xstateCycle(declineEvent), 1),
@@ -141,18 +171,39 @@ const mainCases = [
 ];
 const beforeCases = before
   ? [
-      mk('old-invalid', `before (${before.engine.rev.slice(0, 7)}): retry, invalid answer`, expect('input_required', before.retryInvalid), 1, true),
+      mk(
+        'old-invalid',
+        `before (${before.engine.rev.slice(0, 7)}): retry, invalid answer`,
+        expect('input_required', before.retryInvalid),
+        1,
+        true,
+      ),
       mk('old-decline', `before (${before.engine.rev.slice(0, 7)}): retry, decline`, expect('complete', before.retryDecline), 1, true),
       // the old round plus the one thing issue 5 requires of every seal: a nonce fresh from the CSPRNG (a syscall)
-      mk('old-invalid-nonce', `before (${before.engine.rev.slice(0, 7)}) + one CSPRNG draw: retry, invalid answer`, async () => {
-        sink += globalThis.crypto.getRandomValues(new Uint8Array(24))[0]!;
-        await expect('input_required', before.retryInvalid)();
-      }, 1, true),
+      mk(
+        'old-invalid-nonce',
+        `before (${before.engine.rev.slice(0, 7)}) + one CSPRNG draw: retry, invalid answer`,
+        async () => {
+          sink += globalThis.crypto.getRandomValues(new Uint8Array(24))[0]!;
+          await expect('input_required', before.retryInvalid)();
+        },
+        1,
+        true,
+      ),
     ]
   : [];
 // order: each case next to the one it is paired with (the order flips every round, so neighbours stay neighbours)
 const caseNamed = (name: string) => [...mainCases, ...beforeCases].find((c) => c.name === name);
-const cases: Case[] = ['rt-invalid', 'xs-invalid', 'old-invalid', 'old-invalid-nonce', 'rt-decline', 'xs-decline', 'old-decline', 'xs-ignored'].flatMap((n) => caseNamed(n) ?? []);
+const cases: Case[] = [
+  'rt-invalid',
+  'xs-invalid',
+  'old-invalid',
+  'old-invalid-nonce',
+  'rt-decline',
+  'xs-decline',
+  'old-decline',
+  'xs-ignored',
+].flatMap((n) => caseNamed(n) ?? []);
 for (const c of pieces.pieceCases) {
   cases.push(c);
   for (const changed of pieces.changedCases) if (changed.partner === c.name) cases.push(changed.case);
@@ -162,7 +213,9 @@ const { byName, us, gcUs, paired, pairedDiff, pairedNoGc, pairedDiffNoGc } = res
 
 // ─── report ─────────────────────────────────────────────────────────────────────────────────────────
 
-const versionOf = (pkg: string) => (JSON.parse(readFileSync(new URL(`../packages/engine/node_modules/${pkg}/package.json`, import.meta.url), 'utf8')) as { version: string }).version;
+const versionOf = (pkg: string) =>
+  (JSON.parse(readFileSync(new URL(`../packages/engine/node_modules/${pkg}/package.json`, import.meta.url), 'utf8')) as { version: string })
+    .version;
 const cpu = (() => {
   try {
     return /model name\s*:\s*(.*)/.exec(readFileSync('/proc/cpuinfo', 'utf8'))?.[1] ?? 'unknown';
@@ -176,10 +229,14 @@ const goalWord = (ratio: number) => (ratio <= GOAL_RATIO ? 'MET' : 'MISSED');
 
 console.log('Roundtrip benchmark: one retry round of refund_order vs the bare XState cycle of the same machine');
 console.log('');
-console.log(`node ${process.version} (OpenSSL ${process.versions.openssl}), xstate ${versionOf('xstate')}, tweetnacl ${versionOf('tweetnacl')}, zod ${versionOf('zod')}`);
+console.log(
+  `node ${process.version} (OpenSSL ${process.versions.openssl}), xstate ${versionOf('xstate')}, tweetnacl ${versionOf('tweetnacl')}, zod ${versionOf('zod')}`,
+);
 console.log(`cpu: ${cpu}, ${availableParallelism()} logical cores; global.gc ${gc ? 'called before every sample' : 'not available'}`);
 console.log(`method: warm-up, then ${ROUNDS} rounds in alternating order; figure = median over rounds of µs/op; total ${fmt(elapsed)} s`);
-console.log(`after = working tree (engine second shape, b0938e8 and later); before = ${before ? `${before.engine.rev.slice(0, 7)} from git` : `not measured (${beforeSkipped})`}`);
+console.log(
+  `after = working tree (engine second shape, b0938e8 and later); before = ${before ? `${before.engine.rev.slice(0, 7)} from git` : `not measured (${beforeSkipped})`}`,
+);
 console.log('');
 
 console.log('== Throughput');
@@ -220,7 +277,9 @@ console.log('== Size of the requestState');
 const raw = persistedJson.length;
 const goal = 1.4 * raw + 120;
 const sizeLine = (label: string, state: string) =>
-  console.log(`${pad(label, 32)} ${lpad(String(state.length), 5)} chars; raw snapshot ${raw}; goal ≤ 1.4 × ${raw} + 120 = ${fmt(goal)}: ${state.length <= goal ? 'MET' : 'MISSED'} (${fmt(state.length / raw, 2)} × raw, ${fmt(goal - state.length, 0)} to spare)`);
+  console.log(
+    `${pad(label, 32)} ${lpad(String(state.length), 5)} chars; raw snapshot ${raw}; goal ≤ 1.4 × ${raw} + 120 = ${fmt(goal)}: ${state.length <= goal ? 'MET' : 'MISSED'} (${fmt(state.length / raw, 2)} × raw, ${fmt(goal - state.length, 0)} to spare)`,
+  );
 sizeLine('after: round-1 state', now.round1State);
 sizeLine('after: round-2 state (re-ask)', now.round2State);
 if (before) {
@@ -237,7 +296,10 @@ const breakdown = (title: string, rt: string, parts: Array<[string, number]>) =>
   const sum = parts.reduce((n, [, t]) => n + t, 0);
   console.log('');
   console.log(`${title} (${fmt(total)} µs end to end):`);
-  for (const [label, t] of [...parts, ['rest: actor, subscribe, settle, answer loop, outcome objects, colder pieces', total - sum] as [string, number]]) {
+  for (const [label, t] of [
+    ...parts,
+    ['rest: actor, subscribe, settle, answer loop, outcome objects, colder pieces', total - sum] as [string, number],
+  ]) {
     console.log(`  ${pad(label, 84)} ${lpad(fmt(t, t < 1 ? 2 : 1), 6)} µs  ${lpad(fmt((100 * t) / total, 0), 3)} %`);
   }
 };
@@ -266,7 +328,9 @@ breakdown('Where one decline round goes', 'rt-decline', [
 ]);
 const cipher = us('box-seal') + us('box-open');
 console.log('');
-console.log(`cipher floor of a re-ask round: ${fmt(cipher)} µs (secretbox + open) against ${fmt((GOAL_RATIO - 1) * us('xs-invalid'))} µs allowed: ratio ≥ ${fmt(1 + cipher / us('xs-invalid'), 2)} from the cipher alone`);
+console.log(
+  `cipher floor of a re-ask round: ${fmt(cipher)} µs (secretbox + open) against ${fmt((GOAL_RATIO - 1) * us('xs-invalid'))} µs allowed: ratio ≥ ${fmt(1 + cipher / us('xs-invalid'), 2)} from the cipher alone`,
+);
 console.log('');
 
 if (before) {
@@ -288,8 +352,12 @@ if (before) {
     const delta = was ? pairedDiff(is, was) : us(is);
     addInvalid += delta * ni;
     addDecline += delta * nd;
-    const change = was ? `${lpad(fmt(us(was), 2), 5)} → ${lpad(fmt(us(is), 2), 5)} (after / before ${fmt(paired(is, was).ratio, 2)})` : `${lpad('—', 5)} → ${lpad(fmt(us(is), 2), 5)}`;
-    console.log(`${pad(what, 60)} ${change}; ${delta >= 0 ? '+' : ''}${fmt(delta, 2)} µs × ${ni} per invalid round, × ${nd} per decline round`);
+    const change = was
+      ? `${lpad(fmt(us(was), 2), 5)} → ${lpad(fmt(us(is), 2), 5)} (after / before ${fmt(paired(is, was).ratio, 2)})`
+      : `${lpad('—', 5)} → ${lpad(fmt(us(is), 2), 5)}`;
+    console.log(
+      `${pad(what, 60)} ${change}; ${delta >= 0 ? '+' : ''}${fmt(delta, 2)} µs × ${ni} per invalid round, × ${nd} per decline round`,
+    );
   }
   console.log(
     `${pad('sum of the pieces above, each timed alone', 60)} ${addInvalid >= 0 ? '+' : ''}${fmt(addInvalid)} µs per invalid round, ${addDecline >= 0 ? '+' : ''}${fmt(addDecline)} per decline round; measured whole-round difference ${fmt(pairedDiff('rt-invalid', 'old-invalid'))} and ${fmt(pairedDiff('rt-decline', 'old-decline'))} µs (without GC pauses ${fmt(pairedDiffNoGc('rt-invalid', 'old-invalid'))} and ${fmt(pairedDiffNoGc('rt-decline', 'old-decline'))})`,

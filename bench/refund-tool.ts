@@ -44,7 +44,9 @@ interface BenchOrdersStore {
 
 /** The demo's seed order `ord_51` ($49.00, paid), so the context and snapshot are the demo's byte for byte. */
 export function memoryOrdersStore(): BenchOrdersStore {
-  const orders = new Map<string, Order>([['ord_51', { id: 'ord_51', customer: 'ada', amountCents: 4900, currency: 'USD', status: 'paid', refundedAt: null }]]);
+  const orders = new Map<string, Order>([
+    ['ord_51', { id: 'ord_51', customer: 'ada', amountCents: 4900, currency: 'USD', status: 'paid', refundedAt: null }],
+  ]);
   return {
     findOrder: (id) => {
       const order = orders.get(id);
@@ -130,7 +132,8 @@ export function createRefundOrderTool(store: BenchOrdersStore): ToolDefinition {
     },
     guards: {
       orderMissing: ({ context }) => context.order === null,
-      orderAlreadyRefunded: ({ context }) => context.order !== null && (context.order.status === 'refunded' || context.order.refundedAt !== null),
+      orderAlreadyRefunded: ({ context }) =>
+        context.order !== null && (context.order.status === 'refunded' || context.order.refundedAt !== null),
       refundDone: ({ context }) => context.refundOutcome === 'refunded',
       confirmed: ({ event }) => event.type === 'confirm.accept' && event.content.confirm === true,
     },
@@ -149,7 +152,11 @@ export function createRefundOrderTool(store: BenchOrdersStore): ToolDefinition {
         },
       },
       checkingOrder: {
-        always: [{ guard: 'orderMissing', target: 'notFound' }, { guard: 'orderAlreadyRefunded', target: 'alreadyRefunded' }, { target: 'confirming' }],
+        always: [
+          { guard: 'orderMissing', target: 'notFound' },
+          { guard: 'orderAlreadyRefunded', target: 'alreadyRefunded' },
+          { target: 'confirming' },
+        ],
       },
       confirming: {
         meta: { ask: ['confirm'] },

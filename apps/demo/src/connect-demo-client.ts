@@ -2,7 +2,7 @@
 // the way a desktop host does, on either protocol era.
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/client';
-import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
+import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 
 /** The launcher hosts run: plain JavaScript that loads the TypeScript server through tsx, from any folder. */
 export const SERVER_LAUNCHER = fileURLToPath(new URL('../bin/roundtrip-demo.mjs', import.meta.url));
@@ -53,7 +53,10 @@ export async function connectDemoClient({ era, env, prepare, launcher = SERVER_L
     command: process.execPath,
     args: [launcher],
     // the child sees only what is passed here, not this process's environment
-    env: { ...getDefaultEnvironment(), ...(Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined)) as Record<string, string>) },
+    env: {
+      ...getDefaultEnvironment(),
+      ...(Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined)) as Record<string, string>),
+    },
     stderr: 'pipe',
   });
   let log = '';

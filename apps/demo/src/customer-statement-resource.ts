@@ -23,7 +23,20 @@ const questions = defineQuestions<StatementContext>()({
   },
 });
 
-const MONTH_NAMES = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+const MONTH_NAMES = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+];
 const sum = (items: Array<{ amountCents: number }>) => items.reduce((total, item) => total + item.amountCents, 0);
 
 /** The statement as text: orders placed and refunds made in the month, with totals. */
@@ -68,7 +81,9 @@ export function createCustomerStatementResource(store: Pick<OrdersStore, 'active
     },
     actors: {
       findMonths: fromPromise<string[], { customer: string }>(async ({ input }) => store.activeMonths(input.customer)),
-      writeStatement: fromPromise<string, { customer: string; month: string }>(async ({ input }) => formatStatement(store.monthActivity(input.customer, input.month))),
+      writeStatement: fromPromise<string, { customer: string; month: string }>(async ({ input }) =>
+        formatStatement(store.monthActivity(input.customer, input.month)),
+      ),
     },
     actions: {
       rememberMonths: assign((_, params: { months: string[] }) => ({ months: params.months.join(', ') })),
@@ -96,7 +111,10 @@ export function createCustomerStatementResource(store: Pick<OrdersStore, 'active
       askingMonth: {
         meta: { ask: ['month'] },
         on: {
-          'month.accept': { target: 'writing', actions: { type: 'rememberMonth', params: ({ event }) => ({ month: event.content.month }) } },
+          'month.accept': {
+            target: 'writing',
+            actions: { type: 'rememberMonth', params: ({ event }) => ({ month: event.content.month }) },
+          },
           'month.decline': 'noMonth',
           'month.cancel': 'noMonth',
         },
@@ -110,7 +128,10 @@ export function createCustomerStatementResource(store: Pick<OrdersStore, 'active
         },
       },
       written: { type: 'final', output: ({ context }) => ({ text: context.text ?? '' }) },
-      unknownCustomer: { type: 'final', output: ({ context }) => ({ text: `No orders for customer '${context.customer}', so there is no statement.\n` }) },
+      unknownCustomer: {
+        type: 'final',
+        output: ({ context }) => ({ text: `No orders for customer '${context.customer}', so there is no statement.\n` }),
+      },
       noMonth: { type: 'final', output: ({ context }) => ({ text: `No statement for ${context.customer}: no month was chosen.\n` }) },
     },
     output: ({ event }) => event.output as { text: string },

@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** `apps/demo/.data/orders.db`, found from this file's location so it does not depend on the working directory. */
-export const DEFAULT_DB_PATH = fileURLToPath(new URL('../.data/orders.db', import.meta.url));
+const DEFAULT_DB_PATH = fileURLToPath(new URL('../.data/orders.db', import.meta.url));
 
 /**
  * The orders database path: `ROUNDTRIP_DB` when set (a relative value is taken from the working directory,

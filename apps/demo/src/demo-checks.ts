@@ -17,8 +17,16 @@ export function expectThat(ok: boolean, what: string, actual: unknown): asserts 
 export function expectQuestion(result: RoundResult, key: string, message: string): string {
   expectThat(result.resultType === 'input_required', 'expected the server to ask (input_required), not to finish', result);
   const request = result.inputRequests?.[key];
-  expectThat(request?.method === 'elicitation/create' && request.params?.message === message, `expected the question ${key}: "${message}"`, result.inputRequests);
-  expectThat(typeof result.requestState === 'string' && result.requestState.startsWith('rt1.'), 'expected a sealed requestState (rt1.…)', result.requestState);
+  expectThat(
+    request?.method === 'elicitation/create' && request.params?.message === message,
+    `expected the question ${key}: "${message}"`,
+    result.inputRequests,
+  );
+  expectThat(
+    typeof result.requestState === 'string' && result.requestState.startsWith('rt1.'),
+    'expected a sealed requestState (rt1.…)',
+    result.requestState,
+  );
   return result.requestState;
 }
 
@@ -27,16 +35,25 @@ export function expectFinal(result: RoundResult, expected: { text: string | RegE
   expectThat(result.resultType !== 'input_required', 'expected a final result, but the server asked again', result);
   const text = textOf(result);
   const textOk = typeof expected.text === 'string' ? text === expected.text : expected.text.test(text);
-  expectThat(textOk, `expected the text ${String(typeof expected.text === 'string' ? JSON.stringify(expected.text) : expected.text)}`, text);
+  expectThat(
+    textOk,
+    `expected the text ${String(typeof expected.text === 'string' ? JSON.stringify(expected.text) : expected.text)}`,
+    text,
+  );
   expectThat(Boolean(result.isError) === Boolean(expected.isError), `expected isError to be ${Boolean(expected.isError)}`, result.isError);
-  expectThat(result.structuredContent?.status === expected.status, `expected structuredContent.status "${expected.status}"`, result.structuredContent);
+  expectThat(
+    result.structuredContent?.status === expected.status,
+    `expected structuredContent.status "${expected.status}"`,
+    result.structuredContent,
+  );
 }
 
 /** Expects `count` refund rows for the order (and, when given, that the one refunded exactly `amountCents`). */
 export function expectRefunds(store: OrdersStore, orderId: string, count: number, options: { note?: string; amountCents?: number } = {}) {
   const rows = store.refundsOf(orderId);
   expectThat(rows.length === count, `expected ${count} refund row${count === 1 ? '' : 's'} for ${orderId} in the database`, rows);
-  if (options.amountCents !== undefined) expectThat(rows[0]?.amountCents === options.amountCents, `expected the refund of ${orderId} to be ${options.amountCents} cents`, rows);
+  if (options.amountCents !== undefined)
+    expectThat(rows[0]?.amountCents === options.amountCents, `expected the refund of ${orderId} to be ${options.amountCents} cents`, rows);
   const amount = options.amountCents === undefined ? '' : ` of ${options.amountCents} cents`;
   printVerified(`database: ${count} refund row${count === 1 ? '' : 's'}${amount} for ${orderId}${options.note ?? ''}`);
 }

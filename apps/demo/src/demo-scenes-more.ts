@@ -5,7 +5,7 @@ import { formatStatement } from './customer-statement-resource.ts';
 import { expectFinal, expectQuestion, expectRefunds, expectThat } from './demo-checks.ts';
 import { round, tool } from './demo-rounds.ts';
 import type { DemoStage } from './demo-stage.ts';
-import { type RoundResult, printAnswer, printResult, printVerified, say, scene } from './demo-transcript.ts';
+import { printAnswer, printResult, printVerified, type RoundResult, say, scene } from './demo-transcript.ts';
 import { refundEmailInstructions } from './refund-email-prompt.ts';
 
 /** Scene 6: the same tool for a 2025-11-25 host, through a real elicitation/create request. */
@@ -34,9 +34,16 @@ export async function legacyHostRefund({ env, store, opened }: DemoStage) {
   expectThat(b.client.getProtocolEra() === 'legacy' && bVersion === '2025-11-25', 'expected client B to speak 2025-11-25', bVersion);
   say(`connected: era ${b.client.getProtocolEra()}, protocol ${bVersion}`, 1);
   say('→ tools/call refund_order {"order_id":"ord_52"}  (one request; it stays open while the user answers)', 1);
-  const legacyResult = (await b.client.callTool({ name: 'refund_order', arguments: { order_id: 'ord_52' } }, { timeout: 20_000 })) as RoundResult;
+  const legacyResult = (await b.client.callTool(
+    { name: 'refund_order', arguments: { order_id: 'ord_52' } },
+    { timeout: 20_000 },
+  )) as RoundResult;
   printResult(legacyResult);
-  expectThat(received.length === 1 && received[0]?.message === 'Refund $120.00 for order ord_52?', 'expected exactly one elicitation/create asking "Refund $120.00 for order ord_52?"', received);
+  expectThat(
+    received.length === 1 && received[0]?.message === 'Refund $120.00 for order ord_52?',
+    'expected exactly one elicitation/create asking "Refund $120.00 for order ord_52?"',
+    received,
+  );
   expectFinal(legacyResult, { text: 'Refunded $120.00 for order ord_52.', status: 'refunded' });
   expectRefunds(store, 'ord_52', 1, { amountCents: 12000 });
 }
@@ -51,11 +58,18 @@ export async function amountChangesUnderTheQuestion({ a, store }: DemoStage) {
   const yes = { action: 'accept', content: { confirm: true } };
   printAnswer('confirm', yes);
   const again = await round(a.client, refund54, { inputResponses: { confirm: yes }, requestState: first });
-  const second = expectQuestion(again, 'confirm', 'The amount of order ord_54 changed to $35.00 since you were asked. Refund $35.00 for order ord_54?');
+  const second = expectQuestion(
+    again,
+    'confirm',
+    'The amount of order ord_54 changed to $35.00 since you were asked. Refund $35.00 for order ord_54?',
+  );
   printVerified('the engine read the amount again before refunding, found it changed, and the tool asked again');
   expectRefunds(store, 'ord_54', 0);
   printAnswer('confirm', yes);
-  expectFinal(await round(a.client, refund54, { inputResponses: { confirm: yes }, requestState: second }), { text: 'Refunded $35.00 for order ord_54.', status: 'refunded' });
+  expectFinal(await round(a.client, refund54, { inputResponses: { confirm: yes }, requestState: second }), {
+    text: 'Refunded $35.00 for order ord_54.',
+    status: 'refunded',
+  });
   expectRefunds(store, 'ord_54', 1, { amountCents: 3500, note: ': the amount the user confirmed' });
 }
 
@@ -69,7 +83,11 @@ export async function refundEmailPrompt({ a, store }: DemoStage) {
   const result = await round(a.client, target, { inputResponses: { style: answer }, requestState: state });
   const expected = refundEmailInstructions(store.findOrder('ord_51')!, 'friendly', true);
   const message = result.messages?.[0];
-  expectThat(result.messages?.length === 1 && message?.role === 'user' && message.content.text === expected, `expected one user message: "${expected}"`, result.messages);
+  expectThat(
+    result.messages?.length === 1 && message?.role === 'user' && message.content.text === expected,
+    `expected one user message: "${expected}"`,
+    result.messages,
+  );
   printVerified('the messages a host hands to the model: the tone and the amount as the user chose');
 }
 
@@ -78,7 +96,11 @@ export async function statementResource({ a, store }: DemoStage) {
   scene(9, "ada's statement, over resources/read of statement://customers/ada");
   const target = { method: 'resources/read' as const, name: 'statement://customers/ada' };
   const months = store.activeMonths('ada').join(', ');
-  const state = expectQuestion(await round(a.client, target), 'month', `Which month of ada's statement? Months with orders or refunds: ${months}.`);
+  const state = expectQuestion(
+    await round(a.client, target),
+    'month',
+    `Which month of ada's statement? Months with orders or refunds: ${months}.`,
+  );
   const answer = { action: 'accept', content: { month: '2026-05' } };
   printAnswer('month', answer);
   const result = await round(a.client, target, { inputResponses: { month: answer }, requestState: state });
@@ -89,6 +111,10 @@ export async function statementResource({ a, store }: DemoStage) {
     `expected the statement text:\n${expected}`,
     result.contents,
   );
-  expectThat(expected.includes('Net:               $169.00'), 'expected May 2026 to net $169.00 ($244.50 ordered, $75.50 refunded)', expected);
+  expectThat(
+    expected.includes('Net:               $169.00'),
+    'expected May 2026 to net $169.00 ($244.50 ordered, $75.50 refunded)',
+    expected,
+  );
   printVerified('three orders and one refund in May 2026, as seeded');
 }

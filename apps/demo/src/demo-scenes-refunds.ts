@@ -2,7 +2,7 @@
 import { DemoMismatch, expectFinal, expectQuestion, expectRefunds, expectThat, tamper } from './demo-checks.ts';
 import { round, tool } from './demo-rounds.ts';
 import type { DemoStage } from './demo-stage.ts';
-import { type RoundResult, printAnswer, printResult, printVerified, say, scene, textOf } from './demo-transcript.ts';
+import { printAnswer, printResult, printVerified, type RoundResult, say, scene, textOf } from './demo-transcript.ts';
 
 const yes = { action: 'accept', content: { confirm: true } };
 
@@ -24,7 +24,8 @@ export async function confirmedRefundSentSevenTimes({ a, store }: DemoStage) {
   const five = await Promise.all(Array.from({ length: 5 }, () => round(a.client, refund51, retry, { quiet: true })));
   for (const result of five) printResult(result, { brief: true });
   const all: RoundResult[] = [once, again, ...five];
-  const same = (r: RoundResult) => textOf(r) === textOf(once) && JSON.stringify(r.structuredContent) === JSON.stringify(once.structuredContent);
+  const same = (r: RoundResult) =>
+    textOf(r) === textOf(once) && JSON.stringify(r.structuredContent) === JSON.stringify(once.structuredContent);
   expectThat(all.every(same), 'expected all seven answers to be the same "Refunded $49.00 for order ord_51." result', all.map(textOf));
   printVerified('seven identical results: the effect ledger replays the recorded refund instead of refunding again');
   expectRefunds(store, 'ord_51', 1, { amountCents: 4900 });
@@ -37,7 +38,10 @@ export async function declinedKnownAndUnknown({ a, store }: DemoStage) {
   const state52 = expectQuestion(await round(a.client, refund52), 'confirm', 'Refund $120.00 for order ord_52?');
   const decline = { action: 'decline' };
   printAnswer('confirm', decline);
-  expectFinal(await round(a.client, refund52, { inputResponses: { confirm: decline }, requestState: state52 }), { text: 'Order ord_52 was not refunded.', status: 'kept' });
+  expectFinal(await round(a.client, refund52, { inputResponses: { confirm: decline }, requestState: state52 }), {
+    text: 'Order ord_52 was not refunded.',
+    status: 'kept',
+  });
   expectRefunds(store, 'ord_52', 0);
 
   scene(3, 'refund ord_53, which was refunded before');
@@ -47,7 +51,11 @@ export async function declinedKnownAndUnknown({ a, store }: DemoStage) {
   expectRefunds(store, 'ord_53', 1);
 
   scene(4, 'refund ord_99, which does not exist');
-  expectFinal(await round(a.client, tool('refund_order', { order_id: 'ord_99' })), { text: /^No order with id 'ord_99'/, isError: true, status: 'not_found' });
+  expectFinal(await round(a.client, tool('refund_order', { order_id: 'ord_99' })), {
+    text: /^No order with id 'ord_99'/,
+    isError: true,
+    status: 'not_found',
+  });
   printVerified('a tool error (isError: true) the model can read and act on');
 }
 
@@ -67,7 +75,11 @@ export async function tamperedStateRefused({ a, store }: DemoStage) {
   }
   expectThat(refusal !== undefined, 'expected the tampered retry to be refused with a JSON-RPC error, but it was served', undefined);
   say(`← JSON-RPC error ${String(refusal.code)} "${String(refusal.message)}" data ${JSON.stringify(refusal.data)}`, 1);
-  expectThat(refusal.code === -32602 && refusal.message === 'Invalid or expired requestState', 'expected error -32602 "Invalid or expired requestState"', refusal);
+  expectThat(
+    refusal.code === -32602 && refusal.message === 'Invalid or expired requestState',
+    'expected error -32602 "Invalid or expired requestState"',
+    refusal,
+  );
   // the log line travels on stderr, the error on stdout: wait for the line itself (at most 2 s)
   const reason = await a.waitForLog(/requestState refused/, { from: logFrom }).catch((error: Error) => {
     throw new DemoMismatch(error.message);

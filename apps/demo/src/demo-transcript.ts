@@ -33,7 +33,7 @@ const INDENT = '  ';
 export const say = (line = '', depth = 0) => process.stdout.write(`${INDENT.repeat(depth)}${line}\n`);
 
 /** `rt1.eTbNZtVR…(231 chars)`: enough to recognise a state (format and key id), not the whole blob. */
-export function shortState(state: string): string {
+function shortState(state: string): string {
   return state.length <= 16 ? JSON.stringify(state) : `${state.slice(0, 12)}…(${state.length} chars)`;
 }
 
@@ -53,7 +53,10 @@ function describeFields(schema: unknown): string {
     required?: string[];
   };
   return Object.entries(properties)
-    .map(([name, p]) => `${name}: ${p.enum ? p.enum.join(' | ') : (p.type ?? '?')}${required.includes(name) ? ', required' : ''}${p.description ? ` ("${p.description}")` : ''}`)
+    .map(
+      ([name, p]) =>
+        `${name}: ${p.enum ? p.enum.join(' | ') : (p.type ?? '?')}${required.includes(name) ? ', required' : ''}${p.description ? ` ("${p.description}")` : ''}`,
+    )
     .join('; ');
 }
 

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { formatCents } from './money.ts';
 import type { Order, OrdersStore } from './orders-store.ts';
 
-export const orderStatusOutputSchema = z.object({
+const orderStatusOutputSchema = z.object({
   order_id: z.string(),
   found: z.boolean(),
   status: z.enum(['paid', 'refunded']).nullable(),
@@ -17,7 +17,7 @@ export const orderStatusOutputSchema = z.object({
   message: z.string(),
 });
 
-export type OrderStatusOutput = z.output<typeof orderStatusOutputSchema>;
+type OrderStatusOutput = z.output<typeof orderStatusOutputSchema>;
 
 /**
  * Builds the read-only `order_status` tool over an orders store.

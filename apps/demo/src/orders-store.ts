@@ -3,7 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 
-export type OrderStatus = 'paid' | 'refunded';
+type OrderStatus = 'paid' | 'refunded';
 
 /** One order as the definitions see it. Plain JSON, so it can live in a machine's context. */
 export interface Order {
@@ -25,7 +25,7 @@ export type RefundResult =
   | { status: 'amount_changed'; order: Order; expectedAmountCents: number }
   | { status: 'not_found' };
 
-export interface RefundOptions {
+interface RefundOptions {
   /**
    * The amount the user confirmed. When given, the refund happens only if it is still the order's
    * amount, checked in the same transaction as the write, and exactly that amount is refunded.
@@ -36,7 +36,7 @@ export interface RefundOptions {
 }
 
 /** One refund row, as recorded. */
-export interface RefundRecord {
+interface RefundRecord {
   orderId: string;
   amountCents: number;
   refundedAt: string;
@@ -129,13 +129,16 @@ const toOrder = (row: OrderRow): Order => ({
 });
 
 function prepareSchema(db: Database.Database): void {
-  const hadOrders = (db.prepare("SELECT count(*) AS n FROM sqlite_schema WHERE type = 'table' AND name = 'orders'").get() as { n: number }).n > 0;
+  const hadOrders =
+    (db.prepare("SELECT count(*) AS n FROM sqlite_schema WHERE type = 'table' AND name = 'orders'").get() as { n: number }).n > 0;
   const columns = hadOrders ? (db.prepare('PRAGMA table_info(orders)').all() as Array<{ name: string }>).map((c) => c.name) : [];
   db.exec(SCHEMA);
   // a file from the first version: keep its orders and refunds, date the seed orders, add the new ones
   const migrating = hadOrders && !columns.includes('created_at');
   if (migrating) db.exec(ADD_CREATED_AT);
-  const insertOrder = db.prepare("INSERT OR IGNORE INTO orders (id, customer, amount_cents, currency, status, created_at) VALUES (?, ?, ?, 'USD', ?, ?)");
+  const insertOrder = db.prepare(
+    "INSERT OR IGNORE INTO orders (id, customer, amount_cents, currency, status, created_at) VALUES (?, ?, ?, 'USD', ?, ?)",
+  );
   const insertRefund = db.prepare('INSERT OR IGNORE INTO refunds (order_id, amount_cents, refunded_at, requested_by) VALUES (?, ?, ?, ?)');
   if (migrating) {
     const date = db.prepare('UPDATE orders SET created_at = ? WHERE id = ?');
@@ -151,7 +154,8 @@ function prepareSchema(db: Database.Database): void {
 
 function isUpToDate(db: Database.Database): boolean {
   const columns = (db.prepare('PRAGMA table_info(orders)').all() as Array<{ name: string }>).map((c) => c.name);
-  const hasRefunds = (db.prepare("SELECT count(*) AS n FROM sqlite_schema WHERE type = 'table' AND name = 'refunds'").get() as { n: number }).n > 0;
+  const hasRefunds =
+    (db.prepare("SELECT count(*) AS n FROM sqlite_schema WHERE type = 'table' AND name = 'refunds'").get() as { n: number }).n > 0;
   return columns.includes('created_at') && hasRefunds && (db.prepare('SELECT count(*) AS n FROM orders').get() as { n: number }).n > 0;
 }
 
@@ -189,7 +193,9 @@ export function openOrdersStore(path: string, options: OrdersStoreOptions = {}):
        FROM orders o LEFT JOIN refunds r ON r.order_id = o.id
       WHERE o.id = ?`,
   );
-  const insertRefund = db.prepare<[string, number, string, string]>('INSERT INTO refunds (order_id, amount_cents, refunded_at, requested_by) VALUES (?, ?, ?, ?)');
+  const insertRefund = db.prepare<[string, number, string, string]>(
+    'INSERT INTO refunds (order_id, amount_cents, refunded_at, requested_by) VALUES (?, ?, ?, ?)',
+  );
   const markRefunded = db.prepare<[string]>("UPDATE orders SET status = 'refunded' WHERE id = ?");
   const updateAmount = db.prepare<[number, string]>("UPDATE orders SET amount_cents = ? WHERE id = ? AND status = 'paid'");
   const selectRefunds = db.prepare<[string], { orderId: string; amountCents: number; refundedAt: string; requestedBy: string }>(
@@ -215,7 +221,8 @@ export function openOrdersStore(path: string, options: OrdersStoreOptions = {}):
     if (!row) return { status: 'not_found' };
     const order = toOrder(row);
     // the store's own records decide, never the caller: a refund row or a refunded status means done
-    if (order.refundedAt !== null || order.status === 'refunded') return { status: 'already_refunded', order, refundedAt: order.refundedAt };
+    if (order.refundedAt !== null || order.status === 'refunded')
+      return { status: 'already_refunded', order, refundedAt: order.refundedAt };
     if (expected !== undefined && expected !== order.amountCents) return { status: 'amount_changed', order, expectedAmountCents: expected };
     const refundedAt = now().toISOString();
     insertRefund.run(id, order.amountCents, refundedAt, requestedBy);
@@ -231,14 +238,21 @@ export function openOrdersStore(path: string, options: OrdersStoreOptions = {}):
   return {
     findOrder,
     // immediate: take the write lock before reading, so two connections cannot both see "not refunded"
-    refundOrder: (id, refundOptions = {}) => refund.immediate(id, refundOptions.requestedBy ?? `pid ${process.pid}`, refundOptions.expectedAmountCents),
+    refundOrder: (id, refundOptions = {}) =>
+      refund.immediate(id, refundOptions.requestedBy ?? `pid ${process.pid}`, refundOptions.expectedAmountCents),
     setOrderAmount: (id, amountCents) => {
-      if (!Number.isSafeInteger(amountCents) || amountCents < 0) throw new RangeError(`setOrderAmount: expected whole cents ≥ 0, got ${amountCents}.`);
+      if (!Number.isSafeInteger(amountCents) || amountCents < 0)
+        throw new RangeError(`setOrderAmount: expected whole cents ≥ 0, got ${amountCents}.`);
       updateAmount.run(amountCents, id);
       return findOrder(id);
     },
     activeMonths: (customer) => selectMonths.all(customer, customer).map((r) => r.month),
-    monthActivity: (customer, month) => ({ customer, month, orders: selectMonthOrders.all(customer, month), refunds: selectMonthRefunds.all(customer, month) }),
+    monthActivity: (customer, month) => ({
+      customer,
+      month,
+      orders: selectMonthOrders.all(customer, month),
+      refunds: selectMonthRefunds.all(customer, month),
+    }),
     refundsOf: (orderId) => selectRefunds.all(orderId),
     countRefunds: (orderId) => selectRefunds.all(orderId).length,
     close: () => {

@@ -1,6 +1,13 @@
 // The `refund_email` prompt: asks how the email should sound, then hands the model the instructions
 // to draft the email that tells a customer about the refund of one order.
-import { type AnswerEvents, type AskMeta, definePrompt, defineQuestions, type PromptDefinition, type PromptMessageView } from '@roundtrip/engine';
+import {
+  type AnswerEvents,
+  type AskMeta,
+  definePrompt,
+  defineQuestions,
+  type PromptDefinition,
+  type PromptMessageView,
+} from '@roundtrip/engine';
 import { assign, fromPromise, setup } from 'xstate';
 import { z } from 'zod';
 import { formatCents } from './money.ts';
@@ -25,7 +32,7 @@ type EmailContext = {
 };
 
 /** The prompt's finished run: the messages to hand to the model. */
-export type RefundEmailOutput = { messages: PromptMessageView[] };
+type RefundEmailOutput = { messages: PromptMessageView[] };
 
 const questions = defineQuestions<EmailContext>()({
   style: {
@@ -109,7 +116,10 @@ export function createRefundEmailPrompt(store: Pick<OrdersStore, 'findOrder'>): 
         on: {
           'style.accept': {
             target: 'drafted',
-            actions: { type: 'rememberStyle', params: ({ event }) => ({ tone: event.content.tone, mentionAmount: event.content.mention_amount }) },
+            actions: {
+              type: 'rememberStyle',
+              params: ({ event }) => ({ tone: event.content.tone, mentionAmount: event.content.mention_amount }),
+            },
           },
           'style.decline': 'skipped',
           'style.cancel': 'skipped',
@@ -125,7 +135,8 @@ export function createRefundEmailPrompt(store: Pick<OrdersStore, 'findOrder'>): 
   return definePrompt({
     name: 'refund_email',
     title: 'Refund email',
-    description: 'Drafts the email that tells a customer about the refund of an order; asks for the tone and whether to mention the amount.',
+    description:
+      'Drafts the email that tells a customer about the refund of an order; asks for the tone and whether to mention the amount.',
     arguments: z.object({ order_id: z.string().min(1).describe("The order's id, e.g. 'ord_51'") }),
     questions,
     machine,

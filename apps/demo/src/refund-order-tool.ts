@@ -1,12 +1,19 @@
 // The `refund_order` tool: look the order up, ask the user to confirm the amount, refund exactly that
 // amount at most once.
-import { type AnswerEvents, type AskMeta, ConfirmedValueChangedError, defineQuestions, defineTool, type ToolDefinition } from '@roundtrip/engine';
+import {
+  type AnswerEvents,
+  type AskMeta,
+  ConfirmedValueChangedError,
+  defineQuestions,
+  defineTool,
+  type ToolDefinition,
+} from '@roundtrip/engine';
 import { assign, fromPromise, setup } from 'xstate';
 import { z } from 'zod';
 import { formatCents } from './money.ts';
 import type { Order, OrdersStore, RefundResult } from './orders-store.ts';
 
-export const refundOutputSchema = z.object({
+const refundOutputSchema = z.object({
   status: z.enum(['refunded', 'already_refunded', 'kept', 'not_found', 'amount_changed']),
   order_id: z.string(),
   /** The order's amount as text (`$49.00`); for `refunded`, the amount refunded. Null when there is no such order. */
@@ -18,8 +25,8 @@ export const refundOutputSchema = z.object({
 });
 
 /** What the tool answers with: the text for the model and the structured content. */
-export type RefundOutput = z.output<typeof refundOutputSchema>;
-export type RefundStatus = RefundOutput['status'];
+type RefundOutput = z.output<typeof refundOutputSchema>;
+type RefundStatus = RefundOutput['status'];
 
 type RefundContext = {
   orderId: string;
@@ -33,7 +40,10 @@ type RefundContext = {
 };
 
 const questions = defineQuestions<RefundContext>()({
-  confirm: { message: '{{note}}Refund {{amount}} for order {{orderId}}?', schema: z.object({ confirm: z.boolean().describe('Yes to refund') }) },
+  confirm: {
+    message: '{{note}}Refund {{amount}} for order {{orderId}}?',
+    schema: z.object({ confirm: z.boolean().describe('Yes to refund') }),
+  },
 });
 
 type RefundInput = { orderId: string; amountCents: number };
@@ -52,7 +62,10 @@ function outputFor(status: RefundStatus, { orderId, order, refund }: RefundConte
   return { status, order_id: orderId, amount, amount_cents: amountCents, refunded_at: order?.refundedAt ?? null, message };
 }
 
-const finalFor = (status: RefundStatus) => ({ type: 'final' as const, output: ({ context }: { context: RefundContext }) => outputFor(status, context) });
+const finalFor = (status: RefundStatus) => ({
+  type: 'final' as const,
+  output: ({ context }: { context: RefundContext }) => outputFor(status, context),
+});
 
 /**
  * Builds the `refund_order` tool over an orders store. Three things keep a refund honest:
@@ -74,7 +87,9 @@ export function createRefundOrderTool(store: Pick<OrdersStore, 'findOrder' | 're
     },
     actors: {
       lookupOrder: fromPromise<Order | null, { orderId: string }>(async ({ input }) => store.findOrder(input.orderId) ?? null),
-      refundOrder: fromPromise<RefundResult, RefundInput>(async ({ input }) => store.refundOrder(input.orderId, { expectedAmountCents: input.amountCents })),
+      refundOrder: fromPromise<RefundResult, RefundInput>(async ({ input }) =>
+        store.refundOrder(input.orderId, { expectedAmountCents: input.amountCents }),
+      ),
     },
     actions: {
       rememberOrder: assign((_, params: { order: Order | null }) => ({
@@ -97,12 +112,14 @@ export function createRefundOrderTool(store: Pick<OrdersStore, 'findOrder' | 're
     },
     guards: {
       orderMissing: ({ context }) => context.order === null,
-      orderAlreadyRefunded: ({ context }) => context.order !== null && (context.order.status === 'refunded' || context.order.refundedAt !== null),
+      orderAlreadyRefunded: ({ context }) =>
+        context.order !== null && (context.order.status === 'refunded' || context.order.refundedAt !== null),
       confirmed: ({ event }) => event.type === 'confirm.accept' && event.content.confirm,
       refundDone: ({ context }) => context.refund?.status === 'refunded',
       refundSawNewAmount: ({ context }) => context.refund?.status === 'amount_changed',
       /** The engine read the amount again before refunding, and it is no longer the one the user confirmed. */
-      amountChanged: (_, params: { error: unknown }) => params.error instanceof ConfirmedValueChangedError && typeof params.error.current === 'number',
+      amountChanged: (_, params: { error: unknown }) =>
+        params.error instanceof ConfirmedValueChangedError && typeof params.error.current === 'number',
       orderVanished: (_, params: { error: unknown }) => params.error instanceof ConfirmedValueChangedError && params.error.current === null,
     },
   }).createMachine({
@@ -145,9 +162,16 @@ export function createRefundOrderTool(store: Pick<OrdersStore, 'findOrder' | 're
             {
               guard: { type: 'amountChanged', params: ({ event }) => ({ error: event.error }) },
               target: 'confirming',
-              actions: { type: 'noteNewAmount', params: ({ event }) => ({ amountCents: (event.error as ConfirmedValueChangedError).current as number }) },
+              actions: {
+                type: 'noteNewAmount',
+                params: ({ event }) => ({ amountCents: (event.error as ConfirmedValueChangedError).current as number }),
+              },
             },
-            { guard: { type: 'orderVanished', params: ({ event }) => ({ error: event.error }) }, target: 'notFound', actions: 'forgetOrder' },
+            {
+              guard: { type: 'orderVanished', params: ({ event }) => ({ error: event.error }) },
+              target: 'notFound',
+              actions: 'forgetOrder',
+            },
           ],
         },
       },

@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import { type ConnectedClient, type DemoServerEnv, SERVER_LAUNCHER, connectDemoClient } from './connect-demo-client.ts';
+import { type ConnectedClient, connectDemoClient, type DemoServerEnv, SERVER_LAUNCHER } from './connect-demo-client.ts';
 import { DemoMismatch, expectThat } from './demo-checks.ts';
 import { amountChangesUnderTheQuestion, legacyHostRefund, refundEmailPrompt, statementResource } from './demo-scenes-more.ts';
 import { confirmedRefundSentSevenTimes, declinedKnownAndUnknown, tamperedStateRefused } from './demo-scenes-refunds.ts';
@@ -26,7 +26,10 @@ async function run(env: DemoServerEnv, opened: ConnectedClient[]): Promise<void>
   opened.push(a);
   const aVersion = a.client.getNegotiatedProtocolVersion();
   expectThat(a.client.getProtocolEra() === 'modern' && aVersion === '2026-07-28', 'expected client A to speak 2026-07-28', aVersion);
-  say(`connected: era ${a.client.getProtocolEra()}, protocol ${aVersion}, server ${a.client.getServerVersion()?.name} ${a.client.getServerVersion()?.version}`, 1);
+  say(
+    `connected: era ${a.client.getProtocolEra()}, protocol ${aVersion}, server ${a.client.getServerVersion()?.name} ${a.client.getServerVersion()?.version}`,
+    1,
+  );
   const store = openOrdersStore(env.ROUNDTRIP_DB);
   try {
     const stage = { a, store, env, opened };

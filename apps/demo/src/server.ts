@@ -3,7 +3,7 @@
 // stdout carries protocol messages only; everything for people goes to stderr.
 import { mainStdioServer } from '@roundtrip/transport-stdio';
 import { dbPath } from './db-path.ts';
-import { SERVER_INSTRUCTIONS, SERVER_NAME, SERVER_VERSION, createDemoDefinitions } from './demo-definitions.ts';
+import { createDemoDefinitions, SERVER_INSTRUCTIONS, SERVER_NAME, SERVER_VERSION } from './demo-definitions.ts';
 import { type OrdersStore, openOrdersStore } from './orders-store.ts';
 
 const path = dbPath();
@@ -11,7 +11,9 @@ let store: OrdersStore | undefined;
 try {
   store = openOrdersStore(path);
 } catch (error) {
-  process.stderr.write(`[${SERVER_NAME}] cannot start: ${(error as Error).message}\n    Set ROUNDTRIP_DB to a file path in a folder this user can write to.\n`);
+  process.stderr.write(
+    `[${SERVER_NAME}] cannot start: ${(error as Error).message}\n    Set ROUNDTRIP_DB to a file path in a folder this user can write to.\n`,
+  );
   process.exitCode = 1;
 }
 

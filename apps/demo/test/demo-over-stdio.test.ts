@@ -7,7 +7,17 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { openOrdersStore } from '../src/orders-store.ts';
 import { bundleForNode } from './support/bundle.ts';
-import { type DemoConnection, type DemoSettings, accept, callRound, connectDemo, freshDemoSettings, promptRound, readRound, refusal } from './support/demo-client.ts';
+import {
+  accept,
+  callRound,
+  connectDemo,
+  type DemoConnection,
+  type DemoSettings,
+  freshDemoSettings,
+  promptRound,
+  readRound,
+  refusal,
+} from './support/demo-client.ts';
 
 const open: DemoConnection[] = [];
 afterEach(async () => {
@@ -46,12 +56,26 @@ describe('the demo server over stdio', () => {
     const state = ask.requestState!;
     const at = state.length - 7;
     const forged = state.slice(0, at) + (state[at] === 'A' ? 'B' : 'A') + state.slice(at + 1);
-    expect(await refusal(callRound(client, 'refund_order', { order_id: 'ord_51' }, { requestState: forged, inputResponses: { confirm: accept({ confirm: true }) } }))).toMatchObject({
+    expect(
+      await refusal(
+        callRound(
+          client,
+          'refund_order',
+          { order_id: 'ord_51' },
+          { requestState: forged, inputResponses: { confirm: accept({ confirm: true }) } },
+        ),
+      ),
+    ).toMatchObject({
       code: -32602,
       message: 'Invalid or expired requestState',
     });
     expect(await demo.waitForLog(/requestState refused \(invalid\)/, { from: logFrom })).toMatch(/failed authentication/);
-    const refunded = await callRound(client, 'refund_order', { order_id: 'ord_51' }, { requestState: ask.requestState, inputResponses: { confirm: accept({ confirm: true }) } });
+    const refunded = await callRound(
+      client,
+      'refund_order',
+      { order_id: 'ord_51' },
+      { requestState: ask.requestState, inputResponses: { confirm: accept({ confirm: true }) } },
+    );
     expect(refunded.content?.[0]?.text).toBe('Refunded $49.00 for order ord_51.');
     expect(refunded.structuredContent).toMatchObject({ status: 'refunded', amount_cents: 4900 });
     expect(refundsIn(settings.db, 'ord_51')).toBe(1);
@@ -59,14 +83,28 @@ describe('the demo server over stdio', () => {
     const style = await promptRound(client, 'refund_email', { order_id: 'ord_51' });
     expect(style.resultType).toBe('input_required');
     expect(style.inputRequests?.style?.params.message).toBe('How should the refund email to ada about order ord_51 read?');
-    const email = await promptRound(client, 'refund_email', { order_id: 'ord_51' }, { requestState: style.requestState, inputResponses: { style: accept({ tone: 'friendly', mention_amount: true }) } });
-    expect(email.messages).toEqual([{ role: 'user', content: { type: 'text', text: expect.stringContaining('Mention the refunded amount, $49.00.') } }]);
+    const email = await promptRound(
+      client,
+      'refund_email',
+      { order_id: 'ord_51' },
+      { requestState: style.requestState, inputResponses: { style: accept({ tone: 'friendly', mention_amount: true }) } },
+    );
+    expect(email.messages).toEqual([
+      { role: 'user', content: { type: 'text', text: expect.stringContaining('Mention the refunded amount, $49.00.') } },
+    ]);
 
     const uri = 'statement://customers/ada';
     const month = await readRound(client, uri);
-    expect(month.inputRequests?.month?.params.message).toMatch(/^Which month of ada's statement\? Months with orders or refunds: 2026-05, \d{4}-\d\d\.$/);
-    const statement = await readRound(client, uri, { requestState: month.requestState, inputResponses: { month: accept({ month: '2026-05' }) } });
-    expect(statement.contents).toEqual([{ uri, mimeType: 'text/plain', text: expect.stringMatching(/^Statement for ada, May 2026 \(2026-05\)\n[^]*Net: +\$169\.00\n$/) }]);
+    expect(month.inputRequests?.month?.params.message).toMatch(
+      /^Which month of ada's statement\? Months with orders or refunds: 2026-05, \d{4}-\d\d\.$/,
+    );
+    const statement = await readRound(client, uri, {
+      requestState: month.requestState,
+      inputResponses: { month: accept({ month: '2026-05' }) },
+    });
+    expect(statement.contents).toEqual([
+      { uri, mimeType: 'text/plain', text: expect.stringMatching(/^Statement for ada, May 2026 \(2026-05\)\n[\s\S]*Net: +\$169\.00\n$/) },
+    ]);
 
     // listed last: once the client has cached tools/list, SDK 2.4.0 checks every tools/call result against the
     // tool's output schema, input_required ones included, so a manual-mode round of refund_order would be refused
@@ -77,18 +115,28 @@ describe('the demo server over stdio', () => {
     ]);
     expect(tools.every((t) => t.outputSchema?.type === 'object')).toBe(true);
     expect((await client.listPrompts()).prompts.map((p) => p.name)).toEqual(['refund_email']);
-    expect((await client.listResourceTemplates()).resourceTemplates).toEqual([expect.objectContaining({ uriTemplate: 'statement://customers/{customer}', name: 'customer_statement' })]);
+    expect((await client.listResourceTemplates()).resourceTemplates).toEqual([
+      expect.objectContaining({ uriTemplate: 'statement://customers/{customer}', name: 'customer_statement' }),
+    ]);
   });
 
   it('serves a 2025-11-25 host through real elicitation/create requests: a refund, the prompt and the resource', async () => {
     const settings = settingsFor();
     const asked: string[] = [];
     const answers = [accept({ confirm: true }), accept({ tone: 'brief', mention_amount: false }), accept({ month: '2026-05' })];
-    const demo = await connectDemo(settings, { era: 'legacy', answer: (message) => (asked.push(message), answers[asked.length - 1] ?? { action: 'cancel' }) });
+    const demo = await connectDemo(settings, {
+      era: 'legacy',
+      answer: (message) => {
+        asked.push(message);
+        return answers[asked.length - 1] ?? { action: 'cancel' };
+      },
+    });
     open.push(demo);
     const { client } = demo;
     expect(client.getNegotiatedProtocolVersion()).toBe('2025-11-25');
-    const refund = (await client.callTool({ name: 'refund_order', arguments: { order_id: 'ord_52' } })) as { content: Array<{ text: string }> };
+    const refund = (await client.callTool({ name: 'refund_order', arguments: { order_id: 'ord_52' } })) as {
+      content: Array<{ text: string }>;
+    };
     expect(refund.content[0]?.text).toBe('Refunded $120.00 for order ord_52.');
     const email = await client.getPrompt({ name: 'refund_email', arguments: { order_id: 'ord_52' } });
     expect(email.messages[0]?.content).toMatchObject({ type: 'text', text: expect.stringContaining('Do not mention the amount.') });

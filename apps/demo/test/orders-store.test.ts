@@ -47,9 +47,21 @@ describe('openOrdersStore', () => {
   it('creates the folder, the schema and the seed orders on first run, in WAL mode', () => {
     const store = open();
     expect(existsSync(dbFile)).toBe(true);
-    expect(store.findOrder('ord_51')).toEqual({ id: 'ord_51', customer: 'ada', amountCents: 4900, currency: 'USD', status: 'paid', createdAt: '2026-05-12T10:15:00.000Z', refundedAt: null });
+    expect(store.findOrder('ord_51')).toEqual({
+      id: 'ord_51',
+      customer: 'ada',
+      amountCents: 4900,
+      currency: 'USD',
+      status: 'paid',
+      createdAt: '2026-05-12T10:15:00.000Z',
+      refundedAt: null,
+    });
     expect(store.findOrder('ord_52')).toMatchObject({ customer: 'ada', amountCents: 12000, status: 'paid', refundedAt: null });
-    expect(store.findOrder('ord_53')).toMatchObject({ customer: 'ada', status: 'refunded', refundedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) });
+    expect(store.findOrder('ord_53')).toMatchObject({
+      customer: 'ada',
+      status: 'refunded',
+      refundedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+    });
     expect(store.countRefunds('ord_53')).toBe(1);
 
     const raw = new Database(dbFile, { readonly: true });
@@ -80,9 +92,18 @@ describe('openOrdersStore', () => {
     old.close();
 
     const store = open();
-    expect(store.findOrder('ord_51')).toMatchObject({ status: 'refunded', refundedAt: '2026-07-01T12:00:00.000Z', createdAt: '2026-05-12T10:15:00.000Z' });
+    expect(store.findOrder('ord_51')).toMatchObject({
+      status: 'refunded',
+      refundedAt: '2026-07-01T12:00:00.000Z',
+      createdAt: '2026-05-12T10:15:00.000Z',
+    });
     expect(store.findOrder('ord_52')).toMatchObject({ status: 'paid', createdAt: '2026-05-20T16:40:00.000Z' });
-    expect(store.findOrder('ord_54')).toMatchObject({ customer: 'grace', amountCents: 3000, status: 'paid', createdAt: '2026-06-03T11:30:00.000Z' });
+    expect(store.findOrder('ord_54')).toMatchObject({
+      customer: 'grace',
+      amountCents: 3000,
+      status: 'paid',
+      createdAt: '2026-06-03T11:30:00.000Z',
+    });
     expect(store.countRefunds('ord_51')).toBe(1);
     expect(store.refundOrder('ord_51')).toMatchObject({ status: 'already_refunded' });
     expect(store.activeMonths('ada')).toEqual(['2026-05', '2026-07']);
@@ -112,7 +133,12 @@ describe('findOrder, activeMonths, monthActivity', () => {
     expect(store.activeMonths('ada')).toEqual(['2026-05', '2026-07']);
     expect(store.activeMonths('grace')).toEqual(['2026-06']);
     expect(store.activeMonths('nobody')).toEqual([]);
-    expect(store.monthActivity('ada', '2026-07')).toEqual({ customer: 'ada', month: '2026-07', orders: [], refunds: [{ orderId: 'ord_52', refundedAt: '2026-07-01T12:00:00.000Z', amountCents: 12000 }] });
+    expect(store.monthActivity('ada', '2026-07')).toEqual({
+      customer: 'ada',
+      month: '2026-07',
+      orders: [],
+      refunds: [{ orderId: 'ord_52', refundedAt: '2026-07-01T12:00:00.000Z', amountCents: 12000 }],
+    });
     expect(store.monthActivity('ada', '2026-05').orders.map((o) => o.id)).toEqual(['ord_53', 'ord_51', 'ord_52']);
   });
 });
@@ -125,10 +151,22 @@ describe('refundOrder', () => {
       status: 'refunded',
       refundedAt: '2026-07-01T12:00:00.000Z',
       amountCents: 4900,
-      order: { id: 'ord_51', customer: 'ada', amountCents: 4900, currency: 'USD', status: 'refunded', createdAt: '2026-05-12T10:15:00.000Z', refundedAt: '2026-07-01T12:00:00.000Z' },
+      order: {
+        id: 'ord_51',
+        customer: 'ada',
+        amountCents: 4900,
+        currency: 'USD',
+        status: 'refunded',
+        createdAt: '2026-05-12T10:15:00.000Z',
+        refundedAt: '2026-07-01T12:00:00.000Z',
+      },
     });
     const second = store.refundOrder('ord_51');
-    expect(second).toMatchObject({ status: 'already_refunded', refundedAt: '2026-07-01T12:00:00.000Z', order: { id: 'ord_51', status: 'refunded' } });
+    expect(second).toMatchObject({
+      status: 'already_refunded',
+      refundedAt: '2026-07-01T12:00:00.000Z',
+      order: { id: 'ord_51', status: 'refunded' },
+    });
     expect(store.countRefunds('ord_51')).toBe(1);
     expect(store.countRefunds('ord_52')).toBe(0);
   });
@@ -136,10 +174,19 @@ describe('refundOrder', () => {
   it('refunds exactly the expected amount, and nothing when the live amount differs (checked in the transaction)', () => {
     const store = open();
     store.setOrderAmount('ord_51', 5900);
-    expect(store.refundOrder('ord_51', { expectedAmountCents: 4900 })).toMatchObject({ status: 'amount_changed', expectedAmountCents: 4900, order: { amountCents: 5900, status: 'paid' } });
+    expect(store.refundOrder('ord_51', { expectedAmountCents: 4900 })).toMatchObject({
+      status: 'amount_changed',
+      expectedAmountCents: 4900,
+      order: { amountCents: 5900, status: 'paid' },
+    });
     expect(store.countRefunds('ord_51')).toBe(0);
-    expect(store.refundOrder('ord_51', { expectedAmountCents: 5900, requestedBy: 'test' })).toMatchObject({ status: 'refunded', amountCents: 5900 });
-    expect(store.refundsOf('ord_51')).toEqual([{ orderId: 'ord_51', amountCents: 5900, refundedAt: expect.any(String), requestedBy: 'test' }]);
+    expect(store.refundOrder('ord_51', { expectedAmountCents: 5900, requestedBy: 'test' })).toMatchObject({
+      status: 'refunded',
+      amountCents: 5900,
+    });
+    expect(store.refundsOf('ord_51')).toEqual([
+      { orderId: 'ord_51', amountCents: 5900, refundedAt: expect.any(String), requestedBy: 'test' },
+    ]);
   });
 
   it('changes the amount of a paid order only', () => {
@@ -175,7 +222,9 @@ describe('refundOrder', () => {
     const child = await bundleForNode(new URL('./fixtures/refund-in-child.ts', import.meta.url), join(dir, 'refund-in-child.mjs'));
     const contenders = 4;
 
-    const children = Array.from({ length: contenders }, (_, i) => spawn(process.execPath, [child, dbFile, 'ord_52', `process ${i}`], { stdio: ['pipe', 'pipe', 'pipe'] }));
+    const children = Array.from({ length: contenders }, (_, i) =>
+      spawn(process.execPath, [child, dbFile, 'ord_52', `process ${i}`], { stdio: ['pipe', 'pipe', 'pipe'] }),
+    );
     const outputOf = (proc: ChildProcessWithoutNullStreams) =>
       new Promise<string>((resolve, reject) => {
         let out = '';
@@ -200,7 +249,9 @@ describe('refundOrder', () => {
     await Promise.all(children.map(ready));
     for (const proc of children) proc.stdin.end('go\n');
 
-    const results = (await Promise.all(outputs)).map((out) => JSON.parse(out.trim().split('\n').at(-1)!) as { label: string; status: string });
+    const results = (await Promise.all(outputs)).map(
+      (out) => JSON.parse(out.trim().split('\n').at(-1)!) as { label: string; status: string },
+    );
     expect(results.filter((r) => r.status === 'refunded')).toHaveLength(1);
     expect(results.filter((r) => r.status === 'already_refunded')).toHaveLength(contenders - 1);
     expect(open().countRefunds('ord_52')).toBe(1);

@@ -9,7 +9,11 @@ afterEach(closeDemoEngines);
 describe('refund_email prompt', () => {
   it('is listed with its one argument', () => {
     expect(demoEngine().engine.listPrompts()).toEqual([
-      expect.objectContaining({ name: 'refund_email', title: 'Refund email', arguments: [{ name: 'order_id', description: "The order's id, e.g. 'ord_51'", required: true }] }),
+      expect.objectContaining({
+        name: 'refund_email',
+        title: 'Refund email',
+        arguments: [{ name: 'order_id', description: "The order's id, e.g. 'ord_51'", required: true }],
+      }),
     ]);
   });
 
@@ -25,7 +29,13 @@ describe('refund_email prompt', () => {
       },
       required: ['tone', 'mention_amount'],
     });
-    const result = done(await demo.prompt('refund_email', { order_id: 'ord_53' }, { requestState: first.requestState, inputResponses: { style: accept({ tone: 'formal', mention_amount: true }) } }));
+    const result = done(
+      await demo.prompt(
+        'refund_email',
+        { order_id: 'ord_53' },
+        { requestState: first.requestState, inputResponses: { style: accept({ tone: 'formal', mention_amount: true }) } },
+      ),
+    );
     expect(result.messages).toEqual([
       {
         role: 'user',
@@ -44,7 +54,13 @@ describe('refund_email prompt', () => {
     const demo = demoEngine();
     const order = demo.store.findOrder('ord_51')!;
     const { requestState } = question(await demo.prompt('refund_email', { order_id: 'ord_51' }), 'style');
-    const result = done(await demo.prompt('refund_email', { order_id: 'ord_51' }, { requestState, inputResponses: { style: accept({ tone: 'brief', mention_amount: false }) } }));
+    const result = done(
+      await demo.prompt(
+        'refund_email',
+        { order_id: 'ord_51' },
+        { requestState, inputResponses: { style: accept({ tone: 'brief', mention_amount: false }) } },
+      ),
+    );
     const text = result.messages[0]!.content.text;
     expect(text).toBe(refundEmailInstructions(order, 'brief', false));
     expect(text).toContain('Do not mention the amount.');
@@ -55,14 +71,24 @@ describe('refund_email prompt', () => {
   it('ends at once with one assistant message for an unknown order, and when the user declines', async () => {
     const demo = demoEngine();
     const unknown = done(await demo.prompt('refund_email', { order_id: 'ord_99' }));
-    expect(unknown.messages).toEqual([{ role: 'assistant', content: { type: 'text', text: expect.stringMatching(/^There is no order with id 'ord_99'/) } }]);
+    expect(unknown.messages).toEqual([
+      { role: 'assistant', content: { type: 'text', text: expect.stringMatching(/^There is no order with id 'ord_99'/) } },
+    ]);
     const { requestState } = question(await demo.prompt('refund_email', { order_id: 'ord_51' }), 'style');
     const declined = done(await demo.prompt('refund_email', { order_id: 'ord_51' }, { requestState, inputResponses: { style: decline } }));
-    expect(declined.messages).toEqual([{ role: 'assistant', content: { type: 'text', text: 'No refund email was drafted for order ord_51: the questions about it were not answered.' } }]);
+    expect(declined.messages).toEqual([
+      {
+        role: 'assistant',
+        content: { type: 'text', text: 'No refund email was drafted for order ord_51: the questions about it were not answered.' },
+      },
+    ]);
   });
 
   it('refuses missing arguments with a JSON-RPC error', async () => {
-    expect(refused(await demoEngine().prompt('refund_email', {}))).toMatchObject({ code: -32602, message: expect.stringMatching(/^Invalid arguments for prompt 'refund_email': order_id/) });
+    expect(refused(await demoEngine().prompt('refund_email', {}))).toMatchObject({
+      code: -32602,
+      message: expect.stringMatching(/^Invalid arguments for prompt 'refund_email': order_id/),
+    });
   });
 });
 
@@ -80,8 +106,15 @@ describe('customer_statement resource', () => {
     const uri = 'statement://customers/ada';
     const first = question(await demo.read(uri), 'month');
     expect(first.message).toBe("Which month of ada's statement? Months with orders or refunds: 2026-05.");
-    expect(first.schema).toEqual({ type: 'object', properties: { month: { type: 'string', description: 'The month, as YYYY-MM' } }, required: ['month'] });
-    const bad = question(await demo.read(uri, { requestState: first.requestState, inputResponses: { month: accept({ month: 'May' }) } }), 'month');
+    expect(first.schema).toEqual({
+      type: 'object',
+      properties: { month: { type: 'string', description: 'The month, as YYYY-MM' } },
+      required: ['month'],
+    });
+    const bad = question(
+      await demo.read(uri, { requestState: first.requestState, inputResponses: { month: accept({ month: 'May' }) } }),
+      'month',
+    );
     expect(bad.message).toContain('Your last answer was not accepted: month: write the month as YYYY-MM, e.g. 2026-05.');
     const result = done(await demo.read(uri, { requestState: bad.requestState, inputResponses: { month: accept({ month: '2026-05' }) } }));
     expect(result.contents).toEqual([
@@ -114,11 +147,25 @@ describe('customer_statement resource', () => {
     const refundMonth = demo.store.findOrder('ord_54')!.refundedAt!.slice(0, 7);
     const first = question(await demo.read('statement://customers/grace'), 'month');
     expect(first.message).toBe(`Which month of grace's statement? Months with orders or refunds: 2026-06, ${refundMonth}.`);
-    const refunds = done(await demo.read('statement://customers/grace', { requestState: first.requestState, inputResponses: { month: accept({ month: refundMonth }) } }));
-    expect(refunds.contents[0]).toMatchObject({ text: expect.stringMatching(/Orders placed\n {2}\(none\)\n\nRefunds made\n {2}\d{4}-\d\d-\d\d {2}ord_54 {6}\$30\.00\n/) });
+    const refunds = done(
+      await demo.read('statement://customers/grace', {
+        requestState: first.requestState,
+        inputResponses: { month: accept({ month: refundMonth }) },
+      }),
+    );
+    expect(refunds.contents[0]).toMatchObject({
+      text: expect.stringMatching(/Orders placed\n {2}\(none\)\n\nRefunds made\n {2}\d{4}-\d\d-\d\d {2}ord_54 {6}\$30\.00\n/),
+    });
     const again = question(await demo.read('statement://customers/grace'), 'month');
-    const empty = done(await demo.read('statement://customers/grace', { requestState: again.requestState, inputResponses: { month: accept({ month: '2025-01' }) } }));
-    expect(empty.contents[0]).toMatchObject({ text: 'Statement for grace, January 2025 (2025-01)\n\nNo orders or refunds in this month.\n' });
+    const empty = done(
+      await demo.read('statement://customers/grace', {
+        requestState: again.requestState,
+        inputResponses: { month: accept({ month: '2025-01' }) },
+      }),
+    );
+    expect(empty.contents[0]).toMatchObject({
+      text: 'Statement for grace, January 2025 (2025-01)\n\nNo orders or refunds in this month.\n',
+    });
   });
 
   it('says so, without asking, for a customer with no orders; a URI of another shape is not found', async () => {
@@ -126,13 +173,18 @@ describe('customer_statement resource', () => {
     expect(done(await demo.read('statement://customers/nobody')).contents).toEqual([
       { uri: 'statement://customers/nobody', mimeType: 'text/plain', text: "No orders for customer 'nobody', so there is no statement.\n" },
     ]);
-    expect(refused(await demo.read('statement://orders/ord_51'))).toMatchObject({ code: -32602, message: 'Resource not found: statement://orders/ord_51' });
+    expect(refused(await demo.read('statement://orders/ord_51'))).toMatchObject({
+      code: -32602,
+      message: 'Resource not found: statement://orders/ord_51',
+    });
   });
 
   it('binds the state to the customer it was asked for', async () => {
     const demo = demoEngine();
     const { requestState } = question(await demo.read('statement://customers/ada'), 'month');
-    const error = refused(await demo.read('statement://customers/grace', { requestState, inputResponses: { month: accept({ month: '2026-05' }) } }));
+    const error = refused(
+      await demo.read('statement://customers/grace', { requestState, inputResponses: { month: accept({ month: '2026-05' }) } }),
+    );
     expect(error).toMatchObject({ code: -32602, message: 'Invalid or expired requestState', data: { reason: 'mismatch' } });
   });
 });

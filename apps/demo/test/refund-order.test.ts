@@ -3,7 +3,20 @@
 import { createEngine, createKeyring, generateKey } from '@roundtrip/engine';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createRefundOrderTool } from '../src/refund-order-tool.ts';
-import { FORM, accept, asked, cancel, closeDemoEngines, decline, demoEngine, done, question, refused, sharedKeyring, textOf } from './support/demo-engine.ts';
+import {
+  accept,
+  asked,
+  cancel,
+  closeDemoEngines,
+  decline,
+  demoEngine,
+  done,
+  FORM,
+  question,
+  refused,
+  sharedKeyring,
+  textOf,
+} from './support/demo-engine.ts';
 
 afterEach(closeDemoEngines);
 
@@ -15,9 +28,16 @@ describe('refund_order', () => {
     expect(refund).toMatchObject({
       name: 'refund_order',
       annotations: { destructiveHint: true, idempotentHint: false, readOnlyHint: false, openWorldHint: false },
-      outputSchema: { type: 'object', required: expect.arrayContaining(['status', 'order_id', 'amount', 'amount_cents', 'refunded_at', 'message']) },
+      outputSchema: {
+        type: 'object',
+        required: expect.arrayContaining(['status', 'order_id', 'amount', 'amount_cents', 'refunded_at', 'message']),
+      },
     });
-    expect(status).toMatchObject({ name: 'order_status', annotations: { readOnlyHint: true, openWorldHint: false }, outputSchema: { type: 'object' } });
+    expect(status).toMatchObject({
+      name: 'order_status',
+      annotations: { readOnlyHint: true, openWorldHint: false },
+      outputSchema: { type: 'object' },
+    });
   });
 
   it('asks to confirm the amount and refunds exactly it once the user accepts', async () => {
@@ -25,7 +45,11 @@ describe('refund_order', () => {
     const first = await demo.call('refund_order', { order_id: 'ord_51' });
     const { message, requestState, schema } = question(first, 'confirm');
     expect(message).toBe('Refund $49.00 for order ord_51?');
-    expect(schema).toEqual({ type: 'object', properties: { confirm: { type: 'boolean', description: 'Yes to refund' } }, required: ['confirm'] });
+    expect(schema).toEqual({
+      type: 'object',
+      properties: { confirm: { type: 'boolean', description: 'Yes to refund' } },
+      required: ['confirm'],
+    });
     expect(requestState).toMatch(/^rt1\.[A-Za-z0-9_-]{8}\.[A-Za-z0-9_-]+$/);
     expect(demo.store.countRefunds('ord_51')).toBe(0);
 
@@ -74,11 +98,25 @@ describe('refund_order', () => {
   it('asks again, saying why, when the answer does not fit the form or is missing', async () => {
     const demo = demoEngine();
     const first = question(await demo.call('refund_order', { order_id: 'ord_51' }), 'confirm');
-    const again = question(await demo.call('refund_order', { order_id: 'ord_51' }, { requestState: first.requestState, inputResponses: { confirm: accept({ confirm: 'yes please' }) } }), 'confirm');
-    expect(again.message).toBe('Refund $49.00 for order ord_51?\n\nYour last answer was not accepted: confirm: Invalid input: expected boolean, received string. Please answer again.');
-    const missing = question(await demo.call('refund_order', { order_id: 'ord_51' }, { requestState: again.requestState, inputResponses: { other: accept({}) } }), 'confirm');
+    const again = question(
+      await demo.call(
+        'refund_order',
+        { order_id: 'ord_51' },
+        { requestState: first.requestState, inputResponses: { confirm: accept({ confirm: 'yes please' }) } },
+      ),
+      'confirm',
+    );
+    expect(again.message).toBe(
+      'Refund $49.00 for order ord_51?\n\nYour last answer was not accepted: confirm: Invalid input: expected boolean, received string. Please answer again.',
+    );
+    const missing = question(
+      await demo.call('refund_order', { order_id: 'ord_51' }, { requestState: again.requestState, inputResponses: { other: accept({}) } }),
+      'confirm',
+    );
     expect(missing.message).toBe('Refund $49.00 for order ord_51?\n\nNo answer to this question arrived; please answer it.');
-    const result = done(await demo.call('refund_order', { order_id: 'ord_51' }, { requestState: missing.requestState, inputResponses: yes }));
+    const result = done(
+      await demo.call('refund_order', { order_id: 'ord_51' }, { requestState: missing.requestState, inputResponses: yes }),
+    );
     expect(textOf(result)).toBe('Refunded $49.00 for order ord_51.');
   });
 
@@ -107,7 +145,11 @@ describe('refund_order answered more than once', () => {
   it('refunds once when five identical confirmations arrive at the same moment', async () => {
     const demo = demoEngine();
     const { requestState } = question(await demo.call('refund_order', { order_id: 'ord_52' }), 'confirm');
-    const results = (await Promise.all(Array.from({ length: 5 }, () => demo.call('refund_order', { order_id: 'ord_52' }, { requestState, inputResponses: yes })))).map(done);
+    const results = (
+      await Promise.all(
+        Array.from({ length: 5 }, () => demo.call('refund_order', { order_id: 'ord_52' }, { requestState, inputResponses: yes })),
+      )
+    ).map(done);
     expect(new Set(results.map(textOf))).toEqual(new Set(['Refunded $120.00 for order ord_52.']));
     expect(demo.store.countRefunds('ord_52')).toBe(1);
     expect(demo.effectsRecorded()).toBe(1);
@@ -117,7 +159,11 @@ describe('refund_order answered more than once', () => {
     const first = demoEngine();
     const second = demoEngine({ db: first.db });
     const { requestState } = question(await first.call('refund_order', { order_id: 'ord_51' }), 'confirm');
-    const results = await Promise.all([first, second, first, second].map((demo) => demo.call('refund_order', { order_id: 'ord_51' }, { requestState, inputResponses: yes })));
+    const results = await Promise.all(
+      [first, second, first, second].map((demo) =>
+        demo.call('refund_order', { order_id: 'ord_51' }, { requestState, inputResponses: yes }),
+      ),
+    );
     expect(results.map((r) => textOf(done(r)))).toEqual(Array(4).fill('Refunded $49.00 for order ord_51.'));
     expect(first.store.countRefunds('ord_51')).toBe(1);
     expect(first.effectsRecorded() + second.effectsRecorded()).toBe(1);
@@ -127,7 +173,9 @@ describe('refund_order answered more than once', () => {
     const demo = demoEngine();
     const a = question(await demo.call('refund_order', { order_id: 'ord_51' }), 'confirm');
     const b = question(await demo.call('refund_order', { order_id: 'ord_51' }), 'confirm');
-    expect(textOf(done(await demo.call('refund_order', { order_id: 'ord_51' }, { requestState: a.requestState, inputResponses: yes })))).toBe('Refunded $49.00 for order ord_51.');
+    expect(
+      textOf(done(await demo.call('refund_order', { order_id: 'ord_51' }, { requestState: a.requestState, inputResponses: yes }))),
+    ).toBe('Refunded $49.00 for order ord_51.');
     const late = done(await demo.call('refund_order', { order_id: 'ord_51' }, { requestState: b.requestState, inputResponses: yes }));
     expect(textOf(late)).toMatch(/^Order ord_51 was already refunded on \d{4}-\d\d-\d\d; nothing more was done\.$/);
     expect(demo.store.countRefunds('ord_51')).toBe(1);
@@ -141,7 +189,10 @@ describe('refund_order when the amount changes after the user saw it', () => {
     expect(first.message).toBe('Refund $49.00 for order ord_51?');
     demo.store.setOrderAmount('ord_51', 5900);
 
-    const again = question(await demo.call('refund_order', { order_id: 'ord_51' }, { requestState: first.requestState, inputResponses: yes }), 'confirm');
+    const again = question(
+      await demo.call('refund_order', { order_id: 'ord_51' }, { requestState: first.requestState, inputResponses: yes }),
+      'confirm',
+    );
     expect(again.message).toBe('The amount of order ord_51 changed to $59.00 since you were asked. Refund $59.00 for order ord_51?');
     expect(demo.store.countRefunds('ord_51')).toBe(0);
     expect(demo.effectsRecorded()).toBe(0);
@@ -161,9 +212,14 @@ describe('refund_order when the amount changes after the user saw it', () => {
     const demo = demoEngine();
     const first = question(await demo.call('refund_order', { order_id: 'ord_52' }), 'confirm');
     demo.store.setOrderAmount('ord_52', 9900);
-    const again = question(await demo.call('refund_order', { order_id: 'ord_52' }, { requestState: first.requestState, inputResponses: yes }), 'confirm');
+    const again = question(
+      await demo.call('refund_order', { order_id: 'ord_52' }, { requestState: first.requestState, inputResponses: yes }),
+      'confirm',
+    );
     expect(again.message).toBe('The amount of order ord_52 changed to $99.00 since you were asked. Refund $99.00 for order ord_52?');
-    const result = done(await demo.call('refund_order', { order_id: 'ord_52' }, { requestState: again.requestState, inputResponses: { confirm: decline } }));
+    const result = done(
+      await demo.call('refund_order', { order_id: 'ord_52' }, { requestState: again.requestState, inputResponses: { confirm: decline } }),
+    );
     expect(textOf(result)).toBe('Order ord_52 was not refunded.');
     expect(demo.store.countRefunds('ord_52')).toBe(0);
   });
@@ -171,19 +227,28 @@ describe('refund_order when the amount changes after the user saw it', () => {
   it('refunds nothing when the amount changes between the engine check and the store write (the store checks too)', async () => {
     const demo = demoEngine();
     // another writer changes the amount after the engine's check passed, just before the store's transaction
-    const racing = { findOrder: demo.store.findOrder, refundOrder: (...args: Parameters<typeof demo.store.refundOrder>) => (demo.store.setOrderAmount('ord_51', 5000), demo.store.refundOrder(...args)) };
+    const racing = {
+      findOrder: demo.store.findOrder,
+      refundOrder: (...args: Parameters<typeof demo.store.refundOrder>) => {
+        demo.store.setOrderAmount('ord_51', 5000);
+        return demo.store.refundOrder(...args);
+      },
+    };
     const engine = createEngine({ tools: [createRefundOrderTool(racing)], keyring: sharedKeyring, audience: 'race', ledger: demo.ledger });
     const request = { name: 'refund_order', arguments: { order_id: 'ord_51' }, principal: 'ada', capabilities: FORM };
     const { requestState } = question(await engine.callTool(request), 'confirm');
     const result = done(await engine.callTool({ ...request, requestState, inputResponses: yes }));
-    expect(textOf(result)).toBe('The amount of order ord_51 changed to $50.00 while it was being refunded, so nothing was refunded. Call refund_order again to refund the new amount.');
+    expect(textOf(result)).toBe(
+      'The amount of order ord_51 changed to $50.00 while it was being refunded, so nothing was refunded. Call refund_order again to refund the new amount.',
+    );
     expect(result.structuredContent).toMatchObject({ status: 'amount_changed', amount_cents: 5000 });
     expect(demo.store.countRefunds('ord_51')).toBe(0);
   });
 });
 
 const invalid = { code: -32602, message: 'Invalid or expired requestState' };
-const warnings = (logs: Array<{ event: string; message: string }>) => logs.filter((l) => l.event === 'state_rejected').map((l) => l.message);
+const warnings = (logs: Array<{ event: string; message: string }>) =>
+  logs.filter((l) => l.event === 'state_rejected').map((l) => l.message);
 
 describe('refund_order refuses a requestState that is not its own', () => {
   it('refuses a tampered state: a flipped character, a truncation, an append', async () => {
@@ -213,8 +278,14 @@ describe('refund_order refuses a requestState that is not its own', () => {
   it('refuses a state replayed on another order or another tool', async () => {
     const demo = demoEngine();
     const { requestState } = question(await demo.call('refund_order', { order_id: 'ord_51' }), 'confirm');
-    expect(refused(await demo.call('refund_order', { order_id: 'ord_52' }, { requestState, inputResponses: yes }))).toMatchObject({ ...invalid, data: { reason: 'mismatch' } });
-    expect(refused(await demo.call('order_status', { order_id: 'ord_51' }, { requestState }))).toMatchObject({ ...invalid, data: { reason: 'mismatch' } });
+    expect(refused(await demo.call('refund_order', { order_id: 'ord_52' }, { requestState, inputResponses: yes }))).toMatchObject({
+      ...invalid,
+      data: { reason: 'mismatch' },
+    });
+    expect(refused(await demo.call('order_status', { order_id: 'ord_51' }, { requestState }))).toMatchObject({
+      ...invalid,
+      data: { reason: 'mismatch' },
+    });
     expect(warnings(demo.logs)).toEqual([
       'requestState refused (mismatch): sealed for other arguments of this target',
       'requestState refused (mismatch): sealed for another method or target (tool, prompt or resource)',
@@ -226,7 +297,10 @@ describe('refund_order refuses a requestState that is not its own', () => {
     const demo = demoEngine();
     const { requestState } = question(await demo.call('refund_order', { order_id: 'ord_51' }), 'confirm');
     const otherKey = demoEngine({ db: demo.db, keyring: createKeyring([generateKey()]) });
-    expect(refused(await otherKey.call('refund_order', { order_id: 'ord_51' }, { requestState, inputResponses: yes }))).toMatchObject({ ...invalid, data: { reason: 'invalid' } });
+    expect(refused(await otherKey.call('refund_order', { order_id: 'ord_51' }, { requestState, inputResponses: yes }))).toMatchObject({
+      ...invalid,
+      data: { reason: 'invalid' },
+    });
     expect(warnings(otherKey.logs)).toEqual(['requestState refused (invalid): sealed with a key this server does not hold']);
     const mallory = await demo.call('refund_order', { order_id: 'ord_51' }, { requestState, inputResponses: yes, principal: 'mallory' });
     expect(refused(mallory)).toMatchObject({ ...invalid, data: { reason: 'mismatch' } });
@@ -238,7 +312,9 @@ describe('refund_order refuses a requestState that is not its own', () => {
     const demo = demoEngine();
     const { requestState } = question(await demo.call('refund_order', { order_id: 'ord_51' }), 'confirm');
     const other = demoEngine({ db: demo.db });
-    expect(textOf(done(await other.call('refund_order', { order_id: 'ord_51' }, { requestState, inputResponses: yes })))).toBe('Refunded $49.00 for order ord_51.');
+    expect(textOf(done(await other.call('refund_order', { order_id: 'ord_51' }, { requestState, inputResponses: yes })))).toBe(
+      'Refunded $49.00 for order ord_51.',
+    );
   });
 });
 
@@ -256,7 +332,9 @@ describe('order_status', () => {
       refunded_at: null,
       message: 'Order ord_51 ($49.00, customer ada) is paid and can be refunded.',
     });
-    expect(textOf(done(await demo.call('order_status', { order_id: 'ord_53' })))).toBe('Order ord_53 ($75.50, customer ada) was refunded on 2026-05-04.');
+    expect(textOf(done(await demo.call('order_status', { order_id: 'ord_53' })))).toBe(
+      'Order ord_53 ($75.50, customer ada) was refunded on 2026-05-04.',
+    );
     const missing = done(await demo.call('order_status', { order_id: 'ord_99' }));
     expect(missing).toMatchObject({ isError: true, structuredContent: { found: false, status: null } });
   });

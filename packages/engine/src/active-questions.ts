@@ -15,7 +15,8 @@ export interface ActiveQuestion {
 /** Renders one question from context; throws an Error saying what is wrong with the message. */
 function render(question: CompiledQuestion, context: unknown): string {
   const message = typeof question.message === 'string' ? renderTemplate(question.message, context) : question.message({ context });
-  if (typeof message !== 'string' || message.length === 0) throw new Error(`the message of question '${question.key}' rendered ${JSON.stringify(message)}, not text`);
+  if (typeof message !== 'string' || message.length === 0)
+    throw new Error(`the message of question '${question.key}' rendered ${JSON.stringify(message)}, not text`);
   return message;
 }
 
@@ -23,7 +24,11 @@ function render(question: CompiledQuestion, context: unknown): string {
  * The questions the active states ask now. `cache` keeps hashes already computed in this request,
  * so a question rendered twice in one round is hashed once.
  */
-export function activeQuestions(machine: CompiledMachine, snapshot: AnyMachineSnapshot, cache: Map<CompiledQuestion, ActiveQuestion>): ActiveQuestion[] {
+export function activeQuestions(
+  machine: CompiledMachine,
+  snapshot: AnyMachineSnapshot,
+  cache: Map<CompiledQuestion, ActiveQuestion>,
+): ActiveQuestion[] {
   const out: ActiveQuestion[] = [];
   for (const stateId of Object.keys(snapshot.getMeta())) {
     for (const question of machine.asksByState.get(stateId) ?? []) {

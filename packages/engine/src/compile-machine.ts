@@ -1,5 +1,5 @@
 import type { AnyStateMachine, AnyStateNode } from 'xstate';
-import { ProblemList } from './definition-error.ts';
+import type { ProblemList } from './definition-error.ts';
 import { canonicalJson, digestBytes } from './digest.ts';
 import { firstNonJson } from './json-value.ts';
 import type { CompiledQuestion } from './questions.ts';
@@ -114,26 +114,51 @@ export function compileMachine(
   for (const node of allNodes(machine.root)) {
     const where = `${owner} › state '${node.id}'`;
     if (node.config.after && Object.keys(node.config.after).length > 0) {
-      problems.add(where, 'delayed_transition', "it uses 'after', but XState does not persist delays, so the timer would be lost between rounds.", 'Keep the deadline in context and check it with a guard on the next answer instead.');
+      problems.add(
+        where,
+        'delayed_transition',
+        "it uses 'after', but XState does not persist delays, so the timer would be lost between rounds.",
+        'Keep the deadline in context and check it with a guard on the next answer instead.',
+      );
     }
     const invokes = invokesOf(node);
     for (const invoke of invokes) {
       if (typeof invoke.id !== 'string' || invoke.id.length === 0) {
-        problems.add(where, 'unnamed_invoke', `it invokes ${JSON.stringify(invoke.src)} without an 'id'.`, 'Give every invoke an id, so sealed snapshots stay valid and effects can be recorded by it.');
+        problems.add(
+          where,
+          'unnamed_invoke',
+          `it invokes ${JSON.stringify(invoke.src)} without an 'id'.`,
+          'Give every invoke an id, so sealed snapshots stay valid and effects can be recorded by it.',
+        );
       } else if (invoke.src === 'inline') {
-        problems.add(where, 'unnamed_invoke', `it invokes inline actor logic '${invoke.id}'.`, 'Name the logic in setup({ actors: { … } }) and invoke it by name.');
+        problems.add(
+          where,
+          'unnamed_invoke',
+          `it invokes inline actor logic '${invoke.id}'.`,
+          'Name the logic in setup({ actors: { … } }) and invoke it by name.',
+        );
       }
     }
     const meta = node.config.meta as Record<string, unknown> | undefined;
     const nonJson = meta === undefined ? undefined : firstNonJson(meta, 'meta');
     if (nonJson) {
-      problems.add(where, 'not_json', `${nonJson.path} is ${nonJson.what}; a machine config holds plain JSON only, so it can be hashed and exported to Stately.`, 'Name questions with defineQuestions and ask them by name: meta: { ask: [\'confirm\'] }.');
+      problems.add(
+        where,
+        'not_json',
+        `${nonJson.path} is ${nonJson.what}; a machine config holds plain JSON only, so it can be hashed and exported to Stately.`,
+        "Name questions with defineQuestions and ask them by name: meta: { ask: ['confirm'] }.",
+      );
     }
     const asks: CompiledQuestion[] = [];
     const askConfig = meta?.ask;
     if (askConfig !== undefined && !nonJson) {
       if (!Array.isArray(askConfig) || askConfig.some((k) => typeof k !== 'string')) {
-        problems.add(where, 'unknown_question', 'meta.ask is not a list of question keys.', "Write meta: { ask: ['confirm'] } with keys named in the definition's questions.");
+        problems.add(
+          where,
+          'unknown_question',
+          'meta.ask is not a list of question keys.',
+          "Write meta: { ask: ['confirm'] } with keys named in the definition's questions.",
+        );
       } else {
         const events = handledEvents(node);
         for (const key of askConfig as string[]) {
@@ -141,7 +166,12 @@ export function compileMachine(
           const question = questions.get(key);
           if (!question) {
             const known = [...questions.keys()];
-            problems.add(askWhere, 'unknown_question', `'${key}' is not one of the definition's questions (${known.length ? known.map((k) => `'${k}'`).join(', ') : 'it names none'}).`, 'Name the question in defineQuestions, or fix the key.');
+            problems.add(
+              askWhere,
+              'unknown_question',
+              `'${key}' is not one of the definition's questions (${known.length ? known.map((k) => `'${k}'`).join(', ') : 'it names none'}).`,
+              'Name the question in defineQuestions, or fix the key.',
+            );
             continue;
           }
           if (asks.includes(question)) {
@@ -150,7 +180,12 @@ export function compileMachine(
           }
           for (const action of ['accept', 'decline', 'cancel']) {
             if (!handles(events, `${key}.${action}`)) {
-              problems.add(askWhere, 'unhandled_answer', `no transition handles '${key}.${action}', so that answer would leave the user asked again forever.`, `Add on: { '${key}.${action}': … } to the state or an ancestor (or '${key}.*').`);
+              problems.add(
+                askWhere,
+                'unhandled_answer',
+                `no transition handles '${key}.${action}', so that answer would leave the user asked again forever.`,
+                `Add on: { '${key}.${action}': … } to the state or an ancestor (or '${key}.*').`,
+              );
             }
           }
           asks.push(question);
@@ -187,7 +222,12 @@ export function compileMachine(
   const asked = new Set(askers.keys());
   for (const key of questions.keys()) {
     if (!asked.has(key)) {
-      problems.add(`${owner} › question '${key}'`, 'unused_question', 'no state asks it.', `Ask it from a state (meta: { ask: ['${key}'] }) or remove it.`);
+      problems.add(
+        `${owner} › question '${key}'`,
+        'unused_question',
+        'no state asks it.',
+        `Ask it from a state (meta: { ask: ['${key}'] }) or remove it.`,
+      );
     }
   }
   const version = machine.version ?? '0';

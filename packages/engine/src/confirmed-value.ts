@@ -19,7 +19,9 @@ export class ConfirmedValueChangedError extends Error {
   readonly current: unknown;
 
   constructor(effect: string, shown: unknown, current: unknown) {
-    super(`Effect '${effect}' did not act: the user confirmed ${canonicalJson(shown)}, but the value is now ${canonicalJson(current)}. Ask again with the new value.`);
+    super(
+      `Effect '${effect}' did not act: the user confirmed ${canonicalJson(shown)}, but the value is now ${canonicalJson(current)}. Ask again with the new value.`,
+    );
     this.effect = effect;
     this.shown = shown;
     this.current = current;

@@ -1,13 +1,13 @@
 import type { PromptArgument, PromptDefinition } from './define-prompt.ts';
 import type { ResourceDefinition } from './define-resource.ts';
 import type { ToolDefinition } from './define-tool.ts';
-import { ProblemList, definitionError } from './definition-error.ts';
+import { definitionError, ProblemList } from './definition-error.ts';
 import { internalsOf } from './definition-internals.ts';
 import { digestBytes } from './digest.ts';
 import type { EffectLedger } from './effect-ledger.ts';
 import type { Keyring } from './keyring.ts';
 import { createMemoryLedger } from './memory-ledger.ts';
-import { type RoundRequest, type StepContext, type StepTarget, runStep } from './run-step.ts';
+import { type RoundRequest, runStep, type StepContext, type StepTarget } from './run-step.ts';
 import { TAG_BYTES } from './state-envelope.ts';
 import { type EngineLogEntry, ErrorCode, type StepOutcome } from './step-outcome.ts';
 import type { CallToolResult, GetPromptResult, ReadResourceResult, ToolAnnotations, ToolInputSchema } from './wire-shapes.ts';
@@ -106,7 +106,12 @@ export interface Engine {
 function limit(problems: ProblemList, name: keyof EngineLimits, value: number | undefined, fallback: number, max: number): number {
   if (value === undefined) return fallback;
   if (!Number.isInteger(value) || value <= 0 || value > max) {
-    problems.add(`createEngine › ${name}`, 'invalid_option', `'${name}' is ${String(value)}.`, `Give a whole number from 1 to ${max} (default ${fallback}).`);
+    problems.add(
+      `createEngine › ${name}`,
+      'invalid_option',
+      `'${name}' is ${String(value)}.`,
+      `Give a whole number from 1 to ${max} (default ${fallback}).`,
+    );
     return fallback;
   }
   return value;
@@ -117,7 +122,13 @@ const optional = <K extends string, V>(key: K, value: V | undefined) => (value =
 function uniqueBy<T>(problems: ProblemList, kind: string, items: readonly T[], key: (item: T) => string): Map<string, T> {
   const out = new Map<string, T>();
   for (const item of items) {
-    if (out.has(key(item))) problems.add(`createEngine › ${kind} '${key(item)}'`, 'duplicate_name', `two ${kind}s are named '${key(item)}'.`, `Give every ${kind} its own name.`);
+    if (out.has(key(item)))
+      problems.add(
+        `createEngine › ${kind} '${key(item)}'`,
+        'duplicate_name',
+        `two ${kind}s are named '${key(item)}'.`,
+        `Give every ${kind} its own name.`,
+      );
     out.set(key(item), item);
   }
   return out;
@@ -149,14 +160,25 @@ export function createEngine(options: EngineOptions): Engine {
     try {
       internalsOf(definition);
     } catch (error) {
-      problems.add(`createEngine › ${definition.kind} '${definition.name}'`, 'invalid_option', (error as Error).message, 'Pass only definitions made by defineTool, definePrompt and defineResource.');
+      problems.add(
+        `createEngine › ${definition.kind} '${definition.name}'`,
+        'invalid_option',
+        (error as Error).message,
+        'Pass only definitions made by defineTool, definePrompt and defineResource.',
+      );
     }
   }
   if (typeof options.audience !== 'string' || options.audience === '') {
-    problems.add('createEngine › audience', 'invalid_option', 'the audience is empty.', "Give the server's name; states sealed for another audience are refused.");
+    problems.add(
+      'createEngine › audience',
+      'invalid_option',
+      'the audience is empty.',
+      "Give the server's name; states sealed for another audience are refused.",
+    );
   }
   problems.throwIfAny();
-  if (!options.keyring) throw definitionError('createEngine › keyring', 'invalid_key', 'no keyring was given.', 'Pass createKeyring([key]).');
+  if (!options.keyring)
+    throw definitionError('createEngine › keyring', 'invalid_key', 'no keyring was given.', 'Pass createKeyring([key]).');
 
   const principalTags = new Map<string, Uint8Array>();
   const ctx: StepContext = {
@@ -184,22 +206,41 @@ export function createEngine(options: EngineOptions): Engine {
   const targetTags = new Map<string, Uint8Array>();
   const targetTag = (scope: string) => {
     let tag = targetTags.get(scope);
-    if (!tag) targetTags.set(scope, (tag = digestBytes(scope, TAG_BYTES.target)));
+    if (!tag) {
+      tag = digestBytes(scope, TAG_BYTES.target);
+      targetTags.set(scope, tag);
+    }
     return tag;
   };
-  const rpcError = <T>(code: number, message: string, data?: Record<string, string | string[]>): StepOutcome<T> => ({ type: 'error', error: { code, message, ...optional('data', data) } });
+  const rpcError = <T>(code: number, message: string, data?: Record<string, string | string[]>): StepOutcome<T> => ({
+    type: 'error',
+    error: { code, message, ...optional('data', data) },
+  });
 
   async function callTool(request: ToolCallRequest): Promise<StepOutcome<CallToolResult>> {
     const tool = tools.get(request.name);
     if (!tool) return rpcError(ErrorCode.InvalidParams, `Unknown tool: ${request.name}`, { tools: [...tools.keys()] });
     const definition = internalsOf(tool);
-    const toolError = (text: string): StepOutcome<CallToolResult> => ({ type: 'complete', result: { content: [{ type: 'text', text }], isError: true } });
+    const toolError = (text: string): StepOutcome<CallToolResult> => ({
+      type: 'complete',
+      result: { content: [{ type: 'text', text }], isError: true },
+    });
     const parsed = definition.args.safeParse(request.arguments ?? {});
     if (!parsed.success) {
-      return toolError(`Invalid arguments for tool '${tool.name}': ${argumentProblems(parsed.error.issues)}. Call it again with arguments matching its input schema.`);
+      return toolError(
+        `Invalid arguments for tool '${tool.name}': ${argumentProblems(parsed.error.issues)}. Call it again with arguments matching its input schema.`,
+      );
     }
     const scope = `tools/call\0${tool.name}`;
-    const target: StepTarget<CallToolResult> = { label: `tool ${tool.name}`, definition, targetTag: targetTag(scope), argsScope: scope, args: parsed.data as Record<string, unknown>, finishWith: {}, fail: toolError };
+    const target: StepTarget<CallToolResult> = {
+      label: `tool ${tool.name}`,
+      definition,
+      targetTag: targetTag(scope),
+      argsScope: scope,
+      args: parsed.data as Record<string, unknown>,
+      finishWith: {},
+      fail: toolError,
+    };
     return runStep(ctx, target, request);
   }
 
@@ -209,11 +250,26 @@ export function createEngine(options: EngineOptions): Engine {
     const definition = internalsOf(prompt);
     const parsed = definition.args.safeParse(request.arguments ?? {});
     if (!parsed.success) {
-      return rpcError(ErrorCode.InvalidParams, `Invalid arguments for prompt '${prompt.name}': ${argumentProblems(parsed.error.issues)}. Ask for it again with arguments matching its list entry.`);
+      return rpcError(
+        ErrorCode.InvalidParams,
+        `Invalid arguments for prompt '${prompt.name}': ${argumentProblems(parsed.error.issues)}. Ask for it again with arguments matching its list entry.`,
+      );
     }
     const scope = `prompts/get\0${prompt.name}`;
     const fail = (text: string) => rpcError<GetPromptResult>(ErrorCode.InternalError, text);
-    return runStep(ctx, { label: `prompt ${prompt.name}`, definition, targetTag: targetTag(scope), argsScope: scope, args: parsed.data as Record<string, unknown>, finishWith: {}, fail }, request);
+    return runStep(
+      ctx,
+      {
+        label: `prompt ${prompt.name}`,
+        definition,
+        targetTag: targetTag(scope),
+        argsScope: scope,
+        args: parsed.data as Record<string, unknown>,
+        finishWith: {},
+        fail,
+      },
+      request,
+    );
   }
 
   async function readResource(request: ResourceReadRequest): Promise<StepOutcome<ReadResourceResult>> {
@@ -229,11 +285,26 @@ export function createEngine(options: EngineOptions): Engine {
     if (!resource || !variables) return rpcError(ErrorCode.InvalidParams, `Resource not found: ${request.uri}`, { uri: request.uri });
     const definition = internalsOf(resource);
     const parsed = definition.args.safeParse(variables);
-    if (!parsed.success) return rpcError(ErrorCode.InvalidParams, `Resource not found: ${request.uri} (${argumentProblems(parsed.error.issues)})`, { uri: request.uri });
+    if (!parsed.success)
+      return rpcError(ErrorCode.InvalidParams, `Resource not found: ${request.uri} (${argumentProblems(parsed.error.issues)})`, {
+        uri: request.uri,
+      });
     const pattern = resource.uri ?? resource.uriTemplate!;
     const scope = `resources/read\0${pattern}`;
     const fail = (text: string) => rpcError<ReadResourceResult>(ErrorCode.InternalError, text);
-    return runStep(ctx, { label: `resource ${request.uri}`, definition, targetTag: targetTag(scope), argsScope: scope, args: parsed.data as Record<string, unknown>, finishWith: { uri: request.uri }, fail }, request);
+    return runStep(
+      ctx,
+      {
+        label: `resource ${request.uri}`,
+        definition,
+        targetTag: targetTag(scope),
+        argsScope: scope,
+        args: parsed.data as Record<string, unknown>,
+        finishWith: { uri: request.uri },
+        fail,
+      },
+      request,
+    );
   }
 
   return {
@@ -246,15 +317,33 @@ export function createEngine(options: EngineOptions): Engine {
         ...optional('outputSchema', t.outputSchema),
         ...optional('annotations', t.annotations),
       })),
-    listPrompts: () => [...prompts.values()].map((p) => ({ name: p.name, ...optional('title', p.title), description: p.description, arguments: [...p.arguments] })),
+    listPrompts: () =>
+      [...prompts.values()].map((p) => ({
+        name: p.name,
+        ...optional('title', p.title),
+        description: p.description,
+        arguments: [...p.arguments],
+      })),
     listResources: () =>
       [...resources.values()]
         .filter((r) => r.uri !== undefined)
-        .map((r) => ({ uri: r.uri!, name: r.name, ...optional('title', r.title), description: r.description, ...optional('mimeType', r.mimeType) })),
+        .map((r) => ({
+          uri: r.uri!,
+          name: r.name,
+          ...optional('title', r.title),
+          description: r.description,
+          ...optional('mimeType', r.mimeType),
+        })),
     listResourceTemplates: () =>
       [...resources.values()]
         .filter((r) => r.uriTemplate !== undefined)
-        .map((r) => ({ uriTemplate: r.uriTemplate!, name: r.name, ...optional('title', r.title), description: r.description, ...optional('mimeType', r.mimeType) })),
+        .map((r) => ({
+          uriTemplate: r.uriTemplate!,
+          name: r.name,
+          ...optional('title', r.title),
+          description: r.description,
+          ...optional('mimeType', r.mimeType),
+        })),
     callTool,
     getPrompt,
     readResource,

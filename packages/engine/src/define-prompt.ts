@@ -64,9 +64,11 @@ const EMPTY = z.object({});
  *   messages: (output) => [{ role: 'user', text: output.instructions }],
  * });
  */
-export function definePrompt<TArgs extends z.ZodObject, M extends AnyStateMachine, Q extends AnyQuestions = Questions<unknown, Record<never, AnswerSchema>>>(
-  config: PromptConfig<TArgs, Q, M> & DefinitionChecks<TArgs, Q, M>,
-): PromptDefinition {
+export function definePrompt<
+  TArgs extends z.ZodObject,
+  M extends AnyStateMachine,
+  Q extends AnyQuestions = Questions<unknown, Record<never, AnswerSchema>>,
+>(config: PromptConfig<TArgs, Q, M> & DefinitionChecks<TArgs, Q, M>): PromptDefinition {
   const owner = `Prompt '${String(config.name)}'`;
   const problems = new ProblemList();
   if (typeof config.name !== 'string' || !PROMPT_NAME.test(config.name)) {
@@ -75,18 +77,33 @@ export function definePrompt<TArgs extends z.ZodObject, M extends AnyStateMachin
   const args = (config.arguments ?? EMPTY) as z.ZodObject;
   const promptArguments: PromptArgument[] = [];
   if (!(args instanceof z.ZodObject)) {
-    problems.add(`${owner} › arguments`, 'invalid_option', "'arguments' is not a zod object schema.", 'Describe the arguments with z.object({ … }) of strings.');
+    problems.add(
+      `${owner} › arguments`,
+      'invalid_option',
+      "'arguments' is not a zod object schema.",
+      'Describe the arguments with z.object({ … }) of strings.',
+    );
   } else {
-    const json = jsonSchemaOf(args, 'input') as { properties?: Record<string, { type?: unknown; description?: unknown }>; required?: string[] };
+    const json = jsonSchemaOf(args, 'input') as {
+      properties?: Record<string, { type?: unknown; description?: unknown }>;
+      required?: string[];
+    };
     for (const [name, property] of Object.entries(json.properties ?? {})) {
       if (property.type !== 'string') {
-        problems.add(`${owner} › arguments › '${name}'`, 'invalid_option', 'prompt arguments are strings on the wire, but this one is not a string schema.', 'Use z.string() (or z.enum of strings) and convert inside the machine.');
+        problems.add(
+          `${owner} › arguments › '${name}'`,
+          'invalid_option',
+          'prompt arguments are strings on the wire, but this one is not a string schema.',
+          'Use z.string() (or z.enum of strings) and convert inside the machine.',
+        );
       }
-      promptArguments.push(Object.freeze({
-        name,
-        ...(typeof property.description === 'string' ? { description: property.description } : {}),
-        required: (json.required ?? []).includes(name),
-      }));
+      promptArguments.push(
+        Object.freeze({
+          name,
+          ...(typeof property.description === 'string' ? { description: property.description } : {}),
+          required: (json.required ?? []).includes(name),
+        }),
+      );
     }
   }
   const machine = compileDefinition(owner, config.machine, config.questions, config.effects as never, problems);
@@ -107,7 +124,8 @@ export function definePrompt<TArgs extends z.ZodObject, M extends AnyStateMachin
     acceptAnswersWithoutState: definition.acceptAnswersWithoutState,
     finish: (output): GetPromptResult => {
       const views = render(output);
-      if (!Array.isArray(views) || views.length === 0) throw new Error('messages() returned no messages; return at least one { role, text }');
+      if (!Array.isArray(views) || views.length === 0)
+        throw new Error('messages() returned no messages; return at least one { role, text }');
       const messages: PromptMessage[] = views.map((view, i) => {
         if ((view?.role !== 'user' && view?.role !== 'assistant') || typeof view.text !== 'string') {
           throw new Error(`messages()[${i}] is not { role: 'user' | 'assistant', text: string }`);

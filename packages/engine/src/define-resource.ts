@@ -12,7 +12,7 @@ import type { ReadResourceResult } from './wire-shapes.ts';
 export type ResourceBody = string | { text: string } | { blob: string };
 
 /** The `{variables}` of a URI template type. */
-export type UriVariables<U extends string> = U extends `${string}{${infer V}}${infer R}` ? V | UriVariables<R> : never;
+type UriVariables<U extends string> = U extends `${string}{${infer V}}${infer R}` ? V | UriVariables<R> : never;
 
 /** The variables schema a resource has when none is given: one string per `{variable}`. */
 export type DefaultVariables<U extends string> = z.ZodObject<{ [K in UriVariables<U>]: z.ZodString }>;
@@ -75,26 +75,38 @@ export function defineResource<
   M extends AnyStateMachine,
   Q extends AnyQuestions = Questions<unknown, Record<never, AnswerSchema>>,
   TVars extends z.ZodObject = DefaultVariables<U>,
->(
-  config: ResourceConfig<U, TVars, Q, M> & DefinitionChecks<TVars, Q, M>,
-): ResourceDefinition {
+>(config: ResourceConfig<U, TVars, Q, M> & DefinitionChecks<TVars, Q, M>): ResourceDefinition {
   const owner = `Resource '${String(config.name)}'`;
   const problems = new ProblemList();
-  if (typeof config.name !== 'string' || config.name.trim() === '') problems.add(owner, 'invalid_name', 'the resource has no name.', 'Give it a short name for lists.');
-  const parsed = typeof config.uri === 'string' ? parseUriTemplate(config.uri) : { problem: "'uri' is not a string.", fix: 'Give a URI or URI template.' };
+  if (typeof config.name !== 'string' || config.name.trim() === '')
+    problems.add(owner, 'invalid_name', 'the resource has no name.', 'Give it a short name for lists.');
+  const parsed =
+    typeof config.uri === 'string'
+      ? parseUriTemplate(config.uri)
+      : { problem: "'uri' is not a string.", fix: 'Give a URI or URI template.' };
   let variables = (config.variables ?? undefined) as z.ZodObject | undefined;
   if ('problem' in parsed) {
     problems.add(`${owner} › uri`, 'invalid_uri', parsed.problem, parsed.fix);
   } else {
     variables ??= z.object(Object.fromEntries(parsed.variables.map((name) => [name, z.string()])));
     if (!(variables instanceof z.ZodObject)) {
-      problems.add(`${owner} › variables`, 'invalid_option', "'variables' is not a zod object schema.", 'Describe the variables with z.object({ … }).');
+      problems.add(
+        `${owner} › variables`,
+        'invalid_option',
+        "'variables' is not a zod object schema.",
+        'Describe the variables with z.object({ … }).',
+      );
     } else {
       const keys = Object.keys(variables.shape);
       const missing = parsed.variables.filter((v) => !keys.includes(v));
       const extra = keys.filter((k) => !parsed.variables.includes(k));
       if (missing.length || extra.length) {
-        problems.add(`${owner} › variables`, 'invalid_uri', `the schema's fields (${keys.join(', ') || 'none'}) differ from the URI's variables (${parsed.variables.join(', ') || 'none'}).`, 'Give the variables schema exactly one field per {variable} of the URI.');
+        problems.add(
+          `${owner} › variables`,
+          'invalid_uri',
+          `the schema's fields (${keys.join(', ') || 'none'}) differ from the URI's variables (${parsed.variables.join(', ') || 'none'}).`,
+          'Give the variables schema exactly one field per {variable} of the URI.',
+        );
       }
     }
   }
@@ -123,8 +135,10 @@ export function defineResource<
       const body = render(output);
       const where = { uri: request.uri ?? config.uri, ...(config.mimeType ? { mimeType: config.mimeType } : {}) };
       if (typeof body === 'string') return { contents: [{ ...where, text: body }] };
-      if (body && typeof body === 'object' && typeof (body as { text?: unknown }).text === 'string') return { contents: [{ ...where, text: (body as { text: string }).text }] };
-      if (body && typeof body === 'object' && typeof (body as { blob?: unknown }).blob === 'string') return { contents: [{ ...where, blob: (body as { blob: string }).blob }] };
+      if (body && typeof body === 'object' && typeof (body as { text?: unknown }).text === 'string')
+        return { contents: [{ ...where, text: (body as { text: string }).text }] };
+      if (body && typeof body === 'object' && typeof (body as { blob?: unknown }).blob === 'string')
+        return { contents: [{ ...where, blob: (body as { blob: string }).blob }] };
       throw new Error('contents() returned neither text nor { text } nor { blob } (base64)');
     },
   });

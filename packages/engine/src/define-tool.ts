@@ -3,10 +3,10 @@ import { z } from 'zod';
 import type { DefinitionChecks, EffectSpecs } from './definition-checks.ts';
 import { ProblemList } from './definition-error.ts';
 import { compileDefinition, setInternals } from './definition-internals.ts';
+import type { AnswerSchema } from './elicitation-schema.ts';
 import { firstNonJson } from './json-value.ts';
 import type { AnyQuestions, Questions } from './questions.ts';
 import { jsonSchemaOf } from './schema-json.ts';
-import type { AnswerSchema } from './elicitation-schema.ts';
 import type { CallToolResult, JsonObject, ToolAnnotations, ToolInputSchema } from './wire-shapes.ts';
 
 /** How a finished run is shown to the client: text for the model, structured content, error flag. */
@@ -17,7 +17,12 @@ export interface ToolResultView<TStructured = JsonObject> {
   isError?: boolean;
 }
 
-export interface ToolConfig<TArgs extends z.ZodObject, Q extends AnyQuestions, M extends AnyStateMachine, TOut extends z.ZodObject | undefined> {
+export interface ToolConfig<
+  TArgs extends z.ZodObject,
+  Q extends AnyQuestions,
+  M extends AnyStateMachine,
+  TOut extends z.ZodObject | undefined,
+> {
   /** Tool name as clients call it: 1–128 characters of letters, digits, `_`, `-` and `.`. */
   name: string;
   description: string;
@@ -79,17 +84,31 @@ const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
  *   effects: { refundOrder: { once: true } },
  * });
  */
-export function defineTool<TArgs extends z.ZodObject, M extends AnyStateMachine, Q extends AnyQuestions = Questions<unknown, Record<never, AnswerSchema>>, TOut extends z.ZodObject | undefined = undefined>(
-  config: ToolConfig<TArgs, Q, M, TOut> & DefinitionChecks<TArgs, Q, M>,
-): ToolDefinition {
+export function defineTool<
+  TArgs extends z.ZodObject,
+  M extends AnyStateMachine,
+  Q extends AnyQuestions = Questions<unknown, Record<never, AnswerSchema>>,
+  TOut extends z.ZodObject | undefined = undefined,
+>(config: ToolConfig<TArgs, Q, M, TOut> & DefinitionChecks<TArgs, Q, M>): ToolDefinition {
   const owner = `Tool '${String(config.name)}'`;
   const problems = new ProblemList();
   if (typeof config.name !== 'string' || !TOOL_NAME.test(config.name)) {
     problems.add(owner, 'invalid_name', 'a tool name is 1–128 characters of letters, digits, _, - and .', 'Rename the tool.');
   }
-  if (!(config.input instanceof z.ZodObject)) problems.add(`${owner} › input`, 'invalid_option', "'input' is not a zod object schema.", 'Describe the arguments with z.object({ … }).');
+  if (!(config.input instanceof z.ZodObject))
+    problems.add(
+      `${owner} › input`,
+      'invalid_option',
+      "'input' is not a zod object schema.",
+      'Describe the arguments with z.object({ … }).',
+    );
   if (config.output !== undefined && !(config.output instanceof z.ZodObject)) {
-    problems.add(`${owner} › output`, 'invalid_option', "'output' is not a zod object schema.", 'Describe structuredContent with z.object({ … }), or leave it out.');
+    problems.add(
+      `${owner} › output`,
+      'invalid_option',
+      "'output' is not a zod object schema.",
+      'Describe structuredContent with z.object({ … }), or leave it out.',
+    );
   }
   const machine = compileDefinition(owner, config.machine, config.questions, config.effects as never, problems);
   problems.throwIfAny();

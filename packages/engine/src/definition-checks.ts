@@ -7,16 +7,24 @@ import type { AnswerEvents, AnyQuestions, QuestionKey, QuestionsContext } from '
 
 type IsAny<T> = 0 extends 1 & T ? true : false;
 
-// biome-ignore lint/suspicious/noExplicitAny: matching any StateMachine to read one type parameter
+// matching any StateMachine to read one of its type parameters needs `any` in the other places
+// biome-ignore-start lint/suspicious/noExplicitAny: see above
 type MetaOf<M> = M extends StateMachine<any, any, any, any, any, any, any, any, any, any, any, any, infer TMeta, any, any> ? TMeta : never;
-// biome-ignore lint/suspicious/noExplicitAny: matching any StateMachine to read one type parameter
-type ActorsOf<M> = M extends StateMachine<any, any, any, infer TActor, any, any, any, any, any, any, any, any, any, any, any> ? TActor : never;
+type ActorsOf<M> =
+  M extends StateMachine<any, any, any, infer TActor, any, any, any, any, any, any, any, any, any, any, any> ? TActor : never;
+// biome-ignore-end lint/suspicious/noExplicitAny: see above
 
 /** The names of the actors given to the machine's `setup({ actors })`. */
-export type ActorSource<M> = [ActorsOf<M>] extends [never] ? never : ActorsOf<M> extends { src: infer S extends string } ? (string extends S ? never : S) : never;
+type ActorSource<M> = [ActorsOf<M>] extends [never]
+  ? never
+  : ActorsOf<M> extends { src: infer S extends string }
+    ? string extends S
+      ? never
+      : S
+    : never;
 
 /** The input type of one named actor. */
-export type ActorInput<M, S extends string> = InputFrom<Extract<ActorsOf<M>, { src: S }> extends { logic: infer L } ? L : never>;
+type ActorInput<M, S extends string> = InputFrom<Extract<ActorsOf<M>, { src: S }> extends { logic: infer L } ? L : never>;
 
 /** Effect specs keyed by actor name, each typed with that actor's input. */
 export type EffectSpecs<M> = [ActorSource<M>] extends [never]
@@ -27,7 +35,10 @@ type Fail<TField extends string, TMessage extends string> = { [K in TField]: TMe
 
 type CheckInput<TArgs extends z.ZodObject, M> = [z.output<TArgs>] extends [InputFrom<M>]
   ? unknown
-  : Fail<'machine', "The machine's input type does not accept what the argument schema produces: make types.input in setup() match z.output of the schema.">;
+  : Fail<
+      'machine',
+      "The machine's input type does not accept what the argument schema produces: make types.input in setup() match z.output of the schema."
+    >;
 
 type CheckContext<Q, M> = [ContextFrom<M>] extends [QuestionsContext<Q>]
   ? unknown
@@ -35,7 +46,10 @@ type CheckContext<Q, M> = [ContextFrom<M>] extends [QuestionsContext<Q>]
 
 type CheckEvents<Q, M extends AnyActorLogic> = [AnswerEvents<Q>] extends [EventFromLogic<M>]
   ? unknown
-  : Fail<'machine', 'The machine does not take the answer events of these questions as typed by their schemas: use types: { events: {} as AnswerEvents<typeof questions> } in setup().'>;
+  : Fail<
+      'machine',
+      'The machine does not take the answer events of these questions as typed by their schemas: use types: { events: {} as AnswerEvents<typeof questions> } in setup().'
+    >;
 
 type CheckMeta<Q, M> = [QuestionKey<Q>] extends [never]
   ? unknown

@@ -35,7 +35,11 @@ export class RoundtripDefinitionError extends Error {
 
   constructor(problems: readonly DefinitionProblem[]) {
     const lines = problems.map((p) => `  - ${p.path}: ${p.message} Fix: ${p.fix}`);
-    super(problems.length === 1 ? `${problems[0]!.path}: ${problems[0]!.message} Fix: ${problems[0]!.fix}` : `${problems.length} problems:\n${lines.join('\n')}`);
+    super(
+      problems.length === 1
+        ? `${problems[0]!.path}: ${problems[0]!.message} Fix: ${problems[0]!.fix}`
+        : `${problems.length} problems:\n${lines.join('\n')}`,
+    );
     this.problems = problems;
   }
 

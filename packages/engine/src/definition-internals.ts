@@ -50,7 +50,12 @@ export function compileDefinition(
     const logic = actors[src];
     if (!logic) {
       const known = Object.keys(actors);
-      problems.add(`${owner} › effects › '${src}'`, 'unknown_effect', `the machine has no actor named '${src}' (it has ${known.length ? known.map((k) => `'${k}'`).join(', ') : 'none'}).`, 'Name the effect after an actor in setup({ actors }).');
+      problems.add(
+        `${owner} › effects › '${src}'`,
+        'unknown_effect',
+        `the machine has no actor named '${src}' (it has ${known.length ? known.map((k) => `'${k}'`).join(', ') : 'none'}).`,
+        'Name the effect after an actor in setup({ actors }).',
+      );
       continue;
     }
     wrapped[src] = guardEffect(logic, spec as EffectSpec);

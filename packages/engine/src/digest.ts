@@ -1,5 +1,4 @@
 import nacl from 'tweetnacl';
-import { encodeBase64url } from './base64url.ts';
 
 const encoder = new TextEncoder();
 
@@ -21,11 +20,6 @@ const nativeCrypto = (() => {
 export function digestBytes(text: string, bytes: number): Uint8Array {
   if (nativeCrypto) return nativeCrypto.hash('sha512', text, 'buffer').subarray(0, bytes);
   return nacl.hash(encoder.encode(text)).slice(0, bytes);
-}
-
-/** {@link digestBytes} as base64url. */
-export function digestText(text: string, bytes: number): string {
-  return encodeBase64url(digestBytes(text, bytes));
 }
 
 /**

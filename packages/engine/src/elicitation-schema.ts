@@ -19,7 +19,12 @@ type JsonSchemaNode = Record<string, unknown>;
  */
 export function toElicitationSchema(schema: AnswerSchema, where: string): ElicitationSchema {
   if (!(schema instanceof z.ZodObject)) {
-    throw definitionError(where, 'unexpressible_schema', 'the answer schema is not a zod object.', 'Use z.object({ … }) of strings, numbers, booleans and enums.');
+    throw definitionError(
+      where,
+      'unexpressible_schema',
+      'the answer schema is not a zod object.',
+      'Use z.object({ … }) of strings, numbers, booleans and enums.',
+    );
   }
   let json: JsonSchemaNode;
   try {
@@ -79,7 +84,7 @@ function toProperty(field: string, node: JsonSchemaNode, where: string): Elicita
       return { type: 'string', ...annotations, ...pick(['minLength', 'maxLength', 'format', 'default']) } as ElicitationProperty;
     case 'array': {
       const items = node.items as JsonSchemaNode | undefined;
-      if (!items || items.type !== 'string' || !Array.isArray(items.enum)) return refuse('an array of something other than string enum values');
+      if (items?.type !== 'string' || !Array.isArray(items.enum)) return refuse('an array of something other than string enum values');
       allowOnly(['type', 'items', 'minItems', 'maxItems', 'default']);
       return {
         type: 'array',

@@ -2,18 +2,7 @@
 // memory between rounds. This file is the package's API contract: every export here is a decision.
 // Runtime-neutral: the SQLite effect ledger lives behind the `@roundtrip/engine/sqlite` subpath.
 
-export { defineQuestions } from './questions.ts';
-export type { AnswerEvent, AnswerEvents, AnswerOf, AskMeta, QuestionKey, Questions, QuestionSpec } from './questions.ts';
-export { defineTool } from './define-tool.ts';
-export type { ToolConfig, ToolDefinition, ToolResultView } from './define-tool.ts';
-export { definePrompt } from './define-prompt.ts';
-export type { PromptArgument, PromptConfig, PromptDefinition, PromptMessageView } from './define-prompt.ts';
-export { defineResource } from './define-resource.ts';
-export type { ResourceBody, ResourceConfig, ResourceDefinition } from './define-resource.ts';
-export type { EffectSpec } from './once-effect.ts';
-export { EffectOutcomeUnknownError } from './once-effect.ts';
 export { ConfirmedValueChangedError } from './confirmed-value.ts';
-export { createEngine } from './create-engine.ts';
 export type {
   Engine,
   EngineLimits,
@@ -26,17 +15,28 @@ export type {
   ToolCallRequest,
   ToolListing,
 } from './create-engine.ts';
-export type { ProgressUpdate, RoundRequest } from './run-step.ts';
-export { createMemoryLedger } from './memory-ledger.ts';
-export type { MemoryLedger, MemoryLedgerOptions } from './memory-ledger.ts';
-export type { EffectKey, EffectLedger, EffectOutcome, EffectRecord } from './effect-ledger.ts';
-export { createKeyring, generateKey, parseKey, KEY_BYTES } from './keyring.ts';
-export type { Keyring } from './keyring.ts';
-export { ErrorCode, INVALID_STATE_HINT, INVALID_STATE_MESSAGE } from './step-outcome.ts';
-export type { EngineLogEntry, StepError, StepOutcome } from './step-outcome.ts';
-export { RoundtripDefinitionError } from './definition-error.ts';
+export { createEngine } from './create-engine.ts';
+export type { PromptArgument, PromptConfig, PromptDefinition, PromptMessageView } from './define-prompt.ts';
+export { definePrompt } from './define-prompt.ts';
+export type { ResourceBody, ResourceConfig, ResourceDefinition } from './define-resource.ts';
+export { defineResource } from './define-resource.ts';
+export type { ToolConfig, ToolDefinition, ToolResultView } from './define-tool.ts';
+export { defineTool } from './define-tool.ts';
 export type { DefinitionProblem, DefinitionProblemCode } from './definition-error.ts';
+export { RoundtripDefinitionError } from './definition-error.ts';
+export type { EffectKey, EffectLedger, EffectOutcome, EffectRecord } from './effect-ledger.ts';
 export type { AnswerSchema } from './elicitation-schema.ts';
+export type { Keyring } from './keyring.ts';
+export { createKeyring, generateKey, KEY_BYTES, parseKey } from './keyring.ts';
+export type { MemoryLedger, MemoryLedgerOptions } from './memory-ledger.ts';
+export { createMemoryLedger } from './memory-ledger.ts';
+export type { EffectSpec } from './once-effect.ts';
+export { EffectOutcomeUnknownError } from './once-effect.ts';
+export type { AnswerEvent, AnswerEvents, AnswerOf, AskMeta, QuestionKey, QuestionSpec, Questions } from './questions.ts';
+export { defineQuestions } from './questions.ts';
+export type { ProgressUpdate, RoundRequest } from './run-step.ts';
+export type { EngineLogEntry, StepError, StepOutcome } from './step-outcome.ts';
+export { ErrorCode, INVALID_STATE_HINT, INVALID_STATE_MESSAGE } from './step-outcome.ts';
 export type {
   CallToolResult,
   ClientCapabilities,

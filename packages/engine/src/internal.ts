@@ -1,16 +1,16 @@
 // @roundtrip/engine/internal: the engine's parts for its own benchmarks and tools. Not a public API:
 // anything here may change in any release without notice.
 
-export { internalsOf } from './definition-internals.ts';
-export type { DefinitionInternals } from './definition-internals.ts';
-export type { CompiledMachine } from './compile-machine.ts';
-export { openState, sealState } from './sealed-state.ts';
-export { checkEnvelope, decodeEnvelope, encodeEnvelope, TAG_BYTES } from './state-envelope.ts';
-export type { CompactSnapshot, StateEnvelope } from './state-envelope.ts';
-export { canonicalJson, digestBytes } from './digest.ts';
-export { actorFor, compactSnapshot } from './snapshot-codec.ts';
-export { settleActor } from './settle-actor.ts';
-export { readAnswer } from './read-answer.ts';
 export { activeQuestions } from './active-questions.ts';
-export { firstNonJson } from './json-value.ts';
+export type { CompiledMachine } from './compile-machine.ts';
+export type { DefinitionInternals } from './definition-internals.ts';
+export { internalsOf } from './definition-internals.ts';
+export { canonicalJson, digestBytes } from './digest.ts';
 export { setEffectScope } from './effect-scope.ts';
+export { firstNonJson } from './json-value.ts';
+export { readAnswer } from './read-answer.ts';
+export { openState, sealState } from './sealed-state.ts';
+export { settleActor } from './settle-actor.ts';
+export { actorFor, compactSnapshot } from './snapshot-codec.ts';
+export type { CompactSnapshot, StateEnvelope } from './state-envelope.ts';
+export { checkEnvelope, decodeEnvelope, encodeEnvelope, TAG_BYTES } from './state-envelope.ts';

@@ -84,7 +84,8 @@ export function firstNonJson(value: unknown, path: string, options: { undefinedM
     const problem = describe(v);
     if (problem) return { path: at, ...problem };
     if (v === null || typeof v !== 'object') return undefined;
-    if (seen.has(v)) return { path: at, what: 'a reference back to one of its own parents (a cycle)', fix: 'store the data as a tree, linking by id' };
+    if (seen.has(v))
+      return { path: at, what: 'a reference back to one of its own parents (a cycle)', fix: 'store the data as a tree, linking by id' };
     seen.add(v);
     if (Array.isArray(v)) {
       for (let i = 0; i < v.length; i++) {

@@ -33,10 +33,20 @@ export function parseKey(text: string, source = 'The key'): Uint8Array {
   const trimmed = text.trim();
   const bytes = decodeBase64url(trimmed);
   if (!bytes) {
-    throw definitionError(source, 'invalid_key', 'it is not base64url text.', `Generate a key with \`node -e "console.log(require('crypto').randomBytes(32).toString('base64url'))"\`.`);
+    throw definitionError(
+      source,
+      'invalid_key',
+      'it is not base64url text.',
+      `Generate a key with \`node -e "console.log(require('crypto').randomBytes(32).toString('base64url'))"\`.`,
+    );
   }
   if (bytes.length !== KEY_BYTES) {
-    throw definitionError(source, 'invalid_key', `it decodes to ${bytes.length} bytes; a state key is exactly ${KEY_BYTES} bytes.`, 'Give 43 base64url characters (32 random bytes).');
+    throw definitionError(
+      source,
+      'invalid_key',
+      `it decodes to ${bytes.length} bytes; a state key is exactly ${KEY_BYTES} bytes.`,
+      'Give 43 base64url characters (32 random bytes).',
+    );
   }
   return bytes;
 }
@@ -63,7 +73,12 @@ export function createKeyring(keys: ReadonlyArray<Uint8Array | string>): Keyring
   keys.forEach((key, index) => {
     const bytes = typeof key === 'string' ? parseKey(key, `Key #${index + 1}`) : Uint8Array.from(key);
     if (bytes.length !== KEY_BYTES) {
-      throw definitionError(`Key #${index + 1}`, 'invalid_key', `it has ${bytes.length} bytes; a state key is exactly ${KEY_BYTES} bytes.`, 'Give 32 random bytes.');
+      throw definitionError(
+        `Key #${index + 1}`,
+        'invalid_key',
+        `it has ${bytes.length} bytes; a state key is exactly ${KEY_BYTES} bytes.`,
+        'Give 32 random bytes.',
+      );
     }
     map.set(keyId(bytes), bytes);
   });

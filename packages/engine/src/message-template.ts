@@ -34,7 +34,7 @@ export function renderTemplate(template: string, context: unknown): string {
 type Prev = [never, 0, 1, 2, 3];
 
 /** Every dotted path into T, up to four levels (`order`, `order.amount`). */
-export type ContextPaths<T, TDepth extends number = 4> = [TDepth] extends [never]
+type ContextPaths<T, TDepth extends number = 4> = [TDepth] extends [never]
   ? never
   : T extends readonly (infer E)[]
     ? `${number}` | (NonNullable<E> extends object ? `${number}.${ContextPaths<NonNullable<E>, Prev[TDepth]>}` : never)
@@ -47,7 +47,7 @@ export type ContextPaths<T, TDepth extends number = 4> = [TDepth] extends [never
 type Trim<S extends string> = S extends ` ${infer R}` ? Trim<R> : S extends `${infer R} ` ? Trim<R> : S;
 
 /** The placeholders of a literal template type. */
-export type TemplatePlaceholders<S extends string> = S extends `${string}{{${infer P}}}${infer R}` ? Trim<P> | TemplatePlaceholders<R> : never;
+type TemplatePlaceholders<S extends string> = S extends `${string}{{${infer P}}}${infer R}` ? Trim<P> | TemplatePlaceholders<R> : never;
 
 /** Never when every placeholder of a literal template is a path of TContext; otherwise a text naming the unknown one. */
 export type TemplateError<S, TContext> = S extends string

@@ -73,7 +73,13 @@ async function recheck(spec: EffectSpec, effect: string, input: unknown): Promis
   if (canonicalJson(shown) !== canonicalJson(current)) throw new ConfirmedValueChangedError(effect, shown, current);
 }
 
-async function runOnce(scope: EffectScope, key: EffectKey, act: () => Promise<unknown>, check: () => Promise<void>, signal: AbortSignal): Promise<unknown> {
+async function runOnce(
+  scope: EffectScope,
+  key: EffectKey,
+  act: () => Promise<unknown>,
+  check: () => Promise<void>,
+  signal: AbortSignal,
+): Promise<unknown> {
   const existing = await scope.ledger.read(key);
   if (existing?.state === 'done') return replay(existing.outcome);
   if (existing?.state === 'running') return replay(await waitForRecord(scope, key, existing.startedAt, signal));
@@ -86,7 +92,10 @@ async function runOnce(scope: EffectScope, key: EffectKey, act: () => Promise<un
     const value = await act();
     const nonJson = firstNonJson(value, 'output');
     outcome = nonJson
-      ? { ok: false, error: `Effect '${key.effect}' ran, but its ${nonJson.path} is ${nonJson.what}, so it cannot be recorded: ${nonJson.fix}.` }
+      ? {
+          ok: false,
+          error: `Effect '${key.effect}' ran, but its ${nonJson.path} is ${nonJson.what}, so it cannot be recorded: ${nonJson.fix}.`,
+        }
       : { ok: true, value: (value ?? null) as JsonValue };
     if (nonJson) thrown = { error: new Error(outcome.ok ? '' : outcome.error) };
   } catch (error) {
@@ -94,7 +103,12 @@ async function runOnce(scope: EffectScope, key: EffectKey, act: () => Promise<un
     thrown = { error };
   }
   await scope.ledger.complete(key, outcome, scope.now());
-  scope.log({ level: 'info', event: 'effect_recorded', message: `effect '${key.effect}' ${outcome.ok ? 'done' : 'failed'} and recorded`, run: key.run });
+  scope.log({
+    level: 'info',
+    event: 'effect_recorded',
+    message: `effect '${key.effect}' ${outcome.ok ? 'done' : 'failed'} and recorded`,
+    run: key.run,
+  });
   if (thrown) throw thrown.error;
   return outcome.ok ? outcome.value : undefined;
 }
@@ -117,7 +131,12 @@ export function guardEffect(logic: AnyActorLogic, spec: EffectSpec): AnyActorLog
     const local = `${key.run}\u0000${key.effect}`;
     const running = scope.inflight.get(local);
     if (running) {
-      scope.log({ level: 'info', event: 'effect_duplicate', message: `effect '${effect}' is already running in this process; waiting for its outcome`, run: key.run });
+      scope.log({
+        level: 'info',
+        event: 'effect_duplicate',
+        message: `effect '${effect}' is already running in this process; waiting for its outcome`,
+        run: key.run,
+      });
       try {
         return await running;
       } catch (error) {

@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import { ProblemList } from './definition-error.ts';
 import { canonicalJson } from './digest.ts';
 import { type AnswerSchema, toElicitationSchema } from './elicitation-schema.ts';
-import { type TemplateError, placeholdersOf } from './message-template.ts';
+import { placeholdersOf, type TemplateError } from './message-template.ts';
 import type { ElicitationSchema } from './wire-shapes.ts';
 
 /**
@@ -51,12 +51,12 @@ export type AnswerEvent<TKey extends string, TContent> =
  * @example
  * setup({ types: { events: {} as AnswerEvents<typeof questions>, meta: {} as AskMeta<typeof questions> } })
  */
-export type AnswerEvents<TQuestions> = TQuestions extends Questions<unknown, infer S>
-  ? { [K in keyof S & string]: AnswerEvent<K, z.output<S[K]>> }[keyof S & string]
-  : never;
+export type AnswerEvents<TQuestions> =
+  TQuestions extends Questions<unknown, infer S> ? { [K in keyof S & string]: AnswerEvent<K, z.output<S[K]>> }[keyof S & string] : never;
 
 /** The accepted content of one question. */
-export type AnswerOf<TQuestions, TKey extends QuestionKey<TQuestions>> = TQuestions extends Questions<unknown, infer S> ? z.output<S[TKey]> : never;
+export type AnswerOf<TQuestions, TKey extends QuestionKey<TQuestions>> =
+  TQuestions extends Questions<unknown, infer S> ? z.output<S[TKey]> : never;
 
 /**
  * The state meta of a machine whose states ask questions of this set: use as `types.meta` in
@@ -112,22 +112,44 @@ export function defineQuestions<TContext>() {
     for (const [key, spec] of Object.entries(specs as Record<string, QuestionSpec<TContext>>)) {
       const path = `question '${key}'`;
       if (!QUESTION_KEY.test(key)) {
-        problems.add(path, 'invalid_question', 'a question key starts with a letter and holds only letters, digits, _ and - (at most 64).', 'Rename the question.');
+        problems.add(
+          path,
+          'invalid_question',
+          'a question key starts with a letter and holds only letters, digits, _ and - (at most 64).',
+          'Rename the question.',
+        );
         continue;
       }
       if (typeof spec?.message === 'string') {
         const { bad } = placeholdersOf(spec.message);
-        if (spec.message.trim() === '') problems.add(path, 'invalid_question', 'the message is empty.', 'Write the question the user will read.');
+        if (spec.message.trim() === '')
+          problems.add(path, 'invalid_question', 'the message is empty.', 'Write the question the user will read.');
         for (const placeholder of bad) {
-          problems.add(path, 'invalid_question', `the placeholder {{${placeholder}}} is not a context path.`, 'Write placeholders as {{name}} or {{order.amount}}.');
+          problems.add(
+            path,
+            'invalid_question',
+            `the placeholder {{${placeholder}}} is not a context path.`,
+            'Write placeholders as {{name}} or {{order.amount}}.',
+          );
         }
       } else if (typeof spec?.message !== 'function') {
-        problems.add(path, 'invalid_question', 'it has no message.', "Give it a message: a template such as 'Refund {{amount}}?' or ({ context }) => string.");
+        problems.add(
+          path,
+          'invalid_question',
+          'it has no message.',
+          "Give it a message: a template such as 'Refund {{amount}}?' or ({ context }) => string.",
+        );
         continue;
       }
       try {
         const requestedSchema = toElicitationSchema(spec.schema, path);
-        byKey.set(key, { key, message: spec.message as CompiledQuestion['message'], schema: spec.schema, requestedSchema, schemaText: canonicalJson(requestedSchema) });
+        byKey.set(key, {
+          key,
+          message: spec.message as CompiledQuestion['message'],
+          schema: spec.schema,
+          requestedSchema,
+          schemaText: canonicalJson(requestedSchema),
+        });
       } catch (error) {
         const problem = (error as { problems?: readonly { message: string; fix: string; code: 'unexpressible_schema' }[] }).problems?.[0];
         if (problem) problems.add(path, problem.code, problem.message, problem.fix);
@@ -135,7 +157,10 @@ export function defineQuestions<TContext>() {
       }
     }
     problems.throwIfAny();
-    const questions: Questions<TContext, SchemasOf<TSpecs>> = Object.freeze({ kind: 'questions' as const, keys: Object.freeze([...byKey.keys()]) as never });
+    const questions: Questions<TContext, SchemasOf<TSpecs>> = Object.freeze({
+      kind: 'questions' as const,
+      keys: Object.freeze([...byKey.keys()]) as never,
+    });
     compiled.set(questions, byKey);
     return questions;
   };

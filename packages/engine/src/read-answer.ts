@@ -1,5 +1,4 @@
-import type { AnswerEvent } from './questions.ts';
-import type { CompiledQuestion } from './questions.ts';
+import type { AnswerEvent, CompiledQuestion } from './questions.ts';
 
 export type ReadAnswer = { kind: 'event'; event: AnswerEvent<string, Record<string, unknown>> } | { kind: 'invalid'; reason: string };
 

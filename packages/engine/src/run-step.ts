@@ -6,14 +6,22 @@ import type { DefinitionInternals } from './definition-internals.ts';
 import { canonicalJson, digestBytes } from './digest.ts';
 import type { EffectLedger } from './effect-ledger.ts';
 import { setEffectScope } from './effect-scope.ts';
-import { type NonJson, firstNonJson } from './json-value.ts';
+import { firstNonJson, type NonJson } from './json-value.ts';
 import type { Keyring } from './keyring.ts';
 import type { CompiledQuestion } from './questions.ts';
 import { readAnswer } from './read-answer.ts';
 import { openState, sealState } from './sealed-state.ts';
 import { settleActor } from './settle-actor.ts';
 import { actorFor, compactSnapshot } from './snapshot-codec.ts';
-import { type CompactSnapshot, type EnvelopeRejection, type StateBinding, type StateEnvelope, TAG_BYTES, checkEnvelope, encodeEnvelope } from './state-envelope.ts';
+import {
+  type CompactSnapshot,
+  checkEnvelope,
+  type EnvelopeRejection,
+  encodeEnvelope,
+  type StateBinding,
+  type StateEnvelope,
+  TAG_BYTES,
+} from './state-envelope.ts';
 import { type EngineLogEntry, ErrorCode, INVALID_STATE_HINT, INVALID_STATE_MESSAGE, type StepOutcome } from './step-outcome.ts';
 import type { ClientCapabilities, ElicitInputRequest } from './wire-shapes.ts';
 
@@ -94,7 +102,11 @@ const OPEN_FAILURES = {
  * One round of any MRTR method: size cap, open, check, rehydrate, feed answers, settle, answer.
  * Methods differ only in what `target` holds.
  */
-export async function runStep<TResult>(ctx: StepContext, target: StepTarget<TResult>, request: RoundRequest): Promise<StepOutcome<TResult>> {
+export async function runStep<TResult>(
+  ctx: StepContext,
+  target: StepTarget<TResult>,
+  request: RoundRequest,
+): Promise<StepOutcome<TResult>> {
   const { definition } = target;
   const machine = definition.machine;
   const logFor = (entry: Omit<EngineLogEntry, 'target'>) => ctx.log({ target: target.label, ...entry });
@@ -113,8 +125,10 @@ export async function runStep<TResult>(ctx: StepContext, target: StepTarget<TRes
       logFor({ level: 'warn', event: 'state_rejected', message: `requestState refused (${code}): ${detail}` });
       return invalidState<TResult>(code);
     };
-    if (typeof raw !== 'string' || raw.length === 0) return refuse('invalid', `requestState is ${typeof raw === 'string' ? 'empty' : `a ${typeof raw}, not a string`}`);
-    if (raw.length > ctx.maxStateBytes) return refuse('invalid', `requestState is ${raw.length} bytes, over the ${ctx.maxStateBytes}-byte limit`);
+    if (typeof raw !== 'string' || raw.length === 0)
+      return refuse('invalid', `requestState is ${typeof raw === 'string' ? 'empty' : `a ${typeof raw}, not a string`}`);
+    if (raw.length > ctx.maxStateBytes)
+      return refuse('invalid', `requestState is ${raw.length} bytes, over the ${ctx.maxStateBytes}-byte limit`);
     const opened = openState(ctx.keyring, raw);
     if (!opened.ok) return refuse('invalid', OPEN_FAILURES[opened.reason]);
     const checked = checkEnvelope(opened.plaintext, binding, machine, Math.floor(ctx.now() / 1000), ctx.maxRounds);
@@ -160,18 +174,27 @@ export async function runStep<TResult>(ctx: StepContext, target: StepTarget<TRes
   const fail = (event: string, message: string, error?: unknown, clientText?: string): StepOutcome<TResult> => {
     actor.stop();
     logFor({ level: 'error', event, message, run, error });
-    return target.fail(clientText ?? `${definition.owner} failed on the server before it could finish; the details are in the server's log.`);
+    return target.fail(
+      clientText ?? `${definition.owner} failed on the server before it could finish; the details are in the server's log.`,
+    );
   };
 
   try {
     actor.start();
     if (envelope && actor.getSnapshot().status === 'error') {
       actor.stop();
-      logFor({ level: 'warn', event: 'state_rejected', message: `requestState refused (outdated): the snapshot does not fit machine '${machine.id}'`, run, error: machineError });
+      logFor({
+        level: 'warn',
+        event: 'state_rejected',
+        message: `requestState refused (outdated): the snapshot does not fit machine '${machine.id}'`,
+        run,
+        error: machineError,
+      });
       return invalidState('outdated');
     }
     const firstSettle = await settleActor(actor as AnyActorRef, ctx.settleTimeoutMs, request.signal);
-    if (firstSettle !== 'settled') return fail(`settle_${firstSettle}`, `machine '${machine.id}' did not settle (${firstSettle}) before answers were fed`);
+    if (firstSettle !== 'settled')
+      return fail(`settle_${firstSettle}`, `machine '${machine.id}' did not settle (${firstSettle}) before answers were fed`);
 
     // pin: answers count only for questions the opened state proves were asked
     let pinned = envelope?.questions ?? new Map<string, Uint8Array>();
@@ -182,9 +205,15 @@ export async function runStep<TResult>(ctx: StepContext, target: StepTarget<TRes
     // what to tell the user next to a question asked again: why their last answer did not count
     const notes = new Map<string, string>();
     const responses = request.inputResponses;
-    const answers = typeof responses === 'object' && responses !== null && !Array.isArray(responses) ? (responses as Record<string, unknown>) : undefined;
+    const answers =
+      typeof responses === 'object' && responses !== null && !Array.isArray(responses) ? (responses as Record<string, unknown>) : undefined;
     if (!answers && responses !== undefined && responses !== null) {
-      logFor({ level: 'info', event: 'answer_invalid', message: `inputResponses is a ${Array.isArray(responses) ? 'list' : typeof responses}, not an object; answers ignored`, run });
+      logFor({
+        level: 'info',
+        event: 'answer_invalid',
+        message: `inputResponses is a ${Array.isArray(responses) ? 'list' : typeof responses}, not an object; answers ignored`,
+        run,
+      });
     }
     for (const [key, hash] of pinned) {
       if (actor.getSnapshot().status !== 'active') break;
@@ -194,7 +223,12 @@ export async function runStep<TResult>(ctx: StepContext, target: StepTarget<TRes
       }
       const current = activeQuestions(machine, actor.getSnapshot(), rendered).find((a) => a.question.key === key);
       if (!current || !sameBytes(hash, current.hash)) {
-        logFor({ level: 'info', event: 'answer_ignored', message: `answer to '${key}' ignored: the question it answers is no longer the one being asked`, run });
+        logFor({
+          level: 'info',
+          event: 'answer_ignored',
+          message: `answer to '${key}' ignored: the question it answers is no longer the one being asked`,
+          run,
+        });
         continue;
       }
       const answer = readAnswer(answers[key], current.question);
@@ -207,34 +241,55 @@ export async function runStep<TResult>(ctx: StepContext, target: StepTarget<TRes
     }
 
     const settled = await settleActor(actor as AnyActorRef, ctx.settleTimeoutMs, request.signal);
-    if (settled === 'aborted') return fail('settle_aborted', `the request was cancelled while machine '${machine.id}' was running; invoked work still running was stopped`);
+    if (settled === 'aborted')
+      return fail(
+        'settle_aborted',
+        `the request was cancelled while machine '${machine.id}' was running; invoked work still running was stopped`,
+      );
     if (settled !== 'settled') {
-      return fail(`settle_${settled}`, `machine '${machine.id}' did not settle within ${ctx.settleTimeoutMs} ms; invoked work still running was stopped`);
+      return fail(
+        `settle_${settled}`,
+        `machine '${machine.id}' did not settle within ${ctx.settleTimeoutMs} ms; invoked work still running was stopped`,
+      );
     }
     const snapshot = actor.getSnapshot() as AnyMachineSnapshot;
 
-    if (snapshot.status === 'error') return fail('machine_error', `machine '${machine.id}' failed in round ${round}`, snapshot.error ?? machineError);
+    if (snapshot.status === 'error')
+      return fail('machine_error', `machine '${machine.id}' failed in round ${round}`, snapshot.error ?? machineError);
     if (snapshot.status === 'done') {
       actor.stop();
       let result: TResult;
       try {
         result = definition.finish(snapshot.output, target.finishWith) as TResult;
       } catch (error) {
-        return fail('result_error', `${definition.owner}: turning the machine's output into the result failed: ${(error as Error).message}`, error);
+        return fail(
+          'result_error',
+          `${definition.owner}: turning the machine's output into the result failed: ${(error as Error).message}`,
+          error,
+        );
       }
       logFor({ level: 'info', event: 'run_complete', message: `finished in round ${round}`, run });
       return { type: 'complete', result };
     }
 
     const asks = activeQuestions(machine, snapshot, rendered);
-    if (asks.length > 255) return fail('too_many_questions', `machine '${machine.id}' asks ${asks.length} questions at once; one round holds at most 255`);
+    if (asks.length > 255)
+      return fail('too_many_questions', `machine '${machine.id}' asks ${asks.length} questions at once; one round holds at most 255`);
     if (asks.length === 0) {
-      return fail('machine_stuck', `machine '${machine.id}' settled in state ${JSON.stringify(snapshot.value)}, which neither asks for input nor is final. Add meta.ask to the state or a transition out of it.`);
+      return fail(
+        'machine_stuck',
+        `machine '${machine.id}' settled in state ${JSON.stringify(snapshot.value)}, which neither asks for input nor is final. Add meta.ask to the state or a transition out of it.`,
+      );
     }
     if (!supportsFormElicitation(request.capabilities)) {
       actor.stop();
       const keys = asks.map((a) => `'${a.question.key}'`).join(', ');
-      logFor({ level: 'info', event: 'capability_missing', message: `cannot ask ${keys}: the request did not declare form elicitation`, run });
+      logFor({
+        level: 'info',
+        event: 'capability_missing',
+        message: `cannot ask ${keys}: the request did not declare form elicitation`,
+        run,
+      });
       return {
         type: 'error',
         error: {
@@ -246,7 +301,10 @@ export async function runStep<TResult>(ctx: StepContext, target: StepTarget<TRes
     }
 
     const notJson = (found: NonJson) =>
-      fail('context_not_json', `${found.path} is ${found.what}: ${found.fix}. Only plain JSON survives between rounds, so round ${round} stops here.`);
+      fail(
+        'context_not_json',
+        `${found.path} is ${found.what}: ${found.fix}. Only plain JSON survives between rounds, so round ${round} stops here.`,
+      );
     let compact: CompactSnapshot;
     try {
       compact = compactSnapshot(actor);
@@ -257,7 +315,8 @@ export async function runStep<TResult>(ctx: StepContext, target: StepTarget<TRes
       throw error;
     }
     actor.stop();
-    const found = firstNonJson(compact.c, 'context') ?? (compact.ch ? firstNonJson(compact.ch, 'children', { undefinedMembers: 'absent' }) : undefined);
+    const found =
+      firstNonJson(compact.c, 'context') ?? (compact.ch ? firstNonJson(compact.ch, 'children', { undefinedMembers: 'absent' }) : undefined);
     if (found) return notJson(found);
     const issuedAt = Math.floor(ctx.now() / 1000);
     const next: StateEnvelope = {

@@ -23,7 +23,7 @@ type Csprng = { getRandomValues<T extends Uint8Array>(array: T): T };
 const csprng = (globalThis as { crypto?: Csprng }).crypto;
 
 /** Why a sealed state did not open. Never shown to the client; logged for the operator. */
-export type OpenFailure = 'malformed' | 'unknown_key' | 'tampered' | 'header_mismatch';
+type OpenFailure = 'malformed' | 'unknown_key' | 'tampered' | 'header_mismatch';
 
 export type OpenResult = { ok: true; kid: string; plaintext: Uint8Array } | { ok: false; reason: OpenFailure };
 
@@ -45,7 +45,8 @@ export function sealState(keyring: Keyring, payload: Uint8Array): string {
   const kid = keyring.sealingKid;
   const key = keyFor(keyring, kid);
   if (!key) throw new TypeError('Not a keyring: create it with createKeyring().');
-  if (!csprng) throw new Error('No CSPRNG: globalThis.crypto.getRandomValues is missing. Run on Node 20 or later, or a runtime with Web Crypto.');
+  if (!csprng)
+    throw new Error('No CSPRNG: globalThis.crypto.getRandomValues is missing. Run on Node 20 or later, or a runtime with Web Crypto.');
   const kidBytes = kidBytesOf(kid)!;
   const length = ZERO_BYTES + kidBytes.length + payload.length;
   const message = new Uint8Array(length);
@@ -73,7 +74,8 @@ export function openState(keyring: Keyring, token: string): OpenResult {
   // the box with the 16 bytes before it (the nonce's last ones), which the cipher reads as its ignored zeros
   const box = sealed.subarray(NONCE_BYTES - BOX_ZERO_BYTES);
   const opened = new Uint8Array(box.length);
-  if (lowLevel.crypto_secretbox_open(opened, box, box.length, sealed.subarray(0, NONCE_BYTES), key) !== 0) return { ok: false, reason: 'tampered' };
+  if (lowLevel.crypto_secretbox_open(opened, box, box.length, sealed.subarray(0, NONCE_BYTES), key) !== 0)
+    return { ok: false, reason: 'tampered' };
   const plaintext = opened.subarray(ZERO_BYTES);
   const kidBytes = kidBytesOf(kid)!;
   if (plaintext.length < kidBytes.length || kidBytes.some((b, i) => plaintext[i] !== b)) return { ok: false, reason: 'header_mismatch' };

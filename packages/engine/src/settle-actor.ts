@@ -7,7 +7,7 @@ export type SettleResult = 'settled' | 'timeout' | 'aborted';
  * Settled: the machine is done or failed, or no invoked child is still running (eventless
  * transitions run synchronously, so an active machine without running children waits for events).
  */
-export function isSettled(snapshot: AnyMachineSnapshot): boolean {
+function isSettled(snapshot: AnyMachineSnapshot): boolean {
   if (snapshot.status !== 'active') return true;
   return Object.values(snapshot.children as Record<string, AnyActorRef | undefined>).every(
     (child) => child === undefined || child.getSnapshot().status !== 'active',

@@ -1,6 +1,6 @@
 // The one module that knows how XState persists a snapshot, so a move to XState v6
 // (restoreActor, snapshot migrations) changes this file only.
-import { type AnyActorRef, type AnyStateMachine, type Actor, createActor } from 'xstate';
+import { type Actor, type AnyActorRef, type AnyStateMachine, createActor } from 'xstate';
 import type { CompactSnapshot } from './state-envelope.ts';
 import type { JsonObject, JsonValue } from './wire-shapes.ts';
 
@@ -18,6 +18,12 @@ export function compactSnapshot(actor: AnyActorRef): CompactSnapshot {
 /** A new actor for the machine: fresh from its input, or restored from a sealed snapshot. */
 export function actorFor(machine: AnyStateMachine, input: unknown, snapshot: CompactSnapshot | undefined): Actor<AnyStateMachine> {
   if (!snapshot) return createActor(machine, { input });
-  const restored = { status: 'active', value: snapshot.v, context: snapshot.c, historyValue: snapshot.h ?? {}, children: snapshot.ch ?? {} };
+  const restored = {
+    status: 'active',
+    value: snapshot.v,
+    context: snapshot.c,
+    historyValue: snapshot.h ?? {},
+    children: snapshot.ch ?? {},
+  };
   return createActor(machine, { snapshot: restored as never, input });
 }

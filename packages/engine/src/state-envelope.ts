@@ -145,7 +145,8 @@ export function checkEnvelope(
   const reject = (code: EnvelopeRejection['code'], detail: string) => ({ ok: false as const, rejection: { code, detail } });
   const decoded = decodeEnvelope(plaintext);
   if (decoded === undefined) return reject('invalid', 'the sealed payload is not a Roundtrip state envelope');
-  if (!('snapshot' in decoded)) return reject('outdated', `envelope format version ${decoded.version}; this server reads version ${ENVELOPE_VERSION}`);
+  if (!('snapshot' in decoded))
+    return reject('outdated', `envelope format version ${decoded.version}; this server reads version ${ENVELOPE_VERSION}`);
   const e = decoded;
   if (nowSeconds >= e.exp) return reject('expired', `expired ${nowSeconds - e.exp}s ago (issued ${new Date(e.iat * 1000).toISOString()})`);
   if (e.iat > nowSeconds + 60) return reject('invalid', `issued in the future (${new Date(e.iat * 1000).toISOString()})`);

@@ -23,7 +23,10 @@ export function parseUriTemplate(template: string): ParsedUri | { problem: strin
   for (const match of template.matchAll(VARIABLE)) {
     const name = match[1]!;
     if (!NAME.test(name)) {
-      return { problem: `'{${name}}' is not a simple variable.`, fix: 'Use level-1 variables only, such as {customer} (no operators like {+x} or {?x}).' };
+      return {
+        problem: `'{${name}}' is not a simple variable.`,
+        fix: 'Use level-1 variables only, such as {customer} (no operators like {+x} or {?x}).',
+      };
     }
     if (variables.includes(name)) return { problem: `the variable {${name}} appears twice.`, fix: 'Name each variable once.' };
     variables.push(name);
@@ -31,7 +34,8 @@ export function parseUriTemplate(template: string): ParsedUri | { problem: strin
     last = match.index + match[0].length;
   }
   const rest = template.slice(last);
-  if (/[{}]/.test(rest) || /[{}]/.test(pattern.replace(/\\[{}]/g, ''))) return { problem: `'${template}' has an unmatched brace.`, fix: 'Write variables as {name}.' };
+  if (/[{}]/.test(rest) || /[{}]/.test(pattern.replace(/\\[{}]/g, '')))
+    return { problem: `'${template}' has an unmatched brace.`, fix: 'Write variables as {name}.' };
   const regex = new RegExp(`^${pattern}${escapeRegExp(rest)}$`);
   return {
     variables,

@@ -3,17 +3,33 @@
  * a transport maps these plain objects onto its own types.
  */
 
-export type JsonPrimitive = string | number | boolean | null;
+type JsonPrimitive = string | number | boolean | null;
 export type JsonValue = JsonPrimitive | JsonValue[] | { [key: string]: JsonValue };
 export type JsonObject = { [key: string]: JsonValue };
 
 /** One property of a restricted elicitation form (flat, primitive). */
 export type ElicitationProperty =
-  | { type: 'string'; title?: string; description?: string; minLength?: number; maxLength?: number; format?: 'email' | 'uri' | 'date' | 'date-time'; default?: string }
+  | {
+      type: 'string';
+      title?: string;
+      description?: string;
+      minLength?: number;
+      maxLength?: number;
+      format?: 'email' | 'uri' | 'date' | 'date-time';
+      default?: string;
+    }
   | { type: 'string'; title?: string; description?: string; enum: string[]; default?: string }
   | { type: 'number' | 'integer'; title?: string; description?: string; minimum?: number; maximum?: number; default?: number }
   | { type: 'boolean'; title?: string; description?: string; default?: boolean }
-  | { type: 'array'; title?: string; description?: string; minItems?: number; maxItems?: number; items: { type: 'string'; enum: string[] }; default?: string[] };
+  | {
+      type: 'array';
+      title?: string;
+      description?: string;
+      minItems?: number;
+      maxItems?: number;
+      items: { type: 'string'; enum: string[] };
+      default?: string[];
+    };
 
 /** `requestedSchema` of a form elicitation. */
 export type ElicitationSchema = {

@@ -1,14 +1,17 @@
-import { assign, fromPromise, setup } from 'xstate';
 import { describe, expect, it } from 'vitest';
+import { assign, fromPromise, setup } from 'xstate';
 import { z } from 'zod';
-import { type AnswerEvents, type AskMeta, ConfirmedValueChangedError, type EffectSpec, defineQuestions, defineTool } from '../src/index.ts';
+import { type AnswerEvents, type AskMeta, ConfirmedValueChangedError, defineQuestions, defineTool, type EffectSpec } from '../src/index.ts';
 import { accept, complete, inputRequired, makeEngine } from './support.ts';
 
 type Price = { cents: number; currency: string };
 type RefundContext = { orderId: string; price: Price | null; refunded: Price | null };
 
 const questions = defineQuestions<RefundContext>()({
-  confirm: { message: 'Refund {{price.cents}} {{price.currency}} cents for order {{orderId}}?', schema: z.object({ confirm: z.boolean() }) },
+  confirm: {
+    message: 'Refund {{price.cents}} {{price.currency}} cents for order {{orderId}}?',
+    schema: z.object({ confirm: z.boolean() }),
+  },
 });
 
 /** The order book the tool reads (the live value), and what the refund actor did. */
@@ -42,7 +45,12 @@ function makeRefundTool(shop: Shop, guard: { once?: boolean } = {}) {
     initial: 'loading',
     states: {
       loading: {
-        invoke: { id: 'lookup', src: 'lookupPrice', input: ({ context }) => ({ orderId: context.orderId }), onDone: { target: 'confirming', actions: assign({ price: ({ event }) => event.output }) } },
+        invoke: {
+          id: 'lookup',
+          src: 'lookupPrice',
+          input: ({ context }) => ({ orderId: context.orderId }),
+          onDone: { target: 'confirming', actions: assign({ price: ({ event }) => event.output }) },
+        },
       },
       confirming: { meta: { ask: ['confirm'] }, on: { 'confirm.accept': 'refunding', 'confirm.*': 'done' } },
       refunding: {
@@ -55,7 +63,10 @@ function makeRefundTool(shop: Shop, guard: { once?: boolean } = {}) {
             {
               guard: 'priceChanged',
               target: 'confirming',
-              actions: [({ event }) => shop.errors.push(event.error), assign({ price: ({ event }) => (event.error as ConfirmedValueChangedError).current as Price })],
+              actions: [
+                ({ event }) => shop.errors.push(event.error),
+                assign({ price: ({ event }) => (event.error as ConfirmedValueChangedError).current as Price }),
+              ],
             },
             { target: 'done', actions: ({ event }) => shop.errors.push(event.error) },
           ],
@@ -111,13 +122,20 @@ describe('effects that recheck the value the user confirmed', () => {
     const first = inputRequired(await call({ name: 'refund_order', arguments: args }));
     shop.prices.set('ord_1', { cents: 700, currency: 'EUR' });
 
-    const again = inputRequired(await call({ name: 'refund_order', arguments: args, requestState: first.requestState, inputResponses: yes }));
+    const again = inputRequired(
+      await call({ name: 'refund_order', arguments: args, requestState: first.requestState, inputResponses: yes }),
+    );
     expect(again.inputRequests.confirm!.params.message).toBe('Refund 700 EUR cents for order ord_1?');
     expect(shop.refunds).toEqual([]);
     expect(shop.errors).toHaveLength(1);
     const error = shop.errors[0] as ConfirmedValueChangedError;
     expect(error).toBeInstanceOf(ConfirmedValueChangedError);
-    expect(error).toMatchObject({ name: 'ConfirmedValueChangedError', effect: 'refund', shown: { cents: 500, currency: 'EUR' }, current: { cents: 700, currency: 'EUR' } });
+    expect(error).toMatchObject({
+      name: 'ConfirmedValueChangedError',
+      effect: 'refund',
+      shown: { cents: 500, currency: 'EUR' },
+      current: { cents: 700, currency: 'EUR' },
+    });
     expect(error.message).toBe(
       'Effect \'refund\' did not act: the user confirmed {"cents":500,"currency":"EUR"}, but the value is now {"cents":700,"currency":"EUR"}. Ask again with the new value.',
     );
@@ -133,7 +151,9 @@ describe('effects that recheck the value the user confirmed', () => {
     const first = inputRequired(await call({ name: 'refund_order', arguments: args }));
     shop.prices.set('ord_1', { cents: 700, currency: 'EUR' });
     for (let i = 0; i < 2; i++) {
-      const again = inputRequired(await call({ name: 'refund_order', arguments: args, requestState: first.requestState, inputResponses: yes }));
+      const again = inputRequired(
+        await call({ name: 'refund_order', arguments: args, requestState: first.requestState, inputResponses: yes }),
+      );
       expect(again.inputRequests.confirm!.params.message).toMatch(/^Refund 700 EUR/);
     }
     expect(shop.refunds).toEqual([]);
@@ -144,7 +164,9 @@ describe('effects that recheck the value the user confirmed', () => {
     const { call } = makeEngine([makeRefundTool(shop, { once: true })]);
     const first = inputRequired(await call({ name: 'refund_order', arguments: args }));
     shop.prices.set('ord_1', { cents: 700, currency: 'EUR' });
-    const again = inputRequired(await call({ name: 'refund_order', arguments: args, requestState: first.requestState, inputResponses: yes }));
+    const again = inputRequired(
+      await call({ name: 'refund_order', arguments: args, requestState: first.requestState, inputResponses: yes }),
+    );
     const confirm = () => call({ name: 'refund_order', arguments: args, requestState: again.requestState, inputResponses: yes });
     const done = complete(await confirm());
     expect(complete(await confirm())).toEqual(done);

@@ -1,5 +1,5 @@
-import { assign, setup } from 'xstate';
 import { describe, expect, it } from 'vitest';
+import { assign, setup } from 'xstate';
 import { z } from 'zod';
 import { type AnswerEvents, type AskMeta, defineQuestions, defineTool } from '../src/index.ts';
 import { accept, complete, decline, failedText, inputRequired, makeEngine } from './support.ts';
@@ -23,7 +23,12 @@ function makeTool(put: () => unknown, when: 'round 1' | 'round 2') {
   const storeAtEntry: 'store'[] = when === 'round 1' ? ['store'] : [];
   const storeOnAccept: 'store'[] = when === 'round 2' ? ['store'] : [];
   const machine = setup({
-    types: { context: {} as Context, events: {} as AnswerEvents<typeof questions>, meta: {} as AskMeta<typeof questions>, output: {} as { step: number } },
+    types: {
+      context: {} as Context,
+      events: {} as AnswerEvents<typeof questions>,
+      meta: {} as AskMeta<typeof questions>,
+      output: {} as { step: number },
+    },
     actions: { store: assign({ when: () => put() }), nextStep: assign({ step: 2 }) },
   }).createMachine({
     id: 'keeper',
@@ -40,7 +45,14 @@ function makeTool(put: () => unknown, when: 'round 1' | 'round 2') {
     },
     output: ({ context }) => ({ step: context.step }),
   });
-  return defineTool({ name: 'keeper', description: 'Keeps a value in context', input: z.object({}), questions, machine, result: (output) => ({ text: `step ${output.step}` }) });
+  return defineTool({
+    name: 'keeper',
+    description: 'Keeps a value in context',
+    input: z.object({}),
+    questions,
+    machine,
+    result: (output) => ({ text: `step ${output.step}` }),
+  });
 }
 
 /** `{ a: { a: … inner } }`, `depth` levels deep. */
@@ -58,24 +70,37 @@ describe('context that is not plain JSON', () => {
     ['a function', () => () => 'hi', 'context.when is a function', 'keep functions out of context'],
     ['a class instance', () => new Money(1250), 'context.when is an instance of Money', 'store its plain fields in an object'],
     ['NaN', () => Number.NaN, 'context.when is NaN', 'store a finite number, or null'],
-    ['a Date deep inside', () => ({ order: { lines: [{ sku: 'A1' }, { shipped: new Date() }] } }), 'context.when.order.lines[1].shipped is a Date', 'ISO string'],
+    [
+      'a Date deep inside',
+      () => ({ order: { lines: [{ sku: 'A1' }, { shipped: new Date() }] } }),
+      'context.when.order.lines[1].shipped is a Date',
+      'ISO string',
+    ],
     ['a Date under 100 levels of plain objects', () => nest(100, new Date()), `context.when${'.a'.repeat(100)} is a Date`, 'ISO string'],
-    ['a cycle', () => {
-      const node: { id: string; parent?: unknown } = { id: 'n1' };
-      node.parent = { id: 'n0', child: node };
-      return node;
-    }, 'context.when.parent.child is a reference back to one of its own parents (a cycle)', 'store the data as a tree, linking by id'],
-  ])('fails the round that stores %s, with a tool error for the client and a log line naming the path and the fix', async (_, put, where, fix) => {
-    const { call, logs } = makeEngine([makeTool(put, 'round 1')]);
-    const outcome = await call({ name: 'keeper', arguments: {} });
-    expect(complete(outcome).result).toEqual(FAILED);
-    expect(logs).toHaveLength(1);
-    expect(logs[0]).toMatchObject({ level: 'error', event: 'context_not_json', target: 'tool keeper' });
-    expect(logs[0]!.message).toContain(where);
-    expect(logs[0]!.message).toContain(fix);
-    expect(logs[0]!.message).toMatch(/Only plain JSON survives between rounds, so round 1 stops here\.$/);
-    expect(JSON.stringify(outcome)).not.toContain('context.');
-  });
+    [
+      'a cycle',
+      () => {
+        const node: { id: string; parent?: unknown } = { id: 'n1' };
+        node.parent = { id: 'n0', child: node };
+        return node;
+      },
+      'context.when.parent.child is a reference back to one of its own parents (a cycle)',
+      'store the data as a tree, linking by id',
+    ],
+  ])(
+    'fails the round that stores %s, with a tool error for the client and a log line naming the path and the fix',
+    async (_, put, where, fix) => {
+      const { call, logs } = makeEngine([makeTool(put, 'round 1')]);
+      const outcome = await call({ name: 'keeper', arguments: {} });
+      expect(complete(outcome).result).toEqual(FAILED);
+      expect(logs).toHaveLength(1);
+      expect(logs[0]).toMatchObject({ level: 'error', event: 'context_not_json', target: 'tool keeper' });
+      expect(logs[0]!.message).toContain(where);
+      expect(logs[0]!.message).toContain(fix);
+      expect(logs[0]!.message).toMatch(/Only plain JSON survives between rounds, so round 1 stops here\.$/);
+      expect(JSON.stringify(outcome)).not.toContain('context.');
+    },
+  );
 
   it('fails the very round that stores the value, not a later one', async () => {
     const { call, logs } = makeEngine([makeTool(() => new Date(), 'round 2')]);
@@ -83,18 +108,26 @@ describe('context that is not plain JSON', () => {
     expect(r1.inputRequests.first!.params.message).toBe('Step 1: go on?');
     expect(logs).toEqual([]);
 
-    const r2 = await call({ name: 'keeper', arguments: {}, requestState: r1.requestState, inputResponses: { first: accept({ ok: true }) } });
+    const r2 = await call({
+      name: 'keeper',
+      arguments: {},
+      requestState: r1.requestState,
+      inputResponses: { first: accept({ ok: true }) },
+    });
     expect(complete(r2).result).toEqual(FAILED);
     expect(logs).toEqual([
       expect.objectContaining({
         level: 'error',
         event: 'context_not_json',
-        message: 'context.when is a Date: store an ISO string (date.toISOString()). Only plain JSON survives between rounds, so round 2 stops here.',
+        message:
+          'context.when is a Date: store an ISO string (date.toISOString()). Only plain JSON survives between rounds, so round 2 stops here.',
       }),
     ]);
 
     // the state of round 1 is still good: another answer that stores nothing finishes
-    expect(complete(await call({ name: 'keeper', arguments: {}, requestState: r1.requestState, inputResponses: { first: decline } })).result).toEqual({
+    expect(
+      complete(await call({ name: 'keeper', arguments: {}, requestState: r1.requestState, inputResponses: { first: decline } })).result,
+    ).toEqual({
       content: [{ type: 'text', text: 'step 1' }],
     });
   });
@@ -114,9 +147,13 @@ describe('context that is not plain JSON', () => {
     };
     const { call, logs } = makeEngine([makeTool(() => value, 'round 2')]);
     const r1 = inputRequired(await call({ name: 'keeper', arguments: {} }));
-    const r2 = inputRequired(await call({ name: 'keeper', arguments: {}, requestState: r1.requestState, inputResponses: { first: accept({ ok: true }) } }));
+    const r2 = inputRequired(
+      await call({ name: 'keeper', arguments: {}, requestState: r1.requestState, inputResponses: { first: accept({ ok: true }) } }),
+    );
     expect(r2.inputRequests.second!.params.message).toBe('Step 2: really?');
-    complete(await call({ name: 'keeper', arguments: {}, requestState: r2.requestState, inputResponses: { second: accept({ ok: true }) } }));
+    complete(
+      await call({ name: 'keeper', arguments: {}, requestState: r2.requestState, inputResponses: { second: accept({ ok: true }) } }),
+    );
     expect(logs.filter((e) => e.level === 'error')).toEqual([]);
   });
 });

@@ -1,7 +1,16 @@
-import { type AnyStateMachine, fromPromise, setup } from 'xstate';
 import { describe, expect, it } from 'vitest';
+import { type AnyStateMachine, fromPromise, setup } from 'xstate';
 import { z } from 'zod';
-import { type AnswerEvents, type AskMeta, RoundtripDefinitionError, createEngine, createKeyring, defineQuestions, defineTool, generateKey } from '../src/index.ts';
+import {
+  type AnswerEvents,
+  type AskMeta,
+  createEngine,
+  createKeyring,
+  defineQuestions,
+  defineTool,
+  generateKey,
+  RoundtripDefinitionError,
+} from '../src/index.ts';
 import { internalsOf } from '../src/internal.ts';
 import { makeConfirmTool } from './machines.ts';
 import { definitionError, makeEngine } from './support.ts';
@@ -21,7 +30,14 @@ const askingMachine = askingSetup().createMachine({
 const instantMachine = setup({}).createMachine({ id: 'instant', initial: 'done', states: { done: { type: 'final' } } });
 
 function defineAsking(machine: typeof askingMachine, name = 'tool_x') {
-  return defineTool({ name, description: 'test tool', input: z.object({}), questions: confirmQuestions, machine, result: () => ({ text: 'done' }) });
+  return defineTool({
+    name,
+    description: 'test tool',
+    input: z.object({}),
+    questions: confirmQuestions,
+    machine,
+    result: () => ({ text: 'done' }),
+  });
 }
 
 function define(machine: AnyStateMachine, name = 'tool_x') {
@@ -32,7 +48,12 @@ describe('tool names', () => {
   it.each(['', 'has space', 'slash/name', 'ünïcode', 'x'.repeat(129), 'semi;colon'])('refuses the tool name %j', (name) => {
     const error = definitionError(() => defineAsking(askingMachine, name));
     expect(error.problems).toEqual([
-      { path: `Tool '${name}'`, code: 'invalid_name', message: 'a tool name is 1–128 characters of letters, digits, _, - and .', fix: 'Rename the tool.' },
+      {
+        path: `Tool '${name}'`,
+        code: 'invalid_name',
+        message: 'a tool name is 1–128 characters of letters, digits, _, - and .',
+        fix: 'Rename the tool.',
+      },
     ]);
     expect(error.code).toBe('invalid_name');
     expect(error.message).toBe(`Tool '${name}': a tool name is 1–128 characters of letters, digits, _, - and . Fix: Rename the tool.`);
@@ -44,24 +65,52 @@ describe('tool names', () => {
 
   it('refuses an input that is not a z.object', () => {
     const error = definitionError(() =>
-      defineTool({ name: 'x', description: 'd', input: z.string() as unknown as z.ZodObject, machine: instantMachine, result: () => ({ text: '' }) }),
+      defineTool({
+        name: 'x',
+        description: 'd',
+        input: z.string() as unknown as z.ZodObject,
+        machine: instantMachine,
+        result: () => ({ text: '' }),
+      }),
     );
     expect(error.problems).toEqual([
-      { path: "Tool 'x' › input", code: 'invalid_option', message: "'input' is not a zod object schema.", fix: 'Describe the arguments with z.object({ … }).' },
+      {
+        path: "Tool 'x' › input",
+        code: 'invalid_option',
+        message: "'input' is not a zod object schema.",
+        fix: 'Describe the arguments with z.object({ … }).',
+      },
     ]);
   });
 
   it('refuses an output that is not a z.object', () => {
     const error = definitionError(() =>
-      defineTool({ name: 'x', description: 'd', input: z.object({}), output: z.string() as unknown as z.ZodObject, machine: instantMachine, result: () => ({ text: '' }) }),
+      defineTool({
+        name: 'x',
+        description: 'd',
+        input: z.object({}),
+        output: z.string() as unknown as z.ZodObject,
+        machine: instantMachine,
+        result: () => ({ text: '' }),
+      }),
     );
     expect(error.problems).toMatchObject([{ path: "Tool 'x' › output", code: 'invalid_option' }]);
   });
 
   it('reports a bad name and a bad input together', () => {
-    const error = definitionError(() => defineTool({ name: 'bad name', description: 'd', input: z.string() as unknown as z.ZodObject, machine: instantMachine, result: () => ({ text: '' }) }));
+    const error = definitionError(() =>
+      defineTool({
+        name: 'bad name',
+        description: 'd',
+        input: z.string() as unknown as z.ZodObject,
+        machine: instantMachine,
+        result: () => ({ text: '' }),
+      }),
+    );
     expect(error.problems.map((p) => p.code)).toEqual(['invalid_name', 'invalid_option']);
-    expect(error.message).toMatch(/^2 problems:\n {2}- Tool 'bad name': a tool name is .* Fix: Rename the tool\.\n {2}- Tool 'bad name' › input: /);
+    expect(error.message).toMatch(
+      /^2 problems:\n {2}- Tool 'bad name': a tool name is .* Fix: Rename the tool\.\n {2}- Tool 'bad name' › input: /,
+    );
   });
 });
 
@@ -92,7 +141,9 @@ describe('asking states must handle every answer', () => {
   });
 
   it('accepts decline and cancel handled by an ancestor state', () => {
-    expect(() => defineAsking(machineWith({ 'confirm.accept': '#m.done' }, { 'confirm.decline': '#m.done', 'confirm.cancel': '#m.done' }))).not.toThrow();
+    expect(() =>
+      defineAsking(machineWith({ 'confirm.accept': '#m.done' }, { 'confirm.decline': '#m.done', 'confirm.cancel': '#m.done' })),
+    ).not.toThrow();
   });
 
   it("accepts a 'key.*' wildcard for the answers, on the state or on an ancestor", () => {
@@ -124,7 +175,12 @@ describe('final output', () => {
   });
 
   it('accepts a final state with an output when the machine passes it on', () => {
-    const machine = setup({}).createMachine({ id: 'm', initial: 'done', states: { done: { type: 'final', output: { ok: true } } }, output: ({ event }) => event.output });
+    const machine = setup({}).createMachine({
+      id: 'm',
+      initial: 'done',
+      states: { done: { type: 'final', output: { ok: true } } },
+      output: ({ event }) => event.output,
+    });
     expect(() => define(machine)).not.toThrow();
   });
 });
@@ -153,7 +209,10 @@ describe('tool listing and engine options', () => {
         description: 'has a title',
         inputSchema: {
           type: 'object',
-          properties: { id: { type: 'string', description: 'The id' }, count: { type: 'integer', minimum: -9007199254740991, maximum: 9007199254740991 } },
+          properties: {
+            id: { type: 'string', description: 'The id' },
+            count: { type: 'integer', minimum: -9007199254740991, maximum: 9007199254740991 },
+          },
           required: ['id'],
         },
       },
@@ -164,9 +223,16 @@ describe('tool listing and engine options', () => {
 
   it('refuses two tools with the same name', () => {
     const keyring = createKeyring([generateKey()]);
-    expect(definitionError(() => createEngine({ tools: [makeConfirmTool(), makeConfirmTool()], keyring, audience: 'x' })).problems).toEqual([
-      { path: "createEngine › tool 'refund_order'", code: 'duplicate_name', message: "two tools are named 'refund_order'.", fix: 'Give every tool its own name.' },
-    ]);
+    expect(definitionError(() => createEngine({ tools: [makeConfirmTool(), makeConfirmTool()], keyring, audience: 'x' })).problems).toEqual(
+      [
+        {
+          path: "createEngine › tool 'refund_order'",
+          code: 'duplicate_name',
+          message: "two tools are named 'refund_order'.",
+          fix: 'Give every tool its own name.',
+        },
+      ],
+    );
   });
 
   it.each([
@@ -178,7 +244,12 @@ describe('tool listing and engine options', () => {
   ] as const)('refuses %s = %s', (option, value, max, fallback) => {
     const keyring = createKeyring([generateKey()]);
     expect(definitionError(() => createEngine({ tools: [], keyring, audience: 'x', [option]: value })).problems).toEqual([
-      { path: `createEngine › ${option}`, code: 'invalid_option', message: `'${option}' is ${String(value)}.`, fix: `Give a whole number from 1 to ${max} (default ${fallback}).` },
+      {
+        path: `createEngine › ${option}`,
+        code: 'invalid_option',
+        message: `'${option}' is ${String(value)}.`,
+        fix: `Give a whole number from 1 to ${max} (default ${fallback}).`,
+      },
     ]);
   });
 
@@ -230,12 +301,15 @@ describe('the structure hash sealed with every state', () => {
   it('changes when a question of an asking state changes (its message or its form)', () => {
     const hashOf = (message: string, schema: z.ZodObject) => {
       const questions = defineQuestions<unknown>()({ confirm: { message, schema } });
-      const machine = setup({ types: { events: {} as AnswerEvents<typeof questions>, meta: {} as AskMeta<typeof questions> } }).createMachine({
+      const machine = setup({
+        types: { events: {} as AnswerEvents<typeof questions>, meta: {} as AskMeta<typeof questions> },
+      }).createMachine({
         id: 'm',
         initial: 'asking',
         states: { asking: { meta: { ask: ['confirm'] }, on: { 'confirm.*': 'done' } }, done: { type: 'final' } },
       });
-      return internalsOf(defineTool({ name: 't', description: 'd', input: z.object({}), questions, machine, result: () => ({ text: '' }) })).machine.hash;
+      return internalsOf(defineTool({ name: 't', description: 'd', input: z.object({}), questions, machine, result: () => ({ text: '' }) }))
+        .machine.hash;
     };
     expect(hashOf('Sure?', okSchema)).toEqual(hashOf('Sure?', okSchema));
     expect(hashOf('Sure?', okSchema)).not.toEqual(hashOf('Really sure?', okSchema));

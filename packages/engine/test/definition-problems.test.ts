@@ -1,7 +1,15 @@
-import { type AnyStateMachine, createMachine, fromPromise, setup } from 'xstate';
 import { describe, expect, it } from 'vitest';
+import { type AnyStateMachine, createMachine, fromPromise, setup } from 'xstate';
 import { z } from 'zod';
-import { type AnswerEvents, type AskMeta, type EffectSpec, type ToolDefinition, type ToolResultView, defineQuestions, defineTool } from '../src/index.ts';
+import {
+  type AnswerEvents,
+  type AskMeta,
+  defineQuestions,
+  defineTool,
+  type EffectSpec,
+  type ToolDefinition,
+  type ToolResultView,
+} from '../src/index.ts';
 import { definitionError, problemsOf } from './support.ts';
 
 const okSchema = z.object({ ok: z.boolean() });
@@ -24,7 +32,15 @@ const defineUnchecked = defineTool as unknown as (config: {
 }) => ToolDefinition;
 
 const tool = (machine: AnyStateMachine, options: { questions?: unknown; effects?: Record<string, EffectSpec>; name?: string } = {}) =>
-  defineUnchecked({ name: options.name ?? 'tool_x', description: 'test tool', input: z.object({}), questions: options.questions ?? questions, machine, result: () => ({ text: 'done' }), ...(options.effects ? { effects: options.effects } : {}) });
+  defineUnchecked({
+    name: options.name ?? 'tool_x',
+    description: 'test tool',
+    input: z.object({}),
+    questions: options.questions ?? questions,
+    machine,
+    result: () => ({ text: 'done' }),
+    ...(options.effects ? { effects: options.effects } : {}),
+  });
 
 /** An asking state for `ok` that handles every answer. */
 const asksOk = { meta: { ask: ['ok'] }, on: { 'ok.*': '#m.done' } } as const;
@@ -39,7 +55,11 @@ describe('questions a machine asks', () => {
         done: { type: 'final' },
       },
     });
-    expect(problemsOf(() => defineTool({ name: 'tool_x', description: 'd', input: z.object({}), questions, machine, result: () => ({ text: '' }) }))).toEqual([
+    expect(
+      problemsOf(() =>
+        defineTool({ name: 'tool_x', description: 'd', input: z.object({}), questions, machine, result: () => ({ text: '' }) }),
+      ),
+    ).toEqual([
       {
         path: "Tool 'tool_x' › state 'm.asking' › ask 'nope'",
         code: 'unknown_question',
@@ -50,29 +70,49 @@ describe('questions a machine asks', () => {
   });
 
   it('refuses meta.ask that is not a list of keys', () => {
-    const machine = setup({}).createMachine({ id: 'm', initial: 'asking', states: { asking: { meta: { ask: 'ok' }, on: { 'ok.*': 'done' } }, done: { type: 'final' } } });
+    const machine = setup({}).createMachine({
+      id: 'm',
+      initial: 'asking',
+      states: { asking: { meta: { ask: 'ok' }, on: { 'ok.*': 'done' } }, done: { type: 'final' } },
+    });
     expect(problemsOf(() => tool(machine))).toEqual([
-      expect.objectContaining({ path: "Tool 'tool_x' › state 'm.asking'", code: 'unknown_question', message: 'meta.ask is not a list of question keys.' }),
+      expect.objectContaining({
+        path: "Tool 'tool_x' › state 'm.asking'",
+        code: 'unknown_question',
+        message: 'meta.ask is not a list of question keys.',
+      }),
       expect.objectContaining({ path: "Tool 'tool_x' › question 'ok'", code: 'unused_question' }),
     ]);
   });
 
   it('refuses a question that no state asks', () => {
-    const two = defineQuestions<unknown>()({ ok: { message: 'Go on?', schema: okSchema }, why: { message: 'Why?', schema: z.object({ why: z.string() }) } });
+    const two = defineQuestions<unknown>()({
+      ok: { message: 'Go on?', schema: okSchema },
+      why: { message: 'Why?', schema: z.object({ why: z.string() }) },
+    });
     const machine = setup({ types }).createMachine({ id: 'm', initial: 'asking', states: { asking: asksOk, done: { type: 'final' } } });
     expect(problemsOf(() => tool(machine, { questions: two }))).toEqual([
-      { path: "Tool 'tool_x' › question 'why'", code: 'unused_question', message: 'no state asks it.', fix: "Ask it from a state (meta: { ask: ['why'] }) or remove it." },
+      {
+        path: "Tool 'tool_x' › question 'why'",
+        code: 'unused_question',
+        message: 'no state asks it.',
+        fix: "Ask it from a state (meta: { ask: ['why'] }) or remove it.",
+      },
     ]);
   });
 
   it('refuses two parallel regions that ask the same key', () => {
-    const region = { initial: 'asking', states: { asking: { meta: { ask: ['ok'] }, on: { 'ok.*': 'answered' } }, answered: { type: 'final' } } } as const;
+    const region = {
+      initial: 'asking',
+      states: { asking: { meta: { ask: ['ok'] }, on: { 'ok.*': 'answered' } }, answered: { type: 'final' } },
+    } as const;
     const machine = setup({ types }).createMachine({ id: 'm', type: 'parallel', states: { left: region, right: region } });
     expect(problemsOf(() => tool(machine))).toEqual([
       {
         path: "Tool 'tool_x' › ask 'ok'",
         code: 'question_asked_twice',
-        message: "states 'm.left.asking' and 'm.right.asking' can be active at the same time and both ask 'ok', so one answer could not tell them apart.",
+        message:
+          "states 'm.left.asking' and 'm.right.asking' can be active at the same time and both ask 'ok', so one answer could not tell them apart.",
         fix: 'Give the question of each parallel region its own key.',
       },
     ]);
@@ -82,17 +122,32 @@ describe('questions a machine asks', () => {
     const machine = setup({ types }).createMachine({
       id: 'm',
       initial: 'outer',
-      states: { outer: { meta: { ask: ['ok'] }, on: { 'ok.*': 'done' }, initial: 'inner', states: { inner: { meta: { ask: ['ok'] } } } }, done: { type: 'final' } },
+      states: {
+        outer: { meta: { ask: ['ok'] }, on: { 'ok.*': 'done' }, initial: 'inner', states: { inner: { meta: { ask: ['ok'] } } } },
+        done: { type: 'final' },
+      },
     });
     expect(problemsOf(() => tool(machine))).toEqual([
-      expect.objectContaining({ code: 'question_asked_twice', message: expect.stringMatching(/^states 'm\.outer' and 'm\.outer\.inner' can be active at the same time and both ask 'ok'/) }),
+      expect.objectContaining({
+        code: 'question_asked_twice',
+        message: expect.stringMatching(/^states 'm\.outer' and 'm\.outer\.inner' can be active at the same time and both ask 'ok'/),
+      }),
     ]);
   });
 
   it('refuses a state that lists a key twice', () => {
-    const machine = setup({ types }).createMachine({ id: 'm', initial: 'asking', states: { asking: { meta: { ask: ['ok', 'ok'] }, on: { 'ok.*': 'done' } }, done: { type: 'final' } } });
+    const machine = setup({ types }).createMachine({
+      id: 'm',
+      initial: 'asking',
+      states: { asking: { meta: { ask: ['ok', 'ok'] }, on: { 'ok.*': 'done' } }, done: { type: 'final' } },
+    });
     expect(problemsOf(() => tool(machine))).toEqual([
-      { path: "Tool 'tool_x' › state 'm.asking' › ask 'ok'", code: 'question_asked_twice', message: "the state lists 'ok' twice.", fix: 'List each key once.' },
+      {
+        path: "Tool 'tool_x' › state 'm.asking' › ask 'ok'",
+        code: 'question_asked_twice',
+        message: "the state lists 'ok' twice.",
+        fix: 'List each key once.',
+      },
     ]);
   });
 
@@ -106,12 +161,22 @@ describe('questions a machine asks', () => {
   });
 
   it('refuses an asking state that handles none of accept, decline and cancel, one problem each', () => {
-    const machine = setup({ types }).createMachine({ id: 'm', initial: 'asking', states: { asking: { meta: { ask: ['ok'] } }, done: { type: 'final' } } });
+    const machine = setup({ types }).createMachine({
+      id: 'm',
+      initial: 'asking',
+      states: { asking: { meta: { ask: ['ok'] } }, done: { type: 'final' } },
+    });
     const problems = problemsOf(() => tool(machine));
     expect(problems.map((p) => [p.code, p.message])).toEqual(
-      ['accept', 'decline', 'cancel'].map((action) => ['unhandled_answer', `no transition handles 'ok.${action}', so that answer would leave the user asked again forever.`]),
+      ['accept', 'decline', 'cancel'].map((action) => [
+        'unhandled_answer',
+        `no transition handles 'ok.${action}', so that answer would leave the user asked again forever.`,
+      ]),
     );
-    expect(problems[2]).toMatchObject({ path: "Tool 'tool_x' › state 'm.asking' › ask 'ok'", fix: "Add on: { 'ok.cancel': … } to the state or an ancestor (or 'ok.*')." });
+    expect(problems[2]).toMatchObject({
+      path: "Tool 'tool_x' › state 'm.asking' › ask 'ok'",
+      fix: "Add on: { 'ok.cancel': … } to the state or an ancestor (or 'ok.*').",
+    });
   });
 });
 
@@ -120,7 +185,11 @@ describe('machines that cannot be served', () => {
   const work = fromPromise(async () => 1);
 
   it('refuses an invoke without an id', () => {
-    const machine = setup({ actors: { work } }).createMachine({ id: 'm', initial: 'working', states: { working: { invoke: { src: 'work', onDone: 'done' } }, done: { type: 'final' } } });
+    const machine = setup({ actors: { work } }).createMachine({
+      id: 'm',
+      initial: 'working',
+      states: { working: { invoke: { src: 'work', onDone: 'done' } }, done: { type: 'final' } },
+    });
     expect(problemsOf(() => tool(machine, { questions: noQuestions }))).toEqual([
       {
         path: "Tool 'tool_x' › state 'm.working'",
@@ -132,19 +201,38 @@ describe('machines that cannot be served', () => {
   });
 
   it('refuses an invoke of inline actor logic, even with an id', () => {
-    const machine = createMachine({ id: 'm', initial: 'working', states: { working: { invoke: { id: 'job', src: work, onDone: 'done' } }, done: { type: 'final' } } });
+    const machine = createMachine({
+      id: 'm',
+      initial: 'working',
+      states: { working: { invoke: { id: 'job', src: work, onDone: 'done' } }, done: { type: 'final' } },
+    });
     expect(problemsOf(() => tool(machine, { questions: noQuestions }))).toEqual([
-      { path: "Tool 'tool_x' › state 'm.working'", code: 'unnamed_invoke', message: "it invokes inline actor logic 'job'.", fix: 'Name the logic in setup({ actors: { … } }) and invoke it by name.' },
+      {
+        path: "Tool 'tool_x' › state 'm.working'",
+        code: 'unnamed_invoke',
+        message: "it invokes inline actor logic 'job'.",
+        fix: 'Name the logic in setup({ actors: { … } }) and invoke it by name.',
+      },
     ]);
   });
 
   it('refuses an invoke of inline actor logic without an id, as unnamed', () => {
-    const machine = createMachine({ id: 'm', initial: 'working', states: { working: { invoke: { src: work, onDone: 'done' } }, done: { type: 'final' } } });
-    expect(problemsOf(() => tool(machine, { questions: noQuestions }))).toMatchObject([{ code: 'unnamed_invoke', message: `it invokes "inline" without an 'id'.` }]);
+    const machine = createMachine({
+      id: 'm',
+      initial: 'working',
+      states: { working: { invoke: { src: work, onDone: 'done' } }, done: { type: 'final' } },
+    });
+    expect(problemsOf(() => tool(machine, { questions: noQuestions }))).toMatchObject([
+      { code: 'unnamed_invoke', message: `it invokes "inline" without an 'id'.` },
+    ]);
   });
 
   it("refuses an 'after' delay, saying to keep the deadline in context", () => {
-    const machine = setup({}).createMachine({ id: 'm', initial: 'waiting', states: { waiting: { after: { 1000: 'done' } }, done: { type: 'final' } } });
+    const machine = setup({}).createMachine({
+      id: 'm',
+      initial: 'waiting',
+      states: { waiting: { after: { 1000: 'done' } }, done: { type: 'final' } },
+    });
     expect(problemsOf(() => tool(machine, { questions: noQuestions }))).toEqual([
       {
         path: "Tool 'tool_x' › state 'm.waiting'",
@@ -156,7 +244,11 @@ describe('machines that cannot be served', () => {
   });
 
   it('refuses a function inside a state’s meta', () => {
-    const machine = setup({}).createMachine({ id: 'm', initial: 'done', states: { done: { type: 'final', meta: { label: () => 'Done' } } } });
+    const machine = setup({}).createMachine({
+      id: 'm',
+      initial: 'done',
+      states: { done: { type: 'final', meta: { label: () => 'Done' } } },
+    });
     expect(problemsOf(() => tool(machine, { questions: noQuestions }))).toEqual([
       {
         path: "Tool 'tool_x' › state 'm.done'",
@@ -171,17 +263,33 @@ describe('machines that cannot be served', () => {
     const machine = setup({}).createMachine({
       id: 'm',
       initial: 'asking',
-      states: { asking: { meta: { ask: { ok: { message: 'Go on?', schema: okSchema } } }, on: { 'ok.*': 'done' } }, done: { type: 'final' } },
+      states: {
+        asking: { meta: { ask: { ok: { message: 'Go on?', schema: okSchema } } }, on: { 'ok.*': 'done' } },
+        done: { type: 'final' },
+      },
     });
     expect(problemsOf(() => tool(machine, { questions: noQuestions }))).toMatchObject([
-      { code: 'not_json', message: 'meta.ask.ok.schema is an instance of ZodObject; a machine config holds plain JSON only, so it can be hashed and exported to Stately.' },
+      {
+        code: 'not_json',
+        message:
+          'meta.ask.ok.schema is an instance of ZodObject; a machine config holds plain JSON only, so it can be hashed and exported to Stately.',
+      },
     ]);
   });
 
   it('refuses an effect named after an actor the machine does not have', () => {
-    const machine = setup({ actors: { work } }).createMachine({ id: 'm', initial: 'working', states: { working: { invoke: { id: 'w', src: 'work', onDone: 'done' } }, done: { type: 'final' } } });
+    const machine = setup({ actors: { work } }).createMachine({
+      id: 'm',
+      initial: 'working',
+      states: { working: { invoke: { id: 'w', src: 'work', onDone: 'done' } }, done: { type: 'final' } },
+    });
     expect(problemsOf(() => tool(machine, { questions: noQuestions, effects: { refund: { once: true } } }))).toEqual([
-      { path: "Tool 'tool_x' › effects › 'refund'", code: 'unknown_effect', message: "the machine has no actor named 'refund' (it has 'work').", fix: 'Name the effect after an actor in setup({ actors }).' },
+      {
+        path: "Tool 'tool_x' › effects › 'refund'",
+        code: 'unknown_effect',
+        message: "the machine has no actor named 'refund' (it has 'work').",
+        fix: 'Name the effect after an actor in setup({ actors }).',
+      },
     ]);
   });
 });

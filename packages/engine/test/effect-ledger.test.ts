@@ -1,11 +1,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { assign, fromPromise, setup } from 'xstate';
 import { afterEach, describe, expect, it } from 'vitest';
+import { assign, fromPromise, setup } from 'xstate';
 import { z } from 'zod';
-import { type AnswerEvents, type AskMeta, type EffectLedger, createMemoryLedger, defineQuestions, defineTool } from '../src/index.ts';
-import { type SqliteLedger, createSqliteLedger } from '../src/sqlite/index.ts';
+import { type AnswerEvents, type AskMeta, createMemoryLedger, defineQuestions, defineTool, type EffectLedger } from '../src/index.ts';
+import { createSqliteLedger, type SqliteLedger } from '../src/sqlite/index.ts';
 import { accept, complete, deferred, inputRequired, makeEngine } from './support.ts';
 
 type RefundContext = { orderId: string; refundId: string | null; error: string | null };
@@ -51,7 +51,10 @@ function makeRefundTool(refunds: Refunds) {
           src: 'issueRefund',
           input: ({ context }) => ({ orderId: context.orderId }),
           onDone: { target: 'done', actions: assign({ refundId: ({ event }) => event.output.refundId }) },
-          onError: { target: 'done', actions: assign({ error: ({ event }) => `${(event.error as Error).name}: ${(event.error as Error).message}` }) },
+          onError: {
+            target: 'done',
+            actions: assign({ error: ({ event }) => `${(event.error as Error).name}: ${(event.error as Error).message}` }),
+          },
         },
       },
       done: { type: 'final' },
@@ -118,7 +121,9 @@ describe('effects declared once', () => {
     const a = await confirmingRound(refunds, ledger);
     const b = makeEngine([makeRefundTool(refunds)], { ledger });
     const served = complete(await a.confirm());
-    const replayed = complete(await b.call({ name: 'refund_order', arguments: args, requestState: a.first.requestState, inputResponses: yes }));
+    const replayed = complete(
+      await b.call({ name: 'refund_order', arguments: args, requestState: a.first.requestState, inputResponses: yes }),
+    );
     expect(replayed).toEqual(served);
     expect(refunds.runs).toBe(1);
     expect(b.logs.some((e) => e.event === 'effect_recorded')).toBe(false);
@@ -129,7 +134,9 @@ describe('effects declared once', () => {
     const a = await confirmingRound(refunds);
     const b = makeEngine([makeRefundTool(refunds)], { ledger: createMemoryLedger() });
     complete(await a.confirm());
-    const other = complete(await b.call({ name: 'refund_order', arguments: args, requestState: a.first.requestState, inputResponses: yes }));
+    const other = complete(
+      await b.call({ name: 'refund_order', arguments: args, requestState: a.first.requestState, inputResponses: yes }),
+    );
     expect(other.result.structuredContent).toEqual({ refundId: 're_ord_1_2', error: null });
     expect(refunds.runs).toBe(2);
   });
@@ -162,7 +169,9 @@ describe('effects declared once', () => {
     const clock = Date.UTC(2026, 11, 2, 12);
     const { call, first, logs } = await confirmingRound(refunds, ledger, () => clock);
     // a round with an invalid answer logs the run id, as every later round of this call will
-    const second = inputRequired(await call({ name: 'refund_order', arguments: args, requestState: first.requestState, inputResponses: { confirm: accept({}) } }));
+    const second = inputRequired(
+      await call({ name: 'refund_order', arguments: args, requestState: first.requestState, inputResponses: { confirm: accept({}) } }),
+    );
     const run = logs.find((e) => e.event === 'answer_invalid')!.run!;
     // a process that claimed the effect a minute ago and died before recording its outcome
     expect(await ledger.claim({ run, effect: 'refund' }, clock - 60_000)).toBe('claimed');
@@ -191,11 +200,16 @@ describe('the SQLite ledger', () => {
     const a = await confirmingRound(refunds, ledgerA);
     const b = makeEngine([makeRefundTool(refunds)], { ledger: ledgerB });
     const served = complete(await a.confirm());
-    const replayed = complete(await b.call({ name: 'refund_order', arguments: args, requestState: a.first.requestState, inputResponses: yes }));
+    const replayed = complete(
+      await b.call({ name: 'refund_order', arguments: args, requestState: a.first.requestState, inputResponses: yes }),
+    );
     expect(replayed).toEqual(served);
     expect(served.result.structuredContent).toEqual({ refundId: 're_ord_1_1', error: null });
     expect(refunds.runs).toBe(1);
     const run = a.logs.find((e) => e.event === 'effect_recorded')!.run!;
-    expect(ledgerB.read({ run, effect: 'refund' })).toMatchObject({ state: 'done', outcome: { ok: true, value: { refundId: 're_ord_1_1' } } });
+    expect(ledgerB.read({ run, effect: 'refund' })).toMatchObject({
+      state: 'done',
+      outcome: { ok: true, value: { refundId: 're_ord_1_1' } },
+    });
   });
 });

@@ -1,8 +1,19 @@
-import { StateMachine, assign, setup } from 'xstate';
 import { describe, expect, it } from 'vitest';
+import { assign, StateMachine, setup } from 'xstate';
 import { z } from 'zod';
-import { type AnswerEvents, type AskMeta, createEngine, createKeyring, defineQuestions, definePrompt, defineResource, defineTool, generateKey, parseKey } from '../src/index.ts';
 import { encodeBase64url } from '../src/base64url.ts';
+import {
+  type AnswerEvents,
+  type AskMeta,
+  createEngine,
+  createKeyring,
+  definePrompt,
+  defineQuestions,
+  defineResource,
+  defineTool,
+  generateKey,
+  parseKey,
+} from '../src/index.ts';
 import { openState, sealState } from '../src/internal.ts';
 
 // markers that live only inside the machine and the answer schema, never in anything public
@@ -13,13 +24,21 @@ const questions = defineQuestions<{ ok: boolean | null }>()({
   confirm: { message: 'Go on?', schema: z.object({ ok: z.boolean().describe(SCHEMA_MARKER) }) },
 });
 const machine = setup({
-  types: { context: {} as { ok: boolean | null }, events: {} as AnswerEvents<typeof questions>, meta: {} as AskMeta<typeof questions>, output: {} as { ok: boolean | null } },
+  types: {
+    context: {} as { ok: boolean | null },
+    events: {} as AnswerEvents<typeof questions>,
+    meta: {} as AskMeta<typeof questions>,
+    output: {} as { ok: boolean | null },
+  },
 }).createMachine({
   id: MACHINE_ID,
   context: { ok: null },
   initial: 'asking',
   states: {
-    asking: { meta: { ask: ['confirm'] }, on: { 'confirm.accept': { target: 'done', actions: assign({ ok: ({ event }) => event.content.ok }) }, 'confirm.*': 'done' } },
+    asking: {
+      meta: { ask: ['confirm'] },
+      on: { 'confirm.accept': { target: 'done', actions: assign({ ok: ({ event }) => event.content.ok }) }, 'confirm.*': 'done' },
+    },
     done: { type: 'final' },
   },
   output: ({ context }) => context,
@@ -28,8 +47,23 @@ const machine = setup({
 const keyText = generateKey();
 const oldKeyText = generateKey();
 const keyring = createKeyring([keyText, parseKey(oldKeyText)]);
-const tool = defineTool({ name: 'go_on', description: 'd', input: z.object({}), questions, machine, annotations: { readOnlyHint: true }, result: (o) => ({ text: String(o.ok) }) });
-const prompt = definePrompt({ name: 'go_on', description: 'd', arguments: z.object({ topic: z.string() }), questions, machine, messages: (o) => [{ role: 'user', text: String(o.ok) }] });
+const tool = defineTool({
+  name: 'go_on',
+  description: 'd',
+  input: z.object({}),
+  questions,
+  machine,
+  annotations: { readOnlyHint: true },
+  result: (o) => ({ text: String(o.ok) }),
+});
+const prompt = definePrompt({
+  name: 'go_on',
+  description: 'd',
+  arguments: z.object({ topic: z.string() }),
+  questions,
+  machine,
+  messages: (o) => [{ role: 'user', text: String(o.ok) }],
+});
 const resource = defineResource({ uri: 'go://on', name: 'go_on', description: 'd', questions, machine, contents: (o) => String(o.ok) });
 const engine = createEngine({ tools: [tool], prompts: [prompt], resources: [resource], keyring, audience: 'internals' });
 
@@ -63,7 +97,8 @@ describe('what public objects expose', () => {
       expect(value instanceof StateMachine, 'a machine is reachable').toBe(false);
       expect(value instanceof z.ZodType, 'a zod schema is reachable').toBe(false);
       if (typeof value === 'string') {
-        for (const secret of [keyText, oldKeyText, ...keyBytes.map(encodeBase64url), MACHINE_ID, SCHEMA_MARKER]) expect(value).not.toContain(secret);
+        for (const secret of [keyText, oldKeyText, ...keyBytes.map(encodeBase64url), MACHINE_ID, SCHEMA_MARKER])
+          expect(value).not.toContain(secret);
       }
     }
     const json = JSON.stringify(root) ?? '';

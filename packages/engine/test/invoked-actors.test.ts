@@ -1,7 +1,7 @@
-import { assign, fromPromise, setup } from 'xstate';
 import { describe, expect, it } from 'vitest';
+import { assign, fromPromise, setup } from 'xstate';
 import { z } from 'zod';
-import { type AnswerEvents, type AskMeta, type ProgressUpdate, defineQuestions, defineTool } from '../src/index.ts';
+import { type AnswerEvents, type AskMeta, defineQuestions, defineTool, type ProgressUpdate } from '../src/index.ts';
 import { accept, complete, deferred, failedText, inputRequired, makeEngine } from './support.ts';
 
 type RefundContext = { orderId: string; cents: number | null; refundId: string | null };
@@ -104,9 +104,18 @@ describe('invoked actors', () => {
     const { call } = makeEngine([makeRefundTool(calls, { refund: refund.promise })]);
     const first = inputRequired(await call({ name: 'refund_order', arguments: args }));
     const done = complete(
-      await call({ name: 'refund_order', arguments: args, requestState: first.requestState, inputResponses: { confirm: accept({ confirm: true }) }, onProgress: () => refund.resolve() }),
+      await call({
+        name: 'refund_order',
+        arguments: args,
+        requestState: first.requestState,
+        inputResponses: { confirm: accept({ confirm: true }) },
+        onProgress: () => refund.resolve(),
+      }),
     );
-    expect(done.result).toEqual({ content: [{ type: 'text', text: 're_ord_1_500' }], structuredContent: { refundId: 're_ord_1_500', cents: 500 } });
+    expect(done.result).toEqual({
+      content: [{ type: 'text', text: 're_ord_1_500' }],
+      structuredContent: { refundId: 're_ord_1_500', cents: 500 },
+    });
     // the lookup of round 1 did not run again when round 2 rehydrated the settled snapshot
     expect(calls).toEqual({ lookup: 1, refund: 1, aborted: 0 });
   });
@@ -116,7 +125,14 @@ describe('invoked actors', () => {
     const never = deferred().promise;
     const { call, logs } = makeEngine([makeRefundTool(calls, { refund: never })], { settleTimeoutMs: 40 });
     const first = inputRequired(await call({ name: 'refund_order', arguments: args }));
-    const outcome = complete(await call({ name: 'refund_order', arguments: args, requestState: first.requestState, inputResponses: { confirm: accept({ confirm: true }) } }));
+    const outcome = complete(
+      await call({
+        name: 'refund_order',
+        arguments: args,
+        requestState: first.requestState,
+        inputResponses: { confirm: accept({ confirm: true }) },
+      }),
+    );
     expect(outcome.result).toEqual({ content: [{ type: 'text', text: failedText("Tool 'refund_order'") }], isError: true });
     expect(logs).toContainEqual(
       expect.objectContaining({
@@ -134,7 +150,9 @@ describe('invoked actors', () => {
     const { call, logs } = makeEngine([makeRefundTool(calls, { lookup: deferred().promise })]);
     const controller = new AbortController();
     // abort as soon as the lookup has started
-    const outcome = complete(await call({ name: 'refund_order', arguments: args, signal: controller.signal, onProgress: () => controller.abort() }));
+    const outcome = complete(
+      await call({ name: 'refund_order', arguments: args, signal: controller.signal, onProgress: () => controller.abort() }),
+    );
     expect(outcome.result.isError).toBe(true);
     expect(logs).toContainEqual(expect.objectContaining({ level: 'error', event: 'settle_aborted', target: 'tool refund_order' }));
     expect(calls.aborted).toBe(1);
@@ -164,7 +182,15 @@ describe('progress of invoked work', () => {
     const { call } = makeEngine([makeRefundTool(newCalls())]);
     const first = inputRequired(await call({ name: 'refund_order', arguments: args }));
     const updates: ProgressUpdate[] = [];
-    inputRequired(await call({ name: 'refund_order', arguments: args, requestState: first.requestState, inputResponses: {}, onProgress: (u) => updates.push(u) }));
+    inputRequired(
+      await call({
+        name: 'refund_order',
+        arguments: args,
+        requestState: first.requestState,
+        inputResponses: {},
+        onProgress: (u) => updates.push(u),
+      }),
+    );
     expect(updates).toEqual([]);
   });
 
@@ -178,6 +204,13 @@ describe('progress of invoked work', () => {
       },
     });
     expect(inputRequired(outcome).inputRequests.confirm!.params.message).toBe('Refund 500 cents for ord_1?');
-    expect(logs).toContainEqual(expect.objectContaining({ level: 'warn', event: 'progress_failed', target: 'tool refund_order', message: "progress report for 'lookup' threw" }));
+    expect(logs).toContainEqual(
+      expect.objectContaining({
+        level: 'warn',
+        event: 'progress_failed',
+        target: 'tool refund_order',
+        message: "progress report for 'lookup' threw",
+      }),
+    );
   });
 });

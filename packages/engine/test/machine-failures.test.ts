@@ -1,7 +1,7 @@
-import { type AnyStateMachine, fromPromise, setup } from 'xstate';
 import { describe, expect, it } from 'vitest';
+import { type AnyStateMachine, fromPromise, setup } from 'xstate';
 import { z } from 'zod';
-import { type AnswerEvents, type AskMeta, type ToolResultView, defineQuestions, defineTool } from '../src/index.ts';
+import { type AnswerEvents, type AskMeta, defineQuestions, defineTool, type ToolResultView } from '../src/index.ts';
 import { makeConfirmTool } from './machines.ts';
 import { accept, complete, failedText, inputRequired, makeEngine } from './support.ts';
 
@@ -20,7 +20,10 @@ describe('machines that go wrong', () => {
   it('fails with an isError result and an error log when the machine settles in a non-final state that asks nothing', async () => {
     const machine = setup({}).createMachine({ id: 'stuck', initial: 'idle', states: { idle: {} } });
     const { call, logs } = makeEngine([tool(machine)]);
-    expect(complete(await call({ name: 'broken', arguments: {} })).result).toEqual({ content: [{ type: 'text', text: FAILED_TEXT }], isError: true });
+    expect(complete(await call({ name: 'broken', arguments: {} })).result).toEqual({
+      content: [{ type: 'text', text: FAILED_TEXT }],
+      isError: true,
+    });
     expect(logs).toContainEqual(
       expect.objectContaining({
         level: 'error',
@@ -40,11 +43,14 @@ describe('machines that go wrong', () => {
       },
     }).createMachine({ id: 'entry_throws', initial: 'start', states: { start: { entry: 'explode' } } });
     const { call, logs } = makeEngine([tool(machine)]);
-    expect(complete(await call({ name: 'broken', arguments: {} })).result).toEqual({ content: [{ type: 'text', text: FAILED_TEXT }], isError: true });
+    expect(complete(await call({ name: 'broken', arguments: {} })).result).toEqual({
+      content: [{ type: 'text', text: FAILED_TEXT }],
+      isError: true,
+    });
     const entry = logs.find((e) => e.event === 'machine_error');
     expect(entry).toMatchObject({ level: 'error', message: "machine 'entry_throws' failed in round 1" });
     expect(entry?.error).toBeInstanceOf(Error);
-    expect((entry?.error as Error).message).toBe('boom at entry');
+    expect((entry?.error as Error | undefined)?.message).toBe('boom at entry');
   });
 
   it('fails with an isError result, and throws nothing out of band, when the machine fails while progress is being reported', async () => {
@@ -94,11 +100,24 @@ describe('machines that go wrong', () => {
         done: { type: 'final' },
       },
     });
-    const { call, logs } = makeEngine([defineTool({ name: 'broken', description: 'Throws on answer', input: z.object({}), questions, machine, result: () => ({ text: 'done' }) })]);
+    const { call, logs } = makeEngine([
+      defineTool({
+        name: 'broken',
+        description: 'Throws on answer',
+        input: z.object({}),
+        questions,
+        machine,
+        result: () => ({ text: 'done' }),
+      }),
+    ]);
     const first = inputRequired(await call({ name: 'broken', arguments: {} }));
-    const outcome = complete(await call({ name: 'broken', arguments: {}, requestState: first.requestState, inputResponses: { ok: accept({ ok: true }) } }));
+    const outcome = complete(
+      await call({ name: 'broken', arguments: {}, requestState: first.requestState, inputResponses: { ok: accept({ ok: true }) } }),
+    );
     expect(outcome.result.isError).toBe(true);
-    expect(logs).toContainEqual(expect.objectContaining({ level: 'error', event: 'machine_error', message: "machine 'answer_throws' failed in round 2" }));
+    expect(logs).toContainEqual(
+      expect.objectContaining({ level: 'error', event: 'machine_error', message: "machine 'answer_throws' failed in round 2" }),
+    );
   });
 
   it('fails with an isError result when an invoked promise rejects and nothing handles its error', async () => {
@@ -117,7 +136,7 @@ describe('machines that go wrong', () => {
     expect(complete(await call({ name: 'broken', arguments: {} })).result.isError).toBe(true);
     const entry = logs.find((e) => e.level === 'error');
     expect(entry).toMatchObject({ event: 'machine_error' });
-    expect((entry?.error as Error).message).toBe('payment provider down');
+    expect((entry?.error as Error | undefined)?.message).toBe('payment provider down');
   });
 
   it('fails with an isError result when the result mapping throws', async () => {
@@ -127,17 +146,29 @@ describe('machines that go wrong', () => {
         throw new Error('bad mapping');
       }),
     ]);
-    expect(complete(await call({ name: 'broken', arguments: {} })).result).toEqual({ content: [{ type: 'text', text: FAILED_TEXT }], isError: true });
+    expect(complete(await call({ name: 'broken', arguments: {} })).result).toEqual({
+      content: [{ type: 'text', text: FAILED_TEXT }],
+      isError: true,
+    });
     const entry = logs.find((e) => e.event === 'result_error');
-    expect(entry).toMatchObject({ level: 'error', target: 'tool broken', message: "Tool 'broken': turning the machine's output into the result failed: bad mapping" });
-    expect((entry?.error as Error).message).toBe('bad mapping');
+    expect(entry).toMatchObject({
+      level: 'error',
+      target: 'tool broken',
+      message: "Tool 'broken': turning the machine's output into the result failed: bad mapping",
+    });
+    expect((entry?.error as Error | undefined)?.message).toBe('bad mapping');
   });
 
   it('marks the result isError when the result view says so (a tool error, not a server failure)', async () => {
     const machine = setup({}).createMachine({ id: 'instant', initial: 'done', states: { done: { type: 'final' } } });
     const { call, logs } = makeEngine([tool(machine, () => ({ text: 'No such order', isError: true }))]);
-    expect(complete(await call({ name: 'broken', arguments: {} })).result).toEqual({ content: [{ type: 'text', text: 'No such order' }], isError: true });
-    expect(logs).toContainEqual(expect.objectContaining({ level: 'info', event: 'run_complete', target: 'tool broken', message: 'finished in round 1' }));
+    expect(complete(await call({ name: 'broken', arguments: {} })).result).toEqual({
+      content: [{ type: 'text', text: 'No such order' }],
+      isError: true,
+    });
+    expect(logs).toContainEqual(
+      expect.objectContaining({ level: 'info', event: 'run_complete', target: 'tool broken', message: 'finished in round 1' }),
+    );
   });
 
   it('fails with an isError result when a question’s message function returns no text', async () => {
@@ -147,10 +178,26 @@ describe('machines that go wrong', () => {
       initial: 'asking',
       states: { asking: { meta: { ask: ['ok'] }, on: { 'ok.*': 'done' } }, done: { type: 'final' } },
     });
-    const { call, logs } = makeEngine([defineTool({ name: 'broken', description: 'Asks in silence', input: z.object({}), questions, machine, result: () => ({ text: 'done' }) })]);
-    expect(complete(await call({ name: 'broken', arguments: {} })).result).toEqual({ content: [{ type: 'text', text: FAILED_TEXT }], isError: true });
+    const { call, logs } = makeEngine([
+      defineTool({
+        name: 'broken',
+        description: 'Asks in silence',
+        input: z.object({}),
+        questions,
+        machine,
+        result: () => ({ text: 'done' }),
+      }),
+    ]);
+    expect(complete(await call({ name: 'broken', arguments: {} })).result).toEqual({
+      content: [{ type: 'text', text: FAILED_TEXT }],
+      isError: true,
+    });
     const entry = logs.find((e) => e.level === 'error');
-    expect(entry).toMatchObject({ event: 'engine_error', target: 'tool broken', message: `round 1 of tool broken threw: the message of question 'ok' rendered "", not text` });
+    expect(entry).toMatchObject({
+      event: 'engine_error',
+      target: 'tool broken',
+      message: `round 1 of tool broken threw: the message of question 'ok' rendered "", not text`,
+    });
   });
 });
 
@@ -174,12 +221,16 @@ describe('tool arguments', () => {
     const { call } = makeEngine([makeConfirmTool()]);
     const outcome = complete(await call({ name: 'refund_order' }));
     expect(outcome.result.isError).toBe(true);
-    expect(outcome.result.content[0]!.text).toMatch(/^Invalid arguments for tool 'refund_order': order_id: Invalid input: expected string, received undefined\./);
+    expect(outcome.result.content[0]!.text).toMatch(
+      /^Invalid arguments for tool 'refund_order': order_id: Invalid input: expected string, received undefined\./,
+    );
   });
 
   it('answers arguments that are not an object with an isError result', async () => {
     const { call } = makeEngine([makeConfirmTool()]);
     const outcome = complete(await call({ name: 'refund_order', arguments: 'ord_1' }));
-    expect(outcome.result.content[0]!.text).toMatch(/^Invalid arguments for tool 'refund_order': \(arguments\): Invalid input: expected object, received string\./);
+    expect(outcome.result.content[0]!.text).toMatch(
+      /^Invalid arguments for tool 'refund_order': \(arguments\): Invalid input: expected object, received string\./,
+    );
   });
 });

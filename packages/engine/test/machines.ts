@@ -25,7 +25,10 @@ function confirmSetup() {
   });
 }
 
-const outcome = (value: ConfirmOutput['outcome']) => ({ type: 'final' as const, output: ({ context }: { context: ConfirmContext }) => ({ outcome: value, orderId: context.orderId }) });
+const outcome = (value: ConfirmOutput['outcome']) => ({
+  type: 'final' as const,
+  output: ({ context }: { context: ConfirmContext }) => ({ outcome: value, orderId: context.orderId }),
+});
 
 /** The confirm machine; `version` makes changed versions of it for the outdated-state tests. */
 export function makeConfirmMachine(options: { version?: string } = {}) {
@@ -81,7 +84,11 @@ export const confirmMachine = makeConfirmMachine();
 export const orderInput = z.object({ order_id: z.string() });
 
 export function makeConfirmTool(
-  options: { name?: string; machine?: ReturnType<typeof makeConfirmMachine> | ReturnType<typeof makeConfirmMachineWithAudit>; acceptAnswersWithoutState?: boolean } = {},
+  options: {
+    name?: string;
+    machine?: ReturnType<typeof makeConfirmMachine> | ReturnType<typeof makeConfirmMachineWithAudit>;
+    acceptAnswersWithoutState?: boolean;
+  } = {},
 ) {
   return defineTool({
     name: options.name ?? 'refund_order',

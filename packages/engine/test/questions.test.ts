@@ -1,26 +1,36 @@
-import { setup } from 'xstate';
 import { describe, expect, it } from 'vitest';
+import { setup } from 'xstate';
 import { z } from 'zod';
-import { type AnswerEvents, type AnswerSchema, type AskMeta, type QuestionSpec, defineQuestions, defineTool } from '../src/index.ts';
+import { type AnswerEvents, type AnswerSchema, type AskMeta, defineQuestions, defineTool, type QuestionSpec } from '../src/index.ts';
 import { accept, complete, definitionError, failedText, inputRequired, makeEngine, problemsOf } from './support.ts';
 
 /** A message typed as plain text, so its placeholders are checked only when the questions are defined. */
 const text = (message: string) => message;
 
-const FORMS_HOLD = 'Forms hold flat strings, numbers, integers, booleans, string enums and arrays of string enums; split the question or ask for a string and parse it.';
+const FORMS_HOLD =
+  'Forms hold flat strings, numbers, integers, booleans, string enums and arrays of string enums; split the question or ask for a string and parse it.';
 
 type Context = Record<string, unknown>;
 
 /** A tool that asks the one question `q` (with this message and schema) over this context, then ends. */
 function askingTool(context: Context, message: QuestionSpec<Context>['message'], schema: AnswerSchema = z.object({ ok: z.boolean() })) {
   const questions = defineQuestions<Context>()({ q: { message, schema } });
-  const machine = setup({ types: { context: {} as Context, events: {} as AnswerEvents<typeof questions>, meta: {} as AskMeta<typeof questions> } }).createMachine({
+  const machine = setup({
+    types: { context: {} as Context, events: {} as AnswerEvents<typeof questions>, meta: {} as AskMeta<typeof questions> },
+  }).createMachine({
     id: 'm',
     context,
     initial: 'asking',
     states: { asking: { meta: { ask: ['q'] }, on: { 'q.*': 'done' } }, done: { type: 'final' } },
   });
-  return defineTool({ name: 'ask_once', description: 'Asks one question', input: z.object({}), questions, machine, result: () => ({ text: 'done' }) });
+  return defineTool({
+    name: 'ask_once',
+    description: 'Asks one question',
+    input: z.object({}),
+    questions,
+    machine,
+    result: () => ({ text: 'done' }),
+  });
 }
 
 async function firstRound(tool: ReturnType<typeof askingTool>) {
@@ -31,7 +41,9 @@ async function firstRound(tool: ReturnType<typeof askingTool>) {
 describe('messages rendered from context', () => {
   it('fills template placeholders, nested paths included, with strings, numbers and booleans', async () => {
     const context = { order: { id: 'ord_7', lines: [{ sku: 'A1' }] }, cents: 1250, express: false };
-    const { outcome } = await firstRound(askingTool(context, 'Refund {{order.id}} ({{ cents }} cents, express: {{express}}, first line {{order.lines.0.sku}})?'));
+    const { outcome } = await firstRound(
+      askingTool(context, 'Refund {{order.id}} ({{ cents }} cents, express: {{express}}, first line {{order.lines.0.sku}})?'),
+    );
     expect(inputRequired(outcome).inputRequests.q!.params.message).toBe('Refund ord_7 (1250 cents, express: false, first line A1)?');
   });
 
@@ -44,19 +56,22 @@ describe('messages rendered from context', () => {
     ['missing', { order: null as { id: string } | null }, '{{order.id}}', 'order.id', 'undefined'],
     ['null', { note: null as string | null }, '{{note}}', 'note', 'null'],
     ['an object', { order: { id: 'x' } }, '{{order}}', 'order', 'object'],
-  ])('fails the round when a placeholder reads a %s value, naming the path in the log and telling the client only that the tool failed', async (_, context, placeholder, path, what) => {
-    const { outcome, logs } = await firstRound(askingTool(context, text(`About ${placeholder}?`)));
-    expect(complete(outcome).result).toEqual({ content: [{ type: 'text', text: failedText("Tool 'ask_once'") }], isError: true });
-    expect(logs).toEqual([
-      expect.objectContaining({
-        level: 'error',
-        event: 'engine_error',
-        target: 'tool ask_once',
-        message: `round 1 of tool ask_once threw: the message placeholder {{${path}}} reads context.${path}, which is ${what}: give it a string, number or boolean before asking`,
-      }),
-    ]);
-    expect(JSON.stringify(outcome)).not.toContain(path);
-  });
+  ])(
+    'fails the round when a placeholder reads a %s value, naming the path in the log and telling the client only that the tool failed',
+    async (_, context, placeholder, path, what) => {
+      const { outcome, logs } = await firstRound(askingTool(context, text(`About ${placeholder}?`)));
+      expect(complete(outcome).result).toEqual({ content: [{ type: 'text', text: failedText("Tool 'ask_once'") }], isError: true });
+      expect(logs).toEqual([
+        expect.objectContaining({
+          level: 'error',
+          event: 'engine_error',
+          target: 'tool ask_once',
+          message: `round 1 of tool ask_once threw: the message placeholder {{${path}}} reads context.${path}, which is ${what}: give it a string, number or boolean before asking`,
+        }),
+      ]);
+      expect(JSON.stringify(outcome)).not.toContain(path);
+    },
+  );
 
   it('ignores an answer to a question whose text changed since it was asked, and asks the new one', async () => {
     let price = 100;
@@ -64,12 +79,20 @@ describe('messages rendered from context', () => {
     const { call, logs } = makeEngine([tool]);
     const first = inputRequired(await call({ name: 'ask_once', arguments: {} }));
     price = 120;
-    const again = inputRequired(await call({ name: 'ask_once', arguments: {}, requestState: first.requestState, inputResponses: { q: accept({ ok: true }) } }));
+    const again = inputRequired(
+      await call({ name: 'ask_once', arguments: {}, requestState: first.requestState, inputResponses: { q: accept({ ok: true }) } }),
+    );
     expect(again.inputRequests.q!.params.message).toBe('Pay 120?');
     expect(logs).toContainEqual(
-      expect.objectContaining({ level: 'info', event: 'answer_ignored', message: "answer to 'q' ignored: the question it answers is no longer the one being asked" }),
+      expect.objectContaining({
+        level: 'info',
+        event: 'answer_ignored',
+        message: "answer to 'q' ignored: the question it answers is no longer the one being asked",
+      }),
     );
-    complete(await call({ name: 'ask_once', arguments: {}, requestState: again.requestState, inputResponses: { q: accept({ ok: true }) } }));
+    complete(
+      await call({ name: 'ask_once', arguments: {}, requestState: again.requestState, inputResponses: { q: accept({ ok: true }) } }),
+    );
   });
 });
 
@@ -77,7 +100,10 @@ describe('question definitions', () => {
   const okSchema = z.object({ ok: z.boolean() });
 
   it('lists its keys and is frozen', () => {
-    const questions = defineQuestions<unknown>()({ confirm: { message: 'Sure?', schema: okSchema }, reason: { message: 'Why?', schema: z.object({ why: z.string() }) } });
+    const questions = defineQuestions<unknown>()({
+      confirm: { message: 'Sure?', schema: okSchema },
+      reason: { message: 'Why?', schema: z.object({ why: z.string() }) },
+    });
     expect(questions).toEqual({ kind: 'questions', keys: ['confirm', 'reason'] });
     expect(Object.isFrozen(questions)).toBe(true);
     expect(Object.isFrozen(questions.keys)).toBe(true);
@@ -106,19 +132,30 @@ describe('question definitions', () => {
 
   it('refuses a question without a message', () => {
     expect(problemsOf(() => defineQuestions<unknown>()({ q: { schema: okSchema } as unknown as QuestionSpec }))).toEqual([
-      { path: "question 'q'", code: 'invalid_question', message: 'it has no message.', fix: "Give it a message: a template such as 'Refund {{amount}}?' or ({ context }) => string." },
+      {
+        path: "question 'q'",
+        code: 'invalid_question',
+        message: 'it has no message.',
+        fix: "Give it a message: a template such as 'Refund {{amount}}?' or ({ context }) => string.",
+      },
     ]);
   });
 
   it('refuses every placeholder that is not a context path, one problem each', () => {
-    const problems = problemsOf(() => defineQuestions<unknown>()({ q: { message: text('Pay {{1st}} to {{a b}} by {{a..b}} or {{}}?'), schema: okSchema } }));
+    const problems = problemsOf(() =>
+      defineQuestions<unknown>()({ q: { message: text('Pay {{1st}} to {{a b}} by {{a..b}} or {{}}?'), schema: okSchema } }),
+    );
     expect(problems.map((p) => p.message)).toEqual([
       'the placeholder {{1st}} is not a context path.',
       'the placeholder {{a b}} is not a context path.',
       'the placeholder {{a..b}} is not a context path.',
       'the placeholder {{}} is not a context path.',
     ]);
-    expect(problems[0]).toMatchObject({ path: "question 'q'", code: 'invalid_question', fix: 'Write placeholders as {{name}} or {{order.amount}}.' });
+    expect(problems[0]).toMatchObject({
+      path: "question 'q'",
+      code: 'invalid_question',
+      fix: 'Write placeholders as {{name}} or {{order.amount}}.',
+    });
   });
 
   it('collects the problems of every question into one error', () => {
@@ -154,16 +191,31 @@ describe('answer schemas a form cannot express', () => {
   it.each([
     ['a nested object', z.object({ address: z.object({ street: z.string() }) }), 'address', 'a nested object'],
     ['a union', z.object({ amount: z.union([z.string(), z.number()]) }), 'amount', 'a union of string and number'],
-    ['an array of objects', z.object({ items: z.array(z.object({ sku: z.string() })) }), 'items', 'an array of something other than string enum values'],
+    [
+      'an array of objects',
+      z.object({ items: z.array(z.object({ sku: z.string() })) }),
+      'items',
+      'an array of something other than string enum values',
+    ],
     ['an array of free strings', z.object({ tags: z.array(z.string()) }), 'tags', 'an array of something other than string enum values'],
     ['a nullable field', z.object({ note: z.string().nullable() }), 'note', 'a union of string and null'],
     ['a literal', z.object({ kind: z.literal('refund') }), 'kind', "constrained with 'const'"],
-    ['a number enum', z.object({ level: z.union([z.literal(1), z.literal(2)]) }), 'level', 'of no single primitive type (a union, literal or unknown)'],
+    [
+      'a number enum',
+      z.object({ level: z.union([z.literal(1), z.literal(2)]) }),
+      'level',
+      'of no single primitive type (a union, literal or unknown)',
+    ],
     ['an unsupported string format', z.object({ id: z.uuid() }), 'id', "a string of format 'uuid'"],
     ['a multipleOf constraint', z.object({ qty: z.number().multipleOf(5) }), 'qty', "constrained with 'multipleOf'"],
   ])('refuses %s, naming the field', (_, schema, field, what) => {
     expect(problemsOf(() => defineQuestions<unknown>()({ q: { message: 'Q?', schema } }))).toEqual([
-      { path: "question 'q'", code: 'unexpressible_schema', message: `field '${field}' is ${what}, which an elicitation form cannot express.`, fix: FORMS_HOLD },
+      {
+        path: "question 'q'",
+        code: 'unexpressible_schema',
+        message: `field '${field}' is ${what}, which an elicitation form cannot express.`,
+        fix: FORMS_HOLD,
+      },
     ]);
   });
 
@@ -180,7 +232,12 @@ describe('answer schemas a form cannot express', () => {
 
   it('refuses an answer schema that is not a z.object', () => {
     expect(problemsOf(() => defineQuestions<unknown>()({ q: { message: 'Q?', schema: z.string() as unknown as AnswerSchema } }))).toEqual([
-      { path: "question 'q'", code: 'unexpressible_schema', message: 'the answer schema is not a zod object.', fix: 'Use z.object({ … }) of strings, numbers, booleans and enums.' },
+      {
+        path: "question 'q'",
+        code: 'unexpressible_schema',
+        message: 'the answer schema is not a zod object.',
+        fix: 'Use z.object({ … }) of strings, numbers, booleans and enums.',
+      },
     ]);
   });
 });
@@ -194,7 +251,10 @@ describe('answer schemas a form can express', () => {
     reason: z.enum(['damaged', 'late', 'other']),
     extras: z.array(z.enum(['gift', 'express'])).min(1),
     note: z.string().min(3).max(200).optional(),
-    code: z.string().regex(/^[A-Z]{3}$/).meta({ title: 'Code', description: 'Three capital letters' }),
+    code: z
+      .string()
+      .regex(/^[A-Z]{3}$/)
+      .meta({ title: 'Code', description: 'Three capital letters' }),
     day: z.iso.date(),
   });
 
@@ -219,15 +279,28 @@ describe('answer schemas a form can express', () => {
 
   it('leaves out `required` when every field is optional', async () => {
     const { outcome } = await firstRound(askingTool({}, 'Anything?', z.object({ a: z.string().optional() })));
-    expect(inputRequired(outcome).inputRequests.q!.params.requestedSchema).toEqual({ type: 'object', properties: { a: { type: 'string' } } });
+    expect(inputRequired(outcome).inputRequests.q!.params.requestedSchema).toEqual({
+      type: 'object',
+      properties: { a: { type: 'string' } },
+    });
   });
 
   it('drops a regex pattern from the form but still enforces it when answering', async () => {
     const { call } = makeEngine([askingTool({}, 'Code?', z.object({ code: z.string().regex(/^[A-Z]{3}$/, 'use three capital letters') }))]);
     const first = inputRequired(await call({ name: 'ask_once', arguments: {} }));
-    expect(first.inputRequests.q!.params.requestedSchema).toEqual({ type: 'object', properties: { code: { type: 'string' } }, required: ['code'] });
-    const again = inputRequired(await call({ name: 'ask_once', arguments: {}, requestState: first.requestState, inputResponses: { q: accept({ code: 'abc' }) } }));
-    expect(again.inputRequests.q!.params.message).toBe('Code?\n\nYour last answer was not accepted: code: use three capital letters. Please answer again.');
-    complete(await call({ name: 'ask_once', arguments: {}, requestState: again.requestState, inputResponses: { q: accept({ code: 'ABC' }) } }));
+    expect(first.inputRequests.q!.params.requestedSchema).toEqual({
+      type: 'object',
+      properties: { code: { type: 'string' } },
+      required: ['code'],
+    });
+    const again = inputRequired(
+      await call({ name: 'ask_once', arguments: {}, requestState: first.requestState, inputResponses: { q: accept({ code: 'abc' }) } }),
+    );
+    expect(again.inputRequests.q!.params.message).toBe(
+      'Code?\n\nYour last answer was not accepted: code: use three capital letters. Please answer again.',
+    );
+    complete(
+      await call({ name: 'ask_once', arguments: {}, requestState: again.requestState, inputResponses: { q: accept({ code: 'ABC' }) } }),
+    );
   });
 });

@@ -1,5 +1,5 @@
-import { assign, fromPromise, setup } from 'xstate';
 import { describe, expect, it } from 'vitest';
+import { assign, fromPromise, setup } from 'xstate';
 import { z } from 'zod';
 import { type AnswerEvents, type AskMeta, defineQuestions, defineTool } from '../src/index.ts';
 import { accept, complete, decline, inputRequired, makeEngine } from './support.ts';
@@ -13,27 +13,36 @@ describe('what survives between rounds', () => {
       second: { message: 'Second step?', schema: okSchema },
       help: { message: 'Read the help, then go back?', schema: okSchema },
     });
-    const machine = setup({ types: { events: {} as AnswerEvents<typeof questions>, meta: {} as AskMeta<typeof questions> } }).createMachine({
-      id: 'wizard',
-      initial: 'form',
-      states: {
-        form: {
-          initial: 'first',
-          states: {
-            first: { meta: { ask: ['first'] }, on: { 'first.accept': 'second', 'first.*': '#wizard.gone' } },
-            second: {
-              meta: { ask: ['second'] },
-              on: { 'second.accept': '#wizard.finished', 'second.decline': '#wizard.help', 'second.cancel': '#wizard.gone' },
+    const machine = setup({ types: { events: {} as AnswerEvents<typeof questions>, meta: {} as AskMeta<typeof questions> } }).createMachine(
+      {
+        id: 'wizard',
+        initial: 'form',
+        states: {
+          form: {
+            initial: 'first',
+            states: {
+              first: { meta: { ask: ['first'] }, on: { 'first.accept': 'second', 'first.*': '#wizard.gone' } },
+              second: {
+                meta: { ask: ['second'] },
+                on: { 'second.accept': '#wizard.finished', 'second.decline': '#wizard.help', 'second.cancel': '#wizard.gone' },
+              },
+              resume: { type: 'history' },
             },
-            resume: { type: 'history' },
           },
+          help: { meta: { ask: ['help'] }, on: { 'help.accept': 'form.resume', 'help.*': 'gone' } },
+          finished: { type: 'final' },
+          gone: { type: 'final' },
         },
-        help: { meta: { ask: ['help'] }, on: { 'help.accept': 'form.resume', 'help.*': 'gone' } },
-        finished: { type: 'final' },
-        gone: { type: 'final' },
       },
+    );
+    const wizard = defineTool({
+      name: 'wizard',
+      description: 'Two steps and a help page',
+      input: z.object({}),
+      questions,
+      machine,
+      result: () => ({ text: 'done' }),
     });
-    const wizard = defineTool({ name: 'wizard', description: 'Two steps and a help page', input: z.object({}), questions, machine, result: () => ({ text: 'done' }) });
     const { call } = makeEngine([wizard]);
     const step = async (requestState: string, inputResponses: Record<string, unknown>) =>
       inputRequired(await call({ name: 'wizard', arguments: {}, requestState, inputResponses }));
@@ -53,7 +62,12 @@ describe('what survives between rounds', () => {
     type Context = { total: number | null; answer: boolean | null };
     const questions = defineQuestions<Context>()({ ok: { message: 'Pay {{total}}?', schema: okSchema } });
     const machine = setup({
-      types: { context: {} as Context, events: {} as AnswerEvents<typeof questions>, meta: {} as AskMeta<typeof questions>, output: {} as Context },
+      types: {
+        context: {} as Context,
+        events: {} as AnswerEvents<typeof questions>,
+        meta: {} as AskMeta<typeof questions>,
+        output: {} as Context,
+      },
       actors: {
         price: fromPromise(async () => {
           runs++;
@@ -100,7 +114,12 @@ describe('what survives between rounds', () => {
     const { call, logs } = makeEngine([tool]);
     const r1 = inputRequired(await call({ name: 'side_by_side', arguments: {} }));
     expect(r1.inputRequests.ok!.params.message).toBe('Pay 1250?');
-    const r2 = await call({ name: 'side_by_side', arguments: {}, requestState: r1.requestState, inputResponses: { ok: accept({ ok: true }) } });
+    const r2 = await call({
+      name: 'side_by_side',
+      arguments: {},
+      requestState: r1.requestState,
+      inputResponses: { ok: accept({ ok: true }) },
+    });
     expect(complete(r2).result.structuredContent).toEqual({ total: 1250, answer: true });
     expect(runs).toBe(1);
     expect(logs.filter((e) => e.level === 'error')).toEqual([]);

@@ -1,7 +1,7 @@
 import nacl from 'tweetnacl';
 import { describe, expect, it } from 'vitest';
 import { decodeBase64url, decodePortable, encodeBase64url, encodePortable } from '../src/base64url.ts';
-import { KEY_BYTES, RoundtripDefinitionError, createKeyring, generateKey, parseKey } from '../src/index.ts';
+import { createKeyring, generateKey, KEY_BYTES, parseKey, RoundtripDefinitionError } from '../src/index.ts';
 import { openState, sealState } from '../src/internal.ts';
 import { SEALED_STATE_PREFIX } from '../src/sealed-state.ts';
 
@@ -70,7 +70,11 @@ describe('seal and open', () => {
   });
 
   it('round-trips an empty payload', () => {
-    expect(openState(keyring, sealState(keyring, new Uint8Array(0)))).toEqual({ ok: true, kid: keyring.sealingKid, plaintext: new Uint8Array(0) });
+    expect(openState(keyring, sealState(keyring, new Uint8Array(0)))).toEqual({
+      ok: true,
+      kid: keyring.sealingKid,
+      plaintext: new Uint8Array(0),
+    });
   });
 
   it('formats a sealed state as rt1.<kid>.<base64url(nonce ‖ box)> with the sealing key id', () => {
@@ -152,7 +156,10 @@ describe('refusing altered states', () => {
       for (const mask of [0x01, 0x80]) {
         const altered = Uint8Array.from(bytes);
         altered[i]! ^= mask;
-        expect(openState(keyring, `${prefix}.${kid}.${encodeBase64url(altered)}`), `byte ${i} ^ ${mask}`).toEqual({ ok: false, reason: 'tampered' });
+        expect(openState(keyring, `${prefix}.${kid}.${encodeBase64url(altered)}`), `byte ${i} ^ ${mask}`).toEqual({
+          ok: false,
+          reason: 'tampered',
+        });
       }
     }
   });
@@ -231,8 +238,12 @@ describe('keys', () => {
   });
 
   it('refuses a key of the wrong length, saying how long it is and must be', () => {
-    expect(() => parseKey('AAAA')).toThrow('The key: it decodes to 3 bytes; a state key is exactly 32 bytes. Fix: Give 43 base64url characters (32 random bytes).');
-    expect(() => parseKey(encodeBase64url(nacl.randomBytes(33)), 'The key file /etc/roundtrip.key')).toThrow(/^The key file \/etc\/roundtrip\.key: it decodes to 33 bytes/);
+    expect(() => parseKey('AAAA')).toThrow(
+      'The key: it decodes to 3 bytes; a state key is exactly 32 bytes. Fix: Give 43 base64url characters (32 random bytes).',
+    );
+    expect(() => parseKey(encodeBase64url(nacl.randomBytes(33)), 'The key file /etc/roundtrip.key')).toThrow(
+      /^The key file \/etc\/roundtrip\.key: it decodes to 33 bytes/,
+    );
     expect(() => parseKey('')).toThrow(/decodes to 0 bytes/);
   });
 
@@ -246,18 +257,27 @@ describe('keys', () => {
     expect(caught).toBeInstanceOf(RoundtripDefinitionError);
     expect(caught).toMatchObject({ name: 'RoundtripDefinitionError', code: 'invalid_key' });
     expect((caught as RoundtripDefinitionError).problems).toEqual([
-      { path: 'ROUNDTRIP_KEY', code: 'invalid_key', message: 'it decodes to 3 bytes; a state key is exactly 32 bytes.', fix: 'Give 43 base64url characters (32 random bytes).' },
+      {
+        path: 'ROUNDTRIP_KEY',
+        code: 'invalid_key',
+        message: 'it decodes to 3 bytes; a state key is exactly 32 bytes.',
+        fix: 'Give 43 base64url characters (32 random bytes).',
+      },
     ]);
   });
 
   it('refuses an empty keyring', () => {
     expect(() => createKeyring([])).toThrow(RoundtripDefinitionError);
-    expect(() => createKeyring([])).toThrow('createKeyring: no key was given. Fix: Pass at least one key; generate one with generateKey().');
+    expect(() => createKeyring([])).toThrow(
+      'createKeyring: no key was given. Fix: Pass at least one key; generate one with generateKey().',
+    );
   });
 
   it('refuses bad keys in a keyring, naming their position', () => {
     expect(() => createKeyring([generateKey(), 'nope!'])).toThrow(/^Key #2: it is not base64url text\. Fix: Generate a key with/);
-    expect(() => createKeyring([nacl.randomBytes(16)])).toThrow('Key #1: it has 16 bytes; a state key is exactly 32 bytes. Fix: Give 32 random bytes.');
+    expect(() => createKeyring([nacl.randomBytes(16)])).toThrow(
+      'Key #1: it has 16 bytes; a state key is exactly 32 bytes. Fix: Give 32 random bytes.',
+    );
   });
 
   it('accepts raw key bytes and copies them', () => {

@@ -7,7 +7,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { EffectRecord } from '../src/effect-ledger.ts';
-import { type SqliteLedger, type SqliteLedgerOptions, createSqliteLedger } from '../src/sqlite/index.ts';
+import { createSqliteLedger, type SqliteLedger, type SqliteLedgerOptions } from '../src/sqlite/index.ts';
 
 const DAY = 24 * 60 * 60 * 1000;
 const key = { run: 'run_1', effect: 'refund' };
@@ -51,7 +51,9 @@ describe('createSqliteLedger', () => {
     const after = new Database(join(dir, 'shared.db'), { readonly: true });
     try {
       expect(after.prepare('SELECT id FROM orders').all()).toEqual([{ id: 'ord_1' }]);
-      expect(after.prepare('SELECT run, effect, state FROM roundtrip_effects').all()).toEqual([{ run: 'run_1', effect: 'refund', state: 'running' }]);
+      expect(after.prepare('SELECT run, effect, state FROM roundtrip_effects').all()).toEqual([
+        { run: 'run_1', effect: 'refund', state: 'running' },
+      ]);
     } finally {
       after.close();
     }
@@ -68,7 +70,9 @@ describe('createSqliteLedger', () => {
   it('says when the file is not a SQLite database', () => {
     const notADb = join(dir, 'notes.txt');
     writeFileSync(notADb, 'x'.repeat(4096));
-    expect(() => createSqliteLedger({ path: notADb })).toThrow(new RegExp(`Cannot open the effect ledger at ${notADb.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(SQLITE_NOTADB`));
+    expect(() => createSqliteLedger({ path: notADb })).toThrow(
+      new RegExp(`Cannot open the effect ledger at ${notADb.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(SQLITE_NOTADB`),
+    );
   });
 
   it('refuses options it cannot use, naming the option', () => {
@@ -135,7 +139,9 @@ describe('claim, complete and read', () => {
     const contenders = 3;
 
     const children = Array.from({ length: contenders }, (_, i) =>
-      spawn(process.execPath, ['--import', tsxLoader, child, dbFile, key.run, key.effect, `process ${i}`], { stdio: ['pipe', 'pipe', 'pipe'] }),
+      spawn(process.execPath, ['--import', tsxLoader, child, dbFile, key.run, key.effect, `process ${i}`], {
+        stdio: ['pipe', 'pipe', 'pipe'],
+      }),
     );
     const outputOf = (proc: ChildProcessWithoutNullStreams) =>
       new Promise<string>((resolve, reject) => {

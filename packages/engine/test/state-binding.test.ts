@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type EngineLogEntry, INVALID_STATE_HINT, INVALID_STATE_MESSAGE, createKeyring, generateKey } from '../src/index.ts';
+import { createKeyring, type EngineLogEntry, generateKey, INVALID_STATE_HINT, INVALID_STATE_MESSAGE } from '../src/index.ts';
 import { makeConfirmMachine, makeConfirmMachineWithAudit, makeConfirmTool, profileTool } from './machines.ts';
 import { accept, complete, failed, inputRequired, makeEngine, refused } from './support.ts';
 
@@ -13,7 +13,10 @@ const rejection = (code: string, detail: RegExp | string, extra: Partial<EngineL
     ...extra,
     level: 'warn',
     event: 'state_rejected',
-    message: typeof detail === 'string' ? `requestState refused (${code}): ${detail}` : expect.stringMatching(new RegExp(`^requestState refused \\(${code}\\): ${detail.source}`)),
+    message:
+      typeof detail === 'string'
+        ? `requestState refused (${code}): ${detail}`
+        : expect.stringMatching(new RegExp(`^requestState refused \\(${code}\\): ${detail.source}`)),
   });
 
 async function firstState(call: ReturnType<typeof makeEngine>['call'], name = 'refund_order', callArgs: object = args) {
@@ -29,27 +32,37 @@ describe('the state is bound to its request', () => {
   it('refuses a state replayed with other arguments', async () => {
     const { call, logs } = makeEngine([refund]);
     const state = await firstState(call);
-    expect(await call({ name: 'refund_order', arguments: { order_id: 'ord_2' }, requestState: state, inputResponses: yes })).toEqual(refused('mismatch'));
+    expect(await call({ name: 'refund_order', arguments: { order_id: 'ord_2' }, requestState: state, inputResponses: yes })).toEqual(
+      refused('mismatch'),
+    );
     expect(logs).toContainEqual(rejection('mismatch', 'sealed for other arguments of this target'));
   });
 
   it('binds the arguments as validated, so an extra argument the schema strips does not break the binding', async () => {
     const { call } = makeEngine([refund]);
     const state = await firstState(call, 'refund_order', { order_id: 'ord_1' });
-    complete(await call({ name: 'refund_order', arguments: { order_id: 'ord_1', ignored: true }, requestState: state, inputResponses: yes }));
+    complete(
+      await call({ name: 'refund_order', arguments: { order_id: 'ord_1', ignored: true }, requestState: state, inputResponses: yes }),
+    );
   });
 
   it('refuses a state replayed on another tool of the same engine', async () => {
     const { call, logs } = makeEngine([refund, makeConfirmTool({ name: 'refund_order_again' })]);
     const state = await firstState(call);
-    expect(await call({ name: 'refund_order_again', arguments: args, requestState: state, inputResponses: yes })).toEqual(refused('mismatch'));
-    expect(logs).toContainEqual(rejection('mismatch', 'sealed for another method or target (tool, prompt or resource)', { target: 'tool refund_order_again' }));
+    expect(await call({ name: 'refund_order_again', arguments: args, requestState: state, inputResponses: yes })).toEqual(
+      refused('mismatch'),
+    );
+    expect(logs).toContainEqual(
+      rejection('mismatch', 'sealed for another method or target (tool, prompt or resource)', { target: 'tool refund_order_again' }),
+    );
   });
 
   it('refuses a state replayed by another principal', async () => {
     const { call, logs } = makeEngine([refund]);
     const state = await firstState(call);
-    expect(await call({ name: 'refund_order', arguments: args, requestState: state, inputResponses: yes, principal: 'eve' })).toEqual(refused('mismatch'));
+    expect(await call({ name: 'refund_order', arguments: args, requestState: state, inputResponses: yes, principal: 'eve' })).toEqual(
+      refused('mismatch'),
+    );
     expect(logs).toContainEqual(rejection('mismatch', 'sealed for another principal'));
   });
 
@@ -73,7 +86,9 @@ describe('the state is bound to its request', () => {
     const a = makeEngine([makeConfirmTool()]);
     const b = makeEngine([makeConfirmTool({ machine: makeConfirmMachine() })]);
     const state = await firstState(a.call);
-    expect(complete(await b.call({ name: 'refund_order', arguments: args, requestState: state, inputResponses: yes })).result.structuredContent).toEqual({
+    expect(
+      complete(await b.call({ name: 'refund_order', arguments: args, requestState: state, inputResponses: yes })).result.structuredContent,
+    ).toEqual({
       outcome: 'refunded',
       orderId: 'ord_1',
     });
@@ -95,7 +110,9 @@ describe('the state is bound to its request', () => {
   ])('refuses a state with %s as invalid', async (_, alter) => {
     const { call, logs } = makeEngine([refund]);
     const state = await firstState(call);
-    expect(await call({ name: 'refund_order', arguments: args, requestState: alter(state), inputResponses: yes })).toEqual(refused('invalid'));
+    expect(await call({ name: 'refund_order', arguments: args, requestState: alter(state), inputResponses: yes })).toEqual(
+      refused('invalid'),
+    );
     expect(logs.at(-1)).toMatchObject({ level: 'warn', event: 'state_rejected' });
   });
 });
@@ -125,9 +142,13 @@ describe('expiry', () => {
     const { call } = makeEngine([profileTool], { now: () => clock });
     const r1 = inputRequired(await call({ name: 'create_profile', arguments: {} })).requestState;
     clock += 500_000;
-    const r2 = inputRequired(await call({ name: 'create_profile', arguments: {}, requestState: r1, inputResponses: { name: accept({ name: 'Ada' }) } })).requestState;
+    const r2 = inputRequired(
+      await call({ name: 'create_profile', arguments: {}, requestState: r1, inputResponses: { name: accept({ name: 'Ada' }) } }),
+    ).requestState;
     clock += 500_000;
-    expect(await call({ name: 'create_profile', arguments: {}, requestState: r1, inputResponses: { name: accept({ name: 'Ada' }) } })).toEqual(refused('expired'));
+    expect(
+      await call({ name: 'create_profile', arguments: {}, requestState: r1, inputResponses: { name: accept({ name: 'Ada' }) } }),
+    ).toEqual(refused('expired'));
     inputRequired(await call({ name: 'create_profile', arguments: {}, requestState: r2, inputResponses: { age: accept({ age: 36 }) } }));
   });
 
@@ -148,8 +169,12 @@ describe('changed machines', () => {
     const before = makeEngine([refund]);
     const after = makeEngine([makeConfirmTool({ machine: makeConfirmMachineWithAudit() })]);
     const state = await firstState(before.call);
-    expect(await after.call({ name: 'refund_order', arguments: args, requestState: state, inputResponses: yes })).toEqual(refused('outdated'));
-    expect(after.logs).toContainEqual(rejection('outdated', "sealed by another version of machine 'confirm' (its id, version or structure changed since)"));
+    expect(await after.call({ name: 'refund_order', arguments: args, requestState: state, inputResponses: yes })).toEqual(
+      refused('outdated'),
+    );
+    expect(after.logs).toContainEqual(
+      rejection('outdated', "sealed by another version of machine 'confirm' (its id, version or structure changed since)"),
+    );
   });
 
   it('refuses a state made by another version of the same machine as outdated', async () => {
@@ -177,8 +202,12 @@ describe('requestState that is not a state', () => {
     const { call } = makeEngine([refund]);
     const state = await firstState(call);
     const small = makeEngine([refund], { maxStateBytes: state.length - 1 });
-    expect(await small.call({ name: 'refund_order', arguments: args, requestState: state, inputResponses: yes })).toEqual(refused('invalid'));
-    expect(small.logs).toContainEqual(rejection('invalid', `requestState is ${state.length} bytes, over the ${state.length - 1}-byte limit`));
+    expect(await small.call({ name: 'refund_order', arguments: args, requestState: state, inputResponses: yes })).toEqual(
+      refused('invalid'),
+    );
+    expect(small.logs).toContainEqual(
+      rejection('invalid', `requestState is ${state.length} bytes, over the ${state.length - 1}-byte limit`),
+    );
     const exact = makeEngine([refund], { maxStateBytes: state.length });
     complete(await exact.call({ name: 'refund_order', arguments: args, requestState: state, inputResponses: yes }));
   });
@@ -192,8 +221,12 @@ describe('requestState that is not a state', () => {
   it('refuses a state once the call has taken maxRounds rounds', async () => {
     const { call, logs } = makeEngine([refund], { maxRounds: 3 });
     let state = await firstState(call); // round 1
-    state = inputRequired(await call({ name: 'refund_order', arguments: args, requestState: state, inputResponses: { confirm: accept({}) } })).requestState; // round 2
-    state = inputRequired(await call({ name: 'refund_order', arguments: args, requestState: state, inputResponses: { confirm: accept({}) } })).requestState; // round 3
+    state = inputRequired(
+      await call({ name: 'refund_order', arguments: args, requestState: state, inputResponses: { confirm: accept({}) } }),
+    ).requestState; // round 2
+    state = inputRequired(
+      await call({ name: 'refund_order', arguments: args, requestState: state, inputResponses: { confirm: accept({}) } }),
+    ).requestState; // round 3
     expect(await call({ name: 'refund_order', arguments: args, requestState: state, inputResponses: yes })).toEqual(refused('invalid'));
     expect(logs).toContainEqual(rejection('invalid', 'round 3 is past the limit of 3 rounds'));
   });

@@ -1,13 +1,13 @@
 import nacl from 'tweetnacl';
 import { describe, expect, it } from 'vitest';
 import {
+  checkEnvelope,
+  decodeEnvelope,
   ENVELOPE_VERSION,
+  encodeEnvelope,
   type StateBinding,
   type StateEnvelope,
   TAG_BYTES,
-  checkEnvelope,
-  decodeEnvelope,
-  encodeEnvelope,
 } from '../src/state-envelope.ts';
 
 const NOW = 1_800_000_000; // seconds
@@ -30,11 +30,22 @@ function makeEnvelope(overrides: Partial<StateEnvelope> = {}): StateEnvelope {
   };
 }
 
-const binding: StateBinding = { aud: tag(1, TAG_BYTES.aud), sub: tag(2, TAG_BYTES.sub), target: tag(3, TAG_BYTES.target), args: tag(4, TAG_BYTES.args) };
+const binding: StateBinding = {
+  aud: tag(1, TAG_BYTES.aud),
+  sub: tag(2, TAG_BYTES.sub),
+  target: tag(3, TAG_BYTES.target),
+  args: tag(4, TAG_BYTES.args),
+};
 const machine = { id: 'refund', hash: tag(5, TAG_BYTES.machine) };
 
 const check = (bytes: Uint8Array, options: { binding?: StateBinding; hash?: Uint8Array; now?: number; maxRounds?: number } = {}) =>
-  checkEnvelope(bytes, options.binding ?? binding, { id: machine.id, hash: options.hash ?? machine.hash }, options.now ?? NOW, options.maxRounds ?? 64);
+  checkEnvelope(
+    bytes,
+    options.binding ?? binding,
+    { id: machine.id, hash: options.hash ?? machine.hash },
+    options.now ?? NOW,
+    options.maxRounds ?? 64,
+  );
 
 describe('encodeEnvelope / decodeEnvelope', () => {
   it('round-trips every field', () => {
@@ -44,7 +55,12 @@ describe('encodeEnvelope / decodeEnvelope', () => {
         ['size', tag(7, TAG_BYTES.question)],
         ['colour', tag(8, TAG_BYTES.question)],
       ]),
-      snapshot: { v: { choosing: { size: 'asking', colour: 'done' } }, c: { note: 'ünïcødé ✓', n: [1, 2.5, null] }, h: { x: 'y' }, ch: { lookup: { src: 'lookup' } } },
+      snapshot: {
+        v: { choosing: { size: 'asking', colour: 'done' } },
+        c: { note: 'ünïcødé ✓', n: [1, 2.5, null] },
+        h: { x: 'y' },
+        ch: { lookup: { src: 'lookup' } },
+      },
     });
     const decoded = decodeEnvelope(encodeEnvelope(envelope));
     expect(decoded).toEqual(envelope);
@@ -116,7 +132,10 @@ describe('checkEnvelope', () => {
   it('refuses an envelope at or after its expiry as expired', () => {
     const bytes = encodeEnvelope(makeEnvelope({ exp: NOW }));
     expect(check(bytes)).toMatchObject({ ok: false, rejection: { code: 'expired', detail: expect.stringMatching(/^expired 0s ago/) } });
-    expect(check(bytes, { now: NOW + 30 })).toMatchObject({ ok: false, rejection: { code: 'expired', detail: expect.stringMatching(/^expired 30s ago/) } });
+    expect(check(bytes, { now: NOW + 30 })).toMatchObject({
+      ok: false,
+      rejection: { code: 'expired', detail: expect.stringMatching(/^expired 30s ago/) },
+    });
     expect(check(bytes, { now: NOW - 1 }).ok).toBe(true);
   });
 
@@ -158,7 +177,10 @@ describe('checkEnvelope', () => {
   it('refuses an envelope of an unknown format version as outdated', () => {
     const bytes = encodeEnvelope(makeEnvelope());
     bytes[0] = 7;
-    expect(check(bytes)).toEqual({ ok: false, rejection: { code: 'outdated', detail: 'envelope format version 7; this server reads version 1' } });
+    expect(check(bytes)).toEqual({
+      ok: false,
+      rejection: { code: 'outdated', detail: 'envelope format version 7; this server reads version 1' },
+    });
   });
 
   it('refuses garbage as invalid', () => {

@@ -1,7 +1,7 @@
-import { createActor } from 'xstate';
 import { describe, expect, it } from 'vitest';
+import { createActor } from 'xstate';
 import { ErrorCode } from '../src/index.ts';
-import { confirmMachine, makeConfirmTool, pizzaTool, profileMachine, profileTool } from './machines.ts';
+import { confirmMachine, makeConfirmTool, profileMachine, profileTool } from './machines.ts';
 import { accept, cancel, complete, decline, inputRequired, makeEngine } from './support.ts';
 
 const refund = makeConfirmTool();
@@ -38,7 +38,9 @@ describe('first call', () => {
 
   it('asks again, with the reason, when an opted-in first call carries an invalid answer', async () => {
     const { call } = makeEngine([makeConfirmTool({ acceptAnswersWithoutState: true })]);
-    const outcome = inputRequired(await call({ name: 'refund_order', arguments: args, inputResponses: { confirm: accept({ confirm: 'yes' }) } }));
+    const outcome = inputRequired(
+      await call({ name: 'refund_order', arguments: args, inputResponses: { confirm: accept({ confirm: 'yes' }) } }),
+    );
     expect(outcome.inputRequests.confirm!.params.message).toMatch(/^Refund order ord_1\?\n\nYour last answer was not accepted: confirm: /);
   });
 });
@@ -47,7 +49,8 @@ describe('answering', () => {
   async function firstRound() {
     const test = makeEngine([refund]);
     const first = inputRequired(await test.call({ name: 'refund_order', arguments: args }));
-    const retry = (inputResponses: unknown) => test.call({ name: 'refund_order', arguments: args, inputResponses, requestState: first.requestState });
+    const retry = (inputResponses: unknown) =>
+      test.call({ name: 'refund_order', arguments: args, inputResponses, requestState: first.requestState });
     return { ...test, first, retry };
   }
 
@@ -58,12 +61,17 @@ describe('answering', () => {
       content: [{ type: 'text', text: 'refunded: ord_1' }],
       structuredContent: { outcome: 'refunded', orderId: 'ord_1' },
     });
-    expect(logs).toContainEqual(expect.objectContaining({ level: 'info', event: 'run_complete', target: 'tool refund_order', message: 'finished in round 2' }));
+    expect(logs).toContainEqual(
+      expect.objectContaining({ level: 'info', event: 'run_complete', target: 'tool refund_order', message: 'finished in round 2' }),
+    );
   });
 
   it('passes accepted content to the machine, whose guards choose the branch', async () => {
     const { retry } = await firstRound();
-    expect(complete(await retry({ confirm: accept({ confirm: false }) })).result.structuredContent).toEqual({ outcome: 'kept', orderId: 'ord_1' });
+    expect(complete(await retry({ confirm: accept({ confirm: false }) })).result.structuredContent).toEqual({
+      outcome: 'kept',
+      orderId: 'ord_1',
+    });
   });
 
   it('sends decline to the machine as confirm.decline, which ends the flow', async () => {
@@ -87,17 +95,29 @@ describe('answering', () => {
     );
     expect(again.inputRequests.confirm!.params.requestedSchema).toEqual(first.inputRequests.confirm!.params.requestedSchema);
     expect(again.requestState).not.toBe(first.requestState);
-    expect(logs).toContainEqual(expect.objectContaining({ event: 'answer_invalid', message: expect.stringMatching(/^answer to 'confirm' not accepted: confirm: Invalid input/) }));
+    expect(logs).toContainEqual(
+      expect.objectContaining({
+        event: 'answer_invalid',
+        message: expect.stringMatching(/^answer to 'confirm' not accepted: confirm: Invalid input/),
+      }),
+    );
 
     // the new state carries on
-    const done = await call({ name: 'refund_order', arguments: args, inputResponses: { confirm: accept({ confirm: true }) }, requestState: again.requestState });
+    const done = await call({
+      name: 'refund_order',
+      arguments: args,
+      inputResponses: { confirm: accept({ confirm: true }) },
+      requestState: again.requestState,
+    });
     expect(complete(done).result.structuredContent).toEqual({ outcome: 'refunded', orderId: 'ord_1' });
   });
 
   it('asks again, naming each missing field, when accepted content leaves out a required field', async () => {
     const { retry } = await firstRound();
     const again = inputRequired(await retry({ confirm: accept({}) }));
-    expect(again.inputRequests.confirm!.params.message).toMatch(/not accepted: confirm: Invalid input: expected boolean, received undefined/);
+    expect(again.inputRequests.confirm!.params.message).toMatch(
+      /not accepted: confirm: Invalid input: expected boolean, received undefined/,
+    );
   });
 
   it.each([
@@ -107,7 +127,9 @@ describe('answering', () => {
   ])('asks again when the answer is %s, saying why', async (_, answer, reason) => {
     const { retry } = await firstRound();
     const again = inputRequired(await retry({ confirm: answer }));
-    expect(again.inputRequests.confirm!.params.message).toBe(`Refund order ord_1?\n\nYour last answer was not accepted: ${reason}. Please answer again.`);
+    expect(again.inputRequests.confirm!.params.message).toBe(
+      `Refund order ord_1?\n\nYour last answer was not accepted: ${reason}. Please answer again.`,
+    );
   });
 
   it.each([
@@ -124,7 +146,11 @@ describe('answering', () => {
 
   it('ignores unknown answer keys next to a valid answer', async () => {
     const { retry } = await firstRound();
-    const responses = { ...JSON.parse('{"__proto__": {"action": "decline"}, "constructor": {"action": "cancel"}}'), confirm: accept({ confirm: true }), bogus: accept({ x: 1 }) };
+    const responses = {
+      ...JSON.parse('{"__proto__": {"action": "decline"}, "constructor": {"action": "cancel"}}'),
+      confirm: accept({ confirm: true }),
+      bogus: accept({ x: 1 }),
+    };
     const outcome = await retry(responses);
     expect(complete(outcome).result.structuredContent).toEqual({ outcome: 'refunded', orderId: 'ord_1' });
   });
@@ -161,7 +187,14 @@ describe('several rounds', () => {
     const r1 = inputRequired(await call({ name: 'create_profile', arguments: {} }));
     expect(r1.inputRequests.name!.params.message).toBe('What is your name?');
 
-    const r2 = inputRequired(await call({ name: 'create_profile', arguments: {}, requestState: r1.requestState, inputResponses: { name: accept({ name: 'Ada' }) } }));
+    const r2 = inputRequired(
+      await call({
+        name: 'create_profile',
+        arguments: {},
+        requestState: r1.requestState,
+        inputResponses: { name: accept({ name: 'Ada' }) },
+      }),
+    );
     expect(Object.keys(r2.inputRequests)).toEqual(['age']);
     expect(r2.inputRequests.age!.params).toEqual({
       mode: 'form',
@@ -169,20 +202,41 @@ describe('several rounds', () => {
       requestedSchema: { type: 'object', properties: { age: { type: 'integer', minimum: 0, maximum: 150 } }, required: ['age'] },
     });
 
-    const r3 = inputRequired(await call({ name: 'create_profile', arguments: {}, requestState: r2.requestState, inputResponses: { age: accept({ age: 36 }) } }));
+    const r3 = inputRequired(
+      await call({ name: 'create_profile', arguments: {}, requestState: r2.requestState, inputResponses: { age: accept({ age: 36 }) } }),
+    );
     expect(Object.keys(r3.inputRequests)).toEqual(['colour']);
     expect(new Set([r1.requestState, r2.requestState, r3.requestState]).size).toBe(3);
 
-    const done = complete(await call({ name: 'create_profile', arguments: {}, requestState: r3.requestState, inputResponses: { colour: accept({ colour: 'blue' }) } }));
+    const done = complete(
+      await call({
+        name: 'create_profile',
+        arguments: {},
+        requestState: r3.requestState,
+        inputResponses: { colour: accept({ colour: 'blue' }) },
+      }),
+    );
     expect(done.result.structuredContent).toEqual({ status: 'complete', profile: { name: 'Ada', age: 36, colour: 'blue' } });
   });
 
   it('ignores an answer to an earlier round’s question (answers are pinned to the questions the state asked)', async () => {
     const { call, logs } = makeEngine([profileTool]);
     const r1 = inputRequired(await call({ name: 'create_profile', arguments: {} }));
-    const r2 = inputRequired(await call({ name: 'create_profile', arguments: {}, requestState: r1.requestState, inputResponses: { name: accept({ name: 'Ada' }) } }));
+    const r2 = inputRequired(
+      await call({
+        name: 'create_profile',
+        arguments: {},
+        requestState: r1.requestState,
+        inputResponses: { name: accept({ name: 'Ada' }) },
+      }),
+    );
     const again = inputRequired(
-      await call({ name: 'create_profile', arguments: {}, requestState: r2.requestState, inputResponses: { name: accept({ name: 'Eve' }), colour: accept({ colour: 'red' }) } }),
+      await call({
+        name: 'create_profile',
+        arguments: {},
+        requestState: r2.requestState,
+        inputResponses: { name: accept({ name: 'Eve' }), colour: accept({ colour: 'red' }) },
+      }),
     );
     expect(again.inputRequests.age!.params.message).toBe('How old are you, Ada?\n\nNo answer to this question arrived; please answer it.');
     expect(logs.some((e) => e.event === 'answer_invalid' || e.event === 'answer_ignored')).toBe(false);
@@ -191,75 +245,29 @@ describe('several rounds', () => {
   it('routes decline of an inner question to a transition on an ancestor state', async () => {
     const { call } = makeEngine([profileTool]);
     const r1 = inputRequired(await call({ name: 'create_profile', arguments: {} }));
-    const done = complete(await call({ name: 'create_profile', arguments: {}, requestState: r1.requestState, inputResponses: { name: decline } }));
+    const done = complete(
+      await call({ name: 'create_profile', arguments: {}, requestState: r1.requestState, inputResponses: { name: decline } }),
+    );
     expect(done.result.structuredContent).toEqual({ status: 'abandoned', profile: { name: null, age: null, colour: null } });
   });
 
   it("routes cancel to a 'key.*' wildcard transition while accept keeps its own transition", async () => {
     const { call } = makeEngine([profileTool]);
     let state = inputRequired(await call({ name: 'create_profile', arguments: {} })).requestState;
-    state = inputRequired(await call({ name: 'create_profile', arguments: {}, requestState: state, inputResponses: { name: accept({ name: 'Ada' }) } })).requestState;
-    state = inputRequired(await call({ name: 'create_profile', arguments: {}, requestState: state, inputResponses: { age: accept({ age: 36 }) } })).requestState;
-    const cancelled = complete(await call({ name: 'create_profile', arguments: {}, requestState: state, inputResponses: { colour: cancel } }));
+    state = inputRequired(
+      await call({ name: 'create_profile', arguments: {}, requestState: state, inputResponses: { name: accept({ name: 'Ada' }) } }),
+    ).requestState;
+    state = inputRequired(
+      await call({ name: 'create_profile', arguments: {}, requestState: state, inputResponses: { age: accept({ age: 36 }) } }),
+    ).requestState;
+    const cancelled = complete(
+      await call({ name: 'create_profile', arguments: {}, requestState: state, inputResponses: { colour: cancel } }),
+    );
     expect(cancelled.result.structuredContent).toMatchObject({ status: 'abandoned', profile: { name: 'Ada', age: 36, colour: null } });
-    const accepted = complete(await call({ name: 'create_profile', arguments: {}, requestState: state, inputResponses: { colour: accept({ colour: 'red' }) } }));
+    const accepted = complete(
+      await call({ name: 'create_profile', arguments: {}, requestState: state, inputResponses: { colour: accept({ colour: 'red' }) } }),
+    );
     expect(accepted.result.structuredContent).toMatchObject({ status: 'complete' });
-  });
-});
-
-describe('parallel states', () => {
-  it('asks the questions of every active parallel region in the same round', async () => {
-    const { call } = makeEngine([pizzaTool]);
-    const outcome = inputRequired(await call({ name: 'order_pizza', arguments: {} }));
-    expect(outcome.inputRequests).toEqual({
-      size: {
-        method: 'elicitation/create',
-        params: { mode: 'form', message: 'Which size?', requestedSchema: { type: 'object', properties: { size: { type: 'string', enum: ['small', 'large'] } }, required: ['size'] } },
-      },
-      toppings: {
-        method: 'elicitation/create',
-        params: {
-          mode: 'form',
-          message: 'Which toppings?',
-          requestedSchema: { type: 'object', properties: { toppings: { type: 'array', items: { type: 'string', enum: ['olive', 'basil'] } } }, required: ['toppings'] },
-        },
-      },
-    });
-  });
-
-  it('finishes when both questions are answered together', async () => {
-    const { call } = makeEngine([pizzaTool]);
-    const r1 = inputRequired(await call({ name: 'order_pizza', arguments: {} }));
-    const done = complete(
-      await call({ name: 'order_pizza', arguments: {}, requestState: r1.requestState, inputResponses: { size: accept({ size: 'large' }), toppings: accept({ toppings: ['olive', 'basil'] }) } }),
-    );
-    expect(done.result.structuredContent).toEqual({ ordered: true, size: 'large', toppings: ['olive', 'basil'] });
-  });
-
-  it('asks only the unanswered question when one of two is answered, and keeps the accepted one', async () => {
-    const { call } = makeEngine([pizzaTool]);
-    const r1 = inputRequired(await call({ name: 'order_pizza', arguments: {} }));
-    const r2 = inputRequired(await call({ name: 'order_pizza', arguments: {}, requestState: r1.requestState, inputResponses: { size: accept({ size: 'small' }) } }));
-    expect(Object.keys(r2.inputRequests)).toEqual(['toppings']);
-    const done = complete(await call({ name: 'order_pizza', arguments: {}, requestState: r2.requestState, inputResponses: { toppings: accept({ toppings: [] }) } }));
-    expect(done.result.structuredContent).toEqual({ ordered: true, size: 'small', toppings: [] });
-  });
-
-  it('re-asks only the question whose answer was invalid, with the reason, and takes the valid one', async () => {
-    const { call } = makeEngine([pizzaTool]);
-    const r1 = inputRequired(await call({ name: 'order_pizza', arguments: {} }));
-    const r2 = inputRequired(
-      await call({ name: 'order_pizza', arguments: {}, requestState: r1.requestState, inputResponses: { size: accept({ size: 'huge' }), toppings: accept({ toppings: ['basil'] }) } }),
-    );
-    expect(Object.keys(r2.inputRequests)).toEqual(['size']);
-    expect(r2.inputRequests.size!.params.message).toMatch(/^Which size\?\n\nYour last answer was not accepted: size: Invalid option/);
-  });
-
-  it('ends the whole flow when one region declines, even if the other region was answered', async () => {
-    const { call } = makeEngine([pizzaTool]);
-    const r1 = inputRequired(await call({ name: 'order_pizza', arguments: {} }));
-    const done = complete(await call({ name: 'order_pizza', arguments: {}, requestState: r1.requestState, inputResponses: { size: decline, toppings: accept({ toppings: ['olive'] }) } }));
-    expect(done.result.structuredContent).toMatchObject({ ordered: false });
   });
 });
 
@@ -283,8 +291,17 @@ describe('size of the sealed state', () => {
     actor.stop();
     const { call } = makeEngine([profileTool]);
     let state = inputRequired(await call({ name: 'create_profile', arguments: {} })).requestState;
-    state = inputRequired(await call({ name: 'create_profile', arguments: {}, requestState: state, inputResponses: { name: accept({ name: 'Ada Lovelace' }) } })).requestState;
-    state = inputRequired(await call({ name: 'create_profile', arguments: {}, requestState: state, inputResponses: { age: accept({ age: 36 }) } })).requestState;
+    state = inputRequired(
+      await call({
+        name: 'create_profile',
+        arguments: {},
+        requestState: state,
+        inputResponses: { name: accept({ name: 'Ada Lovelace' }) },
+      }),
+    ).requestState;
+    state = inputRequired(
+      await call({ name: 'create_profile', arguments: {}, requestState: state, inputResponses: { age: accept({ age: 36 }) } }),
+    ).requestState;
     expect(state.length).toBeLessThan(bound(raw));
   });
 });

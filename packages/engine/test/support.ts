@@ -3,10 +3,13 @@
 import { expect } from 'vitest';
 import {
   type ClientCapabilities,
+  createEngine,
+  createKeyring,
   type DefinitionProblem,
   type Engine,
   type EngineLogEntry,
   type EngineOptions,
+  generateKey,
   type PromptDefinition,
   type PromptGetRequest,
   type ResourceDefinition,
@@ -15,9 +18,6 @@ import {
   type StepOutcome,
   type ToolCallRequest,
   type ToolDefinition,
-  createEngine,
-  createKeyring,
-  generateKey,
 } from '../src/index.ts';
 
 export const FORM: ClientCapabilities = { elicitation: {} };
@@ -35,7 +35,9 @@ export interface TestEngine {
   /** Gets a prompt, with the same defaults as `call`. */
   getPrompt: (request: Omit<PromptGetRequest, Defaults> & Partial<Pick<PromptGetRequest, Defaults>>) => ReturnType<Engine['getPrompt']>;
   /** Reads a resource, with the same defaults as `call`. */
-  readResource: (request: Omit<ResourceReadRequest, Defaults> & Partial<Pick<ResourceReadRequest, Defaults>>) => ReturnType<Engine['readResource']>;
+  readResource: (
+    request: Omit<ResourceReadRequest, Defaults> & Partial<Pick<ResourceReadRequest, Defaults>>,
+  ) => ReturnType<Engine['readResource']>;
   /** Resolves once `count` entries with this event name have been logged (at once if they already were). */
   logged: (event: string, count?: number) => Promise<void>;
 }
@@ -67,8 +69,15 @@ export function makeEngine(tools: readonly ToolDefinition[], options: Partial<En
 }
 
 /** An engine serving prompts and resources (and optionally tools). */
-export function makeServer(parts: { tools?: ToolDefinition[]; prompts?: PromptDefinition[]; resources?: ResourceDefinition[] }, options: Partial<EngineOptions> = {}): TestEngine {
-  return makeEngine(parts.tools ?? [], { ...(parts.prompts ? { prompts: parts.prompts } : {}), ...(parts.resources ? { resources: parts.resources } : {}), ...options });
+export function makeServer(
+  parts: { tools?: ToolDefinition[]; prompts?: PromptDefinition[]; resources?: ResourceDefinition[] },
+  options: Partial<EngineOptions> = {},
+): TestEngine {
+  return makeEngine(parts.tools ?? [], {
+    ...(parts.prompts ? { prompts: parts.prompts } : {}),
+    ...(parts.resources ? { resources: parts.resources } : {}),
+    ...options,
+  });
 }
 
 function narrow<R, T extends StepOutcome<R>['type']>(outcome: StepOutcome<R>, type: T): Extract<StepOutcome<R>, { type: T }> {
@@ -88,7 +97,11 @@ export const cancel = { action: 'cancel' } as const;
 /** The one error every refused requestState gets, with the coarse reason as data. */
 export const refused = (reason: 'invalid' | 'expired' | 'mismatch' | 'outdated') => ({
   type: 'error' as const,
-  error: { code: -32602, message: 'Invalid or expired requestState', data: { reason, hint: 'Start over: send the request again without requestState or inputResponses.' } },
+  error: {
+    code: -32602,
+    message: 'Invalid or expired requestState',
+    data: { reason, hint: 'Start over: send the request again without requestState or inputResponses.' },
+  },
 });
 
 /** The text every tool gets when its round fails on the server. */

@@ -1,14 +1,19 @@
-import { setup } from 'xstate';
 import { describe, expect, it } from 'vitest';
+import { setup } from 'xstate';
 import { z } from 'zod';
-import { type ToolResultView, defineTool } from '../src/index.ts';
+import { defineTool, type ToolResultView } from '../src/index.ts';
 import { complete, failedText, makeEngine } from './support.ts';
 
 type Refund = { orderId: string; cents: number; email: string; internalNote: string };
 
 /** A machine that finishes at once with `output`. */
 const finishing = (output: Refund) =>
-  setup({ types: { output: {} as Refund } }).createMachine({ id: 'instant', initial: 'done', states: { done: { type: 'final' } }, output: () => output });
+  setup({ types: { output: {} as Refund } }).createMachine({
+    id: 'instant',
+    initial: 'done',
+    states: { done: { type: 'final' } },
+    output: () => output,
+  });
 
 const outputSchema = z.object({
   orderId: z.string(),
@@ -16,7 +21,10 @@ const outputSchema = z.object({
   email: z.string().trim().toLowerCase(),
 });
 
-function makeTool(output: Refund, result: (o: Refund) => ToolResultView<z.output<typeof outputSchema>> = (o) => ({ text: `refunded ${o.cents}`, structured: o })) {
+function makeTool(
+  output: Refund,
+  result: (o: Refund) => ToolResultView<z.output<typeof outputSchema>> = (o) => ({ text: `refunded ${o.cents}`, structured: o }),
+) {
   return defineTool({
     name: 'refund_order',
     title: 'Refund an order',
@@ -43,7 +51,11 @@ describe('tool metadata', () => {
         inputSchema: { type: 'object', properties: { order_id: { type: 'string' } }, required: ['order_id'] },
         outputSchema: {
           type: 'object',
-          properties: { orderId: { type: 'string' }, cents: { type: 'integer', minimum: 0, maximum: 9007199254740991 }, email: { type: 'string' } },
+          properties: {
+            orderId: { type: 'string' },
+            cents: { type: 'integer', minimum: 0, maximum: 9007199254740991 },
+            email: { type: 'string' },
+          },
           required: ['orderId', 'cents', 'email'],
           additionalProperties: false,
         },
@@ -53,14 +65,29 @@ describe('tool metadata', () => {
   });
 
   it('leaves out title, annotations and output schema when the tool declares none', () => {
-    const plain = defineTool({ name: 'plain', description: 'd', input: z.object({}), machine: finishing(refund), result: () => ({ text: 'ok' }) });
-    expect(makeEngine([plain]).engine.listTools()).toEqual([{ name: 'plain', description: 'd', inputSchema: { type: 'object', properties: {} } }]);
+    const plain = defineTool({
+      name: 'plain',
+      description: 'd',
+      input: z.object({}),
+      machine: finishing(refund),
+      result: () => ({ text: 'ok' }),
+    });
+    expect(makeEngine([plain]).engine.listTools()).toEqual([
+      { name: 'plain', description: 'd', inputSchema: { type: 'object', properties: {} } },
+    ]);
     expect(plain).toMatchObject({ title: undefined, annotations: undefined, outputSchema: undefined });
   });
 
   it('keeps the annotations as given, in a frozen copy', () => {
     const annotations = { readOnlyHint: true };
-    const tool = defineTool({ name: 'look', description: 'd', input: z.object({}), machine: finishing(refund), annotations, result: () => ({ text: 'ok' }) });
+    const tool = defineTool({
+      name: 'look',
+      description: 'd',
+      input: z.object({}),
+      machine: finishing(refund),
+      annotations,
+      result: () => ({ text: 'ok' }),
+    });
     annotations.readOnlyHint = false;
     expect(tool.annotations).toEqual({ readOnlyHint: true });
     expect(Object.isFrozen(tool.annotations)).toBe(true);
@@ -77,7 +104,12 @@ describe('structured content checked against the output schema', () => {
   });
 
   it("parses structured content as the schema's input, so a type-changing transform sends its output", async () => {
-    const instant = setup({ types: { output: {} as { cents: number } } }).createMachine({ id: 'm', initial: 'done', states: { done: { type: 'final' } }, output: () => ({ cents: 1250 }) });
+    const instant = setup({ types: { output: {} as { cents: number } } }).createMachine({
+      id: 'm',
+      initial: 'done',
+      states: { done: { type: 'final' } },
+      output: () => ({ cents: 1250 }),
+    });
     const tool = defineTool({
       name: 'priced',
       description: 'd',

@@ -1,20 +1,21 @@
 // Type tests: checked by `npx tsc -p tsconfig.json --noEmit` at the repository root. Every
 // `@ts-expect-error` sits on the line that must fail; tsc reports any that no longer fails.
 // Definitions that must not compile are built inside functions that never run.
-import { fromPromise, setup } from 'xstate';
+
 import { describe, expect, expectTypeOf, it } from 'vitest';
+import { fromPromise, setup } from 'xstate';
 import { z } from 'zod';
 import {
   type AnswerEvent,
   type AnswerEvents,
   type AnswerOf,
   type AskMeta,
-  type EffectSpec,
-  type QuestionKey,
-  type ToolDefinition,
   defineQuestions,
   defineResource,
   defineTool,
+  type EffectSpec,
+  type QuestionKey,
+  type ToolDefinition,
 } from '../src/index.ts';
 
 type RefundContext = { orderId: string; cents: number; order: { id: string; note: string | null } };
@@ -25,17 +26,32 @@ type ReasonContent = { reason: 'damaged' | 'late'; note?: string | undefined };
 
 const questions = defineQuestions<RefundContext>()({
   confirm: { message: 'Refund {{cents}} cents for order {{order.id}}?', schema: z.object({ confirm: z.boolean() }) },
-  reason: { message: ({ context }) => `Why refund ${context.orderId}?`, schema: z.object({ reason: z.enum(['damaged', 'late']), note: z.string().optional() }) },
+  reason: {
+    message: ({ context }) => `Why refund ${context.orderId}?`,
+    schema: z.object({ reason: z.enum(['damaged', 'late']), note: z.string().optional() }),
+  },
 });
 type Q = typeof questions;
 
-const issueRefund = fromPromise<{ refundId: string }, { orderId: string; cents: number }>(async ({ input }) => ({ refundId: `re_${input.orderId}` }));
+const issueRefund = fromPromise<{ refundId: string }, { orderId: string; cents: number }>(async ({ input }) => ({
+  refundId: `re_${input.orderId}`,
+}));
 
-const refundContext = ({ input }: { input: RefundInput }): RefundContext => ({ orderId: input.order_id, cents: 500, order: { id: input.order_id, note: null } });
+const refundContext = ({ input }: { input: RefundInput }): RefundContext => ({
+  orderId: input.order_id,
+  cents: 500,
+  order: { id: input.order_id, note: null },
+});
 
 /** The refund machine, typed as an author should: AnswerEvents and AskMeta of its questions. */
 const typed = setup({
-  types: { context: {} as RefundContext, input: {} as RefundInput, output: {} as RefundOutput, events: {} as AnswerEvents<Q>, meta: {} as AskMeta<Q> },
+  types: {
+    context: {} as RefundContext,
+    input: {} as RefundInput,
+    output: {} as RefundOutput,
+    events: {} as AnswerEvents<Q>,
+    meta: {} as AskMeta<Q>,
+  },
   actors: { issueRefund },
 }).createMachine({
   id: 'refund',
@@ -43,7 +59,14 @@ const typed = setup({
   initial: 'asking',
   states: {
     asking: { meta: { ask: ['reason', 'confirm'] }, on: { 'confirm.accept': 'refunding', 'confirm.*': 'kept', 'reason.*': 'kept' } },
-    refunding: { invoke: { id: 'refund', src: 'issueRefund', input: ({ context }) => ({ orderId: context.orderId, cents: context.cents }), onDone: 'refunded' } },
+    refunding: {
+      invoke: {
+        id: 'refund',
+        src: 'issueRefund',
+        input: ({ context }) => ({ orderId: context.orderId, cents: context.cents }),
+        onDone: 'refunded',
+      },
+    },
     refunded: { type: 'final', output: { refunded: true, refundId: 're' } },
     kept: { type: 'final', output: { refunded: false, refundId: null } },
   },
@@ -58,7 +81,11 @@ describe('question types', () => {
     expectTypeOf<QuestionKey<Q>>().toEqualTypeOf<'confirm' | 'reason'>();
     expectTypeOf<AnswerOf<Q, 'reason'>>().toEqualTypeOf<ReasonContent>();
     expectTypeOf<AnswerEvents<Q>>().toEqualTypeOf<AnswerEvent<'confirm', ConfirmContent> | AnswerEvent<'reason', ReasonContent>>();
-    expectTypeOf<Extract<AnswerEvents<Q>, { type: 'confirm.accept' }>>().toEqualTypeOf<{ type: 'confirm.accept'; key: 'confirm'; content: ConfirmContent }>();
+    expectTypeOf<Extract<AnswerEvents<Q>, { type: 'confirm.accept' }>>().toEqualTypeOf<{
+      type: 'confirm.accept';
+      key: 'confirm';
+      content: ConfirmContent;
+    }>();
     expectTypeOf<Extract<AnswerEvents<Q>, { type: 'reason.decline' }>>().toEqualTypeOf<{ type: 'reason.decline'; key: 'reason' }>();
     expect(questions.keys).toEqual(['confirm', 'reason']);
   });
@@ -78,7 +105,9 @@ describe('question types', () => {
   });
 
   it('refuses a template placeholder that is not a path of the context', () => {
-    defineQuestions<RefundContext>()({ ok: { message: 'Refund {{cents}} for {{ order.id }}, note {{order.note}}?', schema: z.object({ ok: z.boolean() }) } });
+    defineQuestions<RefundContext>()({
+      ok: { message: 'Refund {{cents}} for {{ order.id }}, note {{order.note}}?', schema: z.object({ ok: z.boolean() }) },
+    });
     const bad = () =>
       defineQuestions<RefundContext>()({
         // @ts-expect-error {{amount}} is not a path of RefundContext
@@ -119,11 +148,16 @@ describe('defineTool checks that its parts fit', () => {
   });
 
   it('refuses a machine whose state meta is not typed with AskMeta', () => {
-    const untypedMeta = setup({ types: { context: {} as RefundContext, input: {} as RefundInput, events: {} as AnswerEvents<Q> } }).createMachine({
+    const untypedMeta = setup({
+      types: { context: {} as RefundContext, input: {} as RefundInput, events: {} as AnswerEvents<Q> },
+    }).createMachine({
       id: 'm',
       context: refundContext,
       initial: 'asking',
-      states: { asking: { meta: { ask: ['reason', 'confirm'] }, on: { 'confirm.*': 'done', 'reason.*': 'done' } }, done: { type: 'final' } },
+      states: {
+        asking: { meta: { ask: ['reason', 'confirm'] }, on: { 'confirm.*': 'done', 'reason.*': 'done' } },
+        done: { type: 'final' },
+      },
     });
     const bad = () =>
       defineTool({
@@ -137,11 +171,16 @@ describe('defineTool checks that its parts fit', () => {
 
   it('refuses answer events written by hand with another content type', () => {
     type HandWritten = AnswerEvent<'confirm', { confirm: 'yes' | 'no' }> | AnswerEvent<'reason', ReasonContent>;
-    const handWritten = setup({ types: { context: {} as RefundContext, input: {} as RefundInput, events: {} as HandWritten, meta: {} as AskMeta<Q> } }).createMachine({
+    const handWritten = setup({
+      types: { context: {} as RefundContext, input: {} as RefundInput, events: {} as HandWritten, meta: {} as AskMeta<Q> },
+    }).createMachine({
       id: 'm',
       context: refundContext,
       initial: 'asking',
-      states: { asking: { meta: { ask: ['reason', 'confirm'] }, on: { 'confirm.*': 'done', 'reason.*': 'done' } }, done: { type: 'final' } },
+      states: {
+        asking: { meta: { ask: ['reason', 'confirm'] }, on: { 'confirm.*': 'done', 'reason.*': 'done' } },
+        done: { type: 'final' },
+      },
     });
     const bad = () =>
       defineTool({
@@ -222,7 +261,12 @@ describe('defineTool checks that its parts fit', () => {
 
   it('types structured content from the output schema', () => {
     const output = z.object({ refunded: z.boolean(), refundId: z.string().nullable() });
-    const tool = defineTool({ ...base, machine: typed, output, result: (o) => ({ text: '', structured: { refunded: o.refunded, refundId: o.refundId } }) });
+    const tool = defineTool({
+      ...base,
+      machine: typed,
+      output,
+      result: (o) => ({ text: '', structured: { refunded: o.refunded, refundId: o.refundId } }),
+    });
     expect(tool.outputSchema).toBeDefined();
     const bad = () =>
       defineTool({
@@ -251,7 +295,7 @@ describe('structured content and output transforms', () => {
         output,
         result: () => ({
           text: '',
-            structured: { cents: '1250' },
+          structured: { cents: '1250' },
         }),
       });
     expect(documented).toBeTypeOf('function');
@@ -260,7 +304,9 @@ describe('structured content and output transforms', () => {
 
 describe('defineResource types', () => {
   type StatementInput = { customer: string };
-  const statement = setup({ types: { input: {} as StatementInput, context: {} as StatementInput, output: {} as { text: string } } }).createMachine({
+  const statement = setup({
+    types: { input: {} as StatementInput, context: {} as StatementInput, output: {} as { text: string } },
+  }).createMachine({
     id: 'statement',
     context: ({ input }) => input,
     initial: 'done',
@@ -269,7 +315,14 @@ describe('defineResource types', () => {
   });
 
   it('checks explicit variables against the machine input', () => {
-    defineResource({ uri: 'statement://{customer}', name: 's', description: 'd', variables: z.object({ customer: z.string() }), machine: statement, contents: (o) => o.text });
+    defineResource({
+      uri: 'statement://{customer}',
+      name: 's',
+      description: 'd',
+      variables: z.object({ customer: z.string() }),
+      machine: statement,
+      contents: (o) => o.text,
+    });
     const bad = () =>
       defineResource({
         uri: 'statement://{customer}',

@@ -16,7 +16,7 @@ export interface ProtocolServerOptions {
 }
 
 /** What the engine serves, as server capabilities: only the kinds it has definitions for. */
-export function capabilitiesOf(engine: Engine): ServerCapabilities {
+function capabilitiesOf(engine: Engine): ServerCapabilities {
   return {
     ...(engine.listTools().length > 0 && { tools: {} }),
     ...(engine.listPrompts().length > 0 && { prompts: {} }),
@@ -103,7 +103,9 @@ export function createProtocolServer(options: ProtocolServerOptions): Server {
   if (capabilities.resources) {
     server.setRequestHandler('resources/list', async () => ({ resources: engine.listResources() }));
     server.setRequestHandler('resources/templates/list', async () => ({ resourceTemplates: engine.listResourceTemplates() }));
-    server.setRequestHandler('resources/read', async (request, ctx) => answer(await engine.readResource({ uri: request.params.uri, ...roundOf(ctx) })));
+    server.setRequestHandler('resources/read', async (request, ctx) =>
+      answer(await engine.readResource({ uri: request.params.uri, ...roundOf(ctx) })),
+    );
   }
   return server;
 }

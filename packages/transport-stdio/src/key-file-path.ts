@@ -14,7 +14,11 @@ export function serverFileStem(serverName: string): string {
  * - macOS: `~/Library/Application Support/Roundtrip/keys/<server>.key`
  * - Windows: `%APPDATA%\Roundtrip\keys\<server>.key`
  */
-export function defaultKeyFilePath(serverName: string, env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): string {
+export function defaultKeyFilePath(
+  serverName: string,
+  env: NodeJS.ProcessEnv = process.env,
+  platform: NodeJS.Platform = process.platform,
+): string {
   const file = `${serverFileStem(serverName)}.key`;
   const home = env.HOME || homedir();
   if (platform === 'win32') return join(env.APPDATA || join(home, 'AppData', 'Roaming'), 'Roundtrip', 'keys', file);

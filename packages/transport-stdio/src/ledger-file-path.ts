@@ -11,7 +11,11 @@ import { serverFileStem } from './key-file-path.ts';
  * - macOS: `~/Library/Application Support/Roundtrip/ledgers/<server>.db`
  * - Windows: `%LOCALAPPDATA%\Roundtrip\ledgers\<server>.db`
  */
-export function defaultLedgerPath(serverName: string, env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): string {
+export function defaultLedgerPath(
+  serverName: string,
+  env: NodeJS.ProcessEnv = process.env,
+  platform: NodeJS.Platform = process.platform,
+): string {
   const file = `${serverFileStem(serverName)}.db`;
   const home = env.HOME || homedir();
   if (platform === 'win32') return join(env.LOCALAPPDATA || join(home, 'AppData', 'Local'), 'Roundtrip', 'ledgers', file);

@@ -12,12 +12,18 @@ function readKeyFileText(path: string, setting: string, missingOk: boolean): str
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' && missingOk) return undefined;
-    throw new RoundtripConfigError(setting, `Cannot read the key file ${path} (${code ?? (error as Error).message}). Check the path in ${setting} and the file's permissions.`);
+    throw new RoundtripConfigError(
+      setting,
+      `Cannot read the key file ${path} (${code ?? (error as Error).message}). Check the path in ${setting} and the file's permissions.`,
+    );
   }
 }
 
 function keysOf(text: string, path: string, setting: string): string[] {
-  const keys = text.split(/\r?\n/).map((l) => l.trim()).filter((l) => l.length > 0 && !l.startsWith('#'));
+  const keys = text
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter((l) => l.length > 0 && !l.startsWith('#'));
   if (keys.length === 0) {
     const fix = setting === DEFAULT_KEY_FILE ? ', or delete the file to have a new one generated' : '';
     throw new RoundtripConfigError(setting, `The key file ${path} holds no key. Put one base64url key (32 bytes) on a line${fix}.`);
@@ -48,7 +54,11 @@ export function loadOrCreateKeyFile(path: string): { keys: string[]; created: bo
   try {
     mkdirSync(folder, { recursive: true, mode: 0o700 });
     const temp = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-    writeFileSync(temp, `# Roundtrip state key: seals the requestState of this server's tools. Keep it secret.\n${randomBytes(32).toString('base64url')}\n`, { mode: 0o600, flag: 'wx' });
+    writeFileSync(
+      temp,
+      `# Roundtrip state key: seals the requestState of this server's tools. Keep it secret.\n${randomBytes(32).toString('base64url')}\n`,
+      { mode: 0o600, flag: 'wx' },
+    );
     chmodSync(temp, 0o600);
     try {
       linkSync(temp, path); // fails if another process created the file first; then its key wins

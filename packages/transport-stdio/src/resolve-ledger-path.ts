@@ -23,7 +23,8 @@ export function resolveLedgerPath(
   const fromEnv = env.ROUNDTRIP_LEDGER?.trim();
   if (fromEnv) {
     const path = absolute(fromEnv);
-    if (fromCode && isEffectLedger(fromCode)) warn(`ROUNDTRIP_LEDGER overrides the effect ledger this server's code supplies; effects are recorded in ${path}.`);
+    if (fromCode && isEffectLedger(fromCode))
+      warn(`ROUNDTRIP_LEDGER overrides the effect ledger this server's code supplies; effects are recorded in ${path}.`);
     return path;
   }
   if (fromCode) return isEffectLedger(fromCode) ? undefined : absolute(fromCode.path);

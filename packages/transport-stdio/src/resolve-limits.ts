@@ -15,7 +15,7 @@ interface LimitVariable {
 }
 
 /** The environment variable of each limit. */
-export const LIMIT_VARIABLES: { readonly [K in keyof ResolvedLimits]: LimitVariable } = {
+const LIMIT_VARIABLES: { readonly [K in keyof ResolvedLimits]: LimitVariable } = {
   stateTtlSeconds: { variable: 'ROUNDTRIP_STATE_TTL', what: 'the state lifetime in whole seconds', min: 1, max: 7 * 86_400, fallback: 600 },
   settleTimeoutMs: {
     variable: 'ROUNDTRIP_SETTLE_TIMEOUT_MS',
@@ -24,8 +24,20 @@ export const LIMIT_VARIABLES: { readonly [K in keyof ResolvedLimits]: LimitVaria
     max: 600_000,
     fallback: 10_000,
   },
-  maxRounds: { variable: 'ROUNDTRIP_MAX_ROUNDS', what: 'the number of rounds one request may take, a whole number', min: 1, max: 1000, fallback: 64 },
-  maxStateBytes: { variable: 'ROUNDTRIP_MAX_STATE_BYTES', what: 'the size of the largest requestState accepted, in whole bytes', min: 1, max: 1024 * 1024, fallback: 64 * 1024 },
+  maxRounds: {
+    variable: 'ROUNDTRIP_MAX_ROUNDS',
+    what: 'the number of rounds one request may take, a whole number',
+    min: 1,
+    max: 1000,
+    fallback: 64,
+  },
+  maxStateBytes: {
+    variable: 'ROUNDTRIP_MAX_STATE_BYTES',
+    what: 'the size of the largest requestState accepted, in whole bytes',
+    min: 1,
+    max: 1024 * 1024,
+    fallback: 64 * 1024,
+  },
 };
 
 /**
@@ -46,7 +58,10 @@ export function resolveLimits(env: NodeJS.ProcessEnv, fromCode: EngineLimits = {
     }
     const value = Number(text);
     if (!/^\d+$/.test(text) || value < min || value > max) {
-      throw new RoundtripConfigError(variable, `${variable} is ${JSON.stringify(text)}; give ${what} from ${min} to ${max} (default ${fallback}).`);
+      throw new RoundtripConfigError(
+        variable,
+        `${variable} is ${JSON.stringify(text)}; give ${what} from ${min} to ${max} (default ${fallback}).`,
+      );
     }
     limits[key] = value;
   }

@@ -60,14 +60,23 @@ function keyringFrom(keys: string[], setting: string): Keyring {
  * A variable that is set overrides what the code sets (`fromCode`): the operator has the last word.
  * Throws RoundtripConfigError naming the variable and the fix.
  */
-export function resolveServerSettings(serverName: string, env: NodeJS.ProcessEnv = process.env, fromCode: ServerSettingsFromCode = {}): ServerSettings {
+export function resolveServerSettings(
+  serverName: string,
+  env: NodeJS.ProcessEnv = process.env,
+  fromCode: ServerSettingsFromCode = {},
+): ServerSettings {
   // variables checked before anything is written (a key file generated)
   const limits = resolveLimits(env, fromCode.limits);
   const warnings: string[] = [];
   let keyring: Keyring;
   let keySource: string;
   if (env.ROUNDTRIP_KEY !== undefined && env.ROUNDTRIP_KEY.trim() !== '') {
-    keyring = keyringFrom(env.ROUNDTRIP_KEY.split(',').map((k) => k.trim()).filter(Boolean), 'ROUNDTRIP_KEY');
+    keyring = keyringFrom(
+      env.ROUNDTRIP_KEY.split(',')
+        .map((k) => k.trim())
+        .filter(Boolean),
+      'ROUNDTRIP_KEY',
+    );
     keySource = `ROUNDTRIP_KEY (${keyring.kids.length} key${keyring.kids.length > 1 ? 's' : ''})`;
   } else if (env.ROUNDTRIP_KEY_FILE !== undefined && env.ROUNDTRIP_KEY_FILE.trim() !== '') {
     const path = env.ROUNDTRIP_KEY_FILE.trim();
@@ -87,7 +96,10 @@ export function resolveServerSettings(serverName: string, env: NodeJS.ProcessEnv
     try {
       principal = userInfo().username;
     } catch {
-      throw new RoundtripConfigError('ROUNDTRIP_PRINCIPAL', 'Cannot tell which OS user runs this server; set ROUNDTRIP_PRINCIPAL to the identity its states should be bound to.');
+      throw new RoundtripConfigError(
+        'ROUNDTRIP_PRINCIPAL',
+        'Cannot tell which OS user runs this server; set ROUNDTRIP_PRINCIPAL to the identity its states should be bound to.',
+      );
     }
   }
 

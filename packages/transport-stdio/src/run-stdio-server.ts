@@ -112,7 +112,7 @@ export async function mainStdioServer(options: StdioServerOptions): Promise<Runn
   try {
     return await runStdioServer(options);
   } catch (error) {
-    const message = error instanceof RoundtripConfigError ? error.message : (error as Error).stack ?? String(error);
+    const message = error instanceof RoundtripConfigError ? error.message : ((error as Error).stack ?? String(error));
     process.stderr.write(`[${options.name}] cannot start: ${message}\n`);
     process.exitCode = 1;
     return undefined;

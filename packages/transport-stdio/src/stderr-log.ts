@@ -7,7 +7,10 @@ export function createStderrLog(serverName: string, write: (line: string) => voi
     let line = `[${serverName}] ${entry.level} ${entry.event}${where ? ` (${where})` : ''}: ${entry.message}\n`;
     if (entry.error !== undefined) {
       const error = entry.error;
-      line += `    ${error instanceof Error ? (error.stack ?? `${error.name}: ${error.message}`) : describe(error)}\n`.replace(/\n(?!$)/g, '\n    ');
+      line += `    ${error instanceof Error ? (error.stack ?? `${error.name}: ${error.message}`) : describe(error)}\n`.replace(
+        /\n(?!$)/g,
+        '\n    ',
+      );
     }
     write(line);
   };

@@ -1,8 +1,9 @@
 // The protocol binding in-process: the official client on both eras against serveStdio over the
 // SDK's InMemoryTransport. Real stdio is covered by stdio-server.test.ts.
-import { afterEach, describe, expect, it } from 'vitest';
+
 import { INVALID_STATE_HINT, INVALID_STATE_MESSAGE } from '@roundtrip/engine';
-import { type ConnectOptions, type Era, type InMemoryConnection, connectInMemory } from './fixtures/connect-in-memory.ts';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type ConnectOptions, connectInMemory, type Era, type InMemoryConnection } from './fixtures/connect-in-memory.ts';
 import { greetTool } from './fixtures/greeting-definitions.ts';
 
 const open: InMemoryConnection[] = [];
@@ -75,12 +76,25 @@ describe('listing', () => {
       },
     ]);
     expect((await client.listPrompts()).prompts).toEqual([
-      { name: 'greeting_email', title: 'Greeting email', description: 'Drafts a greeting email after asking which tone to take', arguments: [{ name: 'recipient', description: 'Who the email is for', required: true }] },
+      {
+        name: 'greeting_email',
+        title: 'Greeting email',
+        description: 'Drafts a greeting email after asking which tone to take',
+        arguments: [{ name: 'recipient', description: 'Who the email is for', required: true }],
+      },
     ]);
     expect((await client.listResources()).resources).toEqual(engine.listResources());
-    expect((await client.listResources()).resources).toEqual([{ uri: 'greetings://today', name: 'todays_greeting', description: "Today's greeting", mimeType: 'text/plain' }]);
+    expect((await client.listResources()).resources).toEqual([
+      { uri: 'greetings://today', name: 'todays_greeting', description: "Today's greeting", mimeType: 'text/plain' },
+    ]);
     expect((await client.listResourceTemplates()).resourceTemplates).toEqual([
-      { uriTemplate: 'greetings://people/{person}', name: 'greeting_card', title: 'Greeting card', description: 'A greeting card for one person; asks the occasion', mimeType: 'text/plain' },
+      {
+        uriTemplate: 'greetings://people/{person}',
+        name: 'greeting_card',
+        title: 'Greeting card',
+        description: 'A greeting card for one person; asks the occasion',
+        mimeType: 'text/plain',
+      },
     ]);
   });
 
@@ -102,9 +116,15 @@ describe.each(METHODS)('%s rounds', (name) => {
     const first = (await method.send(connection)) as unknown as InputRequired;
     expect(first.resultType).toBe('input_required');
     expect(Object.keys(first.inputRequests)).toEqual([method.key]);
-    expect(first.inputRequests[method.key]).toMatchObject({ method: 'elicitation/create', params: { mode: 'form', message: method.message } });
+    expect(first.inputRequests[method.key]).toMatchObject({
+      method: 'elicitation/create',
+      params: { mode: 'form', message: method.message },
+    });
     expect(first.requestState).toMatch(/^rt1\./);
-    const final = await method.send(connection, { requestState: first.requestState, inputResponses: { [method.key]: accept(method.answer) } });
+    const final = await method.send(connection, {
+      requestState: first.requestState,
+      inputResponses: { [method.key]: accept(method.answer) },
+    });
     expect(method.finalText(final)).toBe(method.expected);
   });
 
@@ -121,7 +141,10 @@ describe.each(METHODS)('%s rounds', (name) => {
     expect(method.finalText(final)).toBe(method.expected);
     expect(connection.elicitations).toHaveLength(1);
     expect(connection.elicitations[0]!.message).toBe(method.message);
-    expect(connection.elicitations[0]!.requestedSchema).toMatchObject({ type: 'object', required: [method.key === 'who' ? 'name' : method.key] });
+    expect(connection.elicitations[0]!.requestedSchema).toMatchObject({
+      type: 'object',
+      required: [method.key === 'who' ? 'name' : method.key],
+    });
   });
 
   it('refuses a tampered state with -32602 and the start-over hint, the reason going to the log only', async () => {
@@ -129,15 +152,29 @@ describe.each(METHODS)('%s rounds', (name) => {
     const first = (await method.send(connection)) as unknown as InputRequired;
     const tampered = `${first.requestState.slice(0, -2)}${first.requestState.endsWith('AA') ? 'BB' : 'AA'}`;
     const refused = method.send(connection, { requestState: tampered, inputResponses: { [method.key]: accept(method.answer) } });
-    await expect(refused).rejects.toMatchObject({ code: -32602, message: expect.stringContaining(INVALID_STATE_MESSAGE), data: { reason: 'invalid', hint: INVALID_STATE_HINT } });
-    expect(connection.logs).toContainEqual(expect.objectContaining({ level: 'warn', event: 'state_rejected', target: method.label, message: expect.stringMatching(/failed authentication/) }));
+    await expect(refused).rejects.toMatchObject({
+      code: -32602,
+      message: expect.stringContaining(INVALID_STATE_MESSAGE),
+      data: { reason: 'invalid', hint: INVALID_STATE_HINT },
+    });
+    expect(connection.logs).toContainEqual(
+      expect.objectContaining({
+        level: 'warn',
+        event: 'state_rejected',
+        target: method.label,
+        message: expect.stringMatching(/failed authentication/),
+      }),
+    );
   });
 
   it('refuses the state of another method with -32602', async () => {
     const connection = await connect({ era: 'modern' });
     const other = methods[METHODS[(METHODS.indexOf(name) + 1) % METHODS.length]!];
     const foreign = (await other.send(connection)) as unknown as InputRequired;
-    const refused = method.send(connection, { requestState: foreign.requestState, inputResponses: { [method.key]: accept(method.answer) } });
+    const refused = method.send(connection, {
+      requestState: foreign.requestState,
+      inputResponses: { [method.key]: accept(method.answer) },
+    });
     await expect(refused).rejects.toMatchObject({ code: -32602, data: { reason: expect.any(String), hint: INVALID_STATE_HINT } });
   });
 
@@ -161,12 +198,18 @@ describe('a 2025-era host without elicitation', () => {
   it('gets an isError tool result that says what is missing', async () => {
     const connection = await connect({ era: 'legacy', capabilities: {} });
     const result = await methods.tool.send(connection);
-    expect(result).toMatchObject({ isError: true, content: [{ type: 'text', text: expect.stringMatching(/did not declare the elicitation capability/) }] });
+    expect(result).toMatchObject({
+      isError: true,
+      content: [{ type: 'text', text: expect.stringMatching(/did not declare the elicitation capability/) }],
+    });
   });
 
   it.each<Method>(['prompt', 'resource'])('gets the JSON-RPC error -32021 from %s', async (name) => {
     const connection = await connect({ era: 'legacy', capabilities: {} });
-    await expect(methods[name].send(connection)).rejects.toMatchObject({ code: -32021, data: { requiredCapabilities: { elicitation: {} } } });
+    await expect(methods[name].send(connection)).rejects.toMatchObject({
+      code: -32021,
+      data: { requiredCapabilities: { elicitation: {} } },
+    });
   });
 
   it('still reads a resource that asks nothing', async () => {
@@ -186,21 +229,32 @@ describe('createServerFactory', () => {
     const other = await connect({ era: 'modern', sharedEngine: first.engine, principal: 'bob' });
     await expect(methods.tool.send(other, answer)).rejects.toMatchObject({ code: -32602, data: { reason: 'mismatch' } });
     // the shared engine logs to the first connection's log
-    expect(first.logs).toContainEqual(expect.objectContaining({ event: 'state_rejected', message: expect.stringMatching(/sealed for another principal/) }));
+    expect(first.logs).toContainEqual(
+      expect.objectContaining({ event: 'state_rejected', message: expect.stringMatching(/sealed for another principal/) }),
+    );
   });
 
   it('stops a 2025-era request after legacyMaxRounds rounds of the legacy shim', async () => {
     const connection = await connect({ era: 'legacy', legacyMaxRounds: 2, answer: () => ({ action: 'accept', content: { name: '' } }) });
     const result = await methods.tool.send(connection);
     expect(result).toMatchObject({ isError: true, content: [{ text: expect.stringMatching(/after 2 rounds/) }] });
-    expect(connection.elicitations.map((e) => e.message)).toEqual(['Whom should I say "Hello" to?', expect.stringMatching(/\n\nYour last answer was not accepted: name: /)]);
+    expect(connection.elicitations.map((e) => e.message)).toEqual([
+      'Whom should I say "Hello" to?',
+      expect.stringMatching(/\n\nYour last answer was not accepted: name: /),
+    ]);
   });
 });
 
 describe('errors from the engine', () => {
   it.each<Era>(['modern', 'legacy'])('names an unknown prompt or resource with -32602 (%s)', async (era) => {
     const { client } = await connect({ era });
-    await expect(client.getPrompt({ name: 'nope' })).rejects.toMatchObject({ code: -32602, message: expect.stringContaining('Unknown prompt: nope') });
-    await expect(client.readResource({ uri: 'greetings://nowhere' }, { cacheMode: 'bypass' })).rejects.toMatchObject({ code: -32602, message: expect.stringContaining('Resource not found') });
+    await expect(client.getPrompt({ name: 'nope' })).rejects.toMatchObject({
+      code: -32602,
+      message: expect.stringContaining('Unknown prompt: nope'),
+    });
+    await expect(client.readResource({ uri: 'greetings://nowhere' }, { cacheMode: 'bypass' })).rejects.toMatchObject({
+      code: -32602,
+      message: expect.stringContaining('Resource not found'),
+    });
   });
 });

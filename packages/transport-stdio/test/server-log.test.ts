@@ -1,6 +1,7 @@
 // What the server tells its operator on stderr: one line per engine log entry, and the startup line.
+
+import { createEngine, createKeyring, type Engine, type EngineOptions, generateKey } from '@roundtrip/engine';
 import { describe, expect, it } from 'vitest';
-import { type Engine, type EngineOptions, createEngine, createKeyring, generateKey } from '@roundtrip/engine';
 import type { ServerSettings } from '../src/index.ts';
 import { describeServed, startupMessage } from '../src/startup-message.ts';
 import { createStderrLog } from '../src/stderr-log.ts';
@@ -27,7 +28,14 @@ describe('createStderrLog', () => {
     const lines: string[] = [];
     const error = new Error('boom');
     error.stack = 'Error: boom\n    at here';
-    createStderrLog('orders', (line) => lines.push(line))({ level: 'error', event: 'machine_error', target: 'tool refund_order', run: 'r2', message: 'failed', error });
+    createStderrLog('orders', (line) => lines.push(line))({
+      level: 'error',
+      event: 'machine_error',
+      target: 'tool refund_order',
+      run: 'r2',
+      message: 'failed',
+      error,
+    });
     expect(lines).toEqual(['[orders] error machine_error (tool refund_order run r2): failed\n    Error: boom\n        at here\n']);
   });
 });
@@ -35,7 +43,12 @@ describe('createStderrLog', () => {
 describe('the startup line', () => {
   it('counts what is served, leaving out the kinds there are none of', () => {
     expect(describeServed(engineOf(greetingDefinitions))).toBe('1 tool, 1 prompt, 1 resource, 1 resource template');
-    const many = { listTools: () => [1, 2], listPrompts: () => [1, 2, 3], listResources: () => [], listResourceTemplates: () => [1, 2] } as unknown as Engine;
+    const many = {
+      listTools: () => [1, 2],
+      listPrompts: () => [1, 2, 3],
+      listResources: () => [],
+      listResourceTemplates: () => [1, 2],
+    } as unknown as Engine;
     expect(describeServed(many)).toBe('2 tools, 3 prompts, 2 resource templates');
     expect(describeServed(engineOf({ resources: [todayResource] }))).toBe('1 resource');
     expect(describeServed(engineOf({}))).toBe('no tools, prompts or resources');
@@ -53,6 +66,8 @@ describe('the startup line', () => {
     expect(startupMessage('orders', '1.2.3', engineOf({ tools: [greetTool] }), settings)).toBe(
       'orders 1.2.3 serving 1 tool over stdio (ROUNDTRIP_KEY (2 keys); principal ada; state lifetime 120s, settle timeout 5000 ms, at most 1 round, states up to 4096 bytes; effect ledger /var/lib/orders/effects.db)',
     );
-    expect(startupMessage('orders', '1.2.3', engineOf({ tools: [greetTool] }), { ...settings, ledgerPath: undefined })).toMatch(/; the code's own effect ledger\)$/);
+    expect(startupMessage('orders', '1.2.3', engineOf({ tools: [greetTool] }), { ...settings, ledgerPath: undefined })).toMatch(
+      /; the code's own effect ledger\)$/,
+    );
   });
 });

@@ -3,9 +3,9 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync 
 import { tmpdir, userInfo } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
 import { createMemoryLedger, generateKey } from '@roundtrip/engine';
-import { defaultKeyFilePath, defaultLedgerPath, resolveServerSettings, RoundtripConfigError } from '../src/index.ts';
+import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
+import { defaultKeyFilePath, defaultLedgerPath, RoundtripConfigError, resolveServerSettings } from '../src/index.ts';
 import { openLedger } from '../src/open-ledger.ts';
 import { createBundles } from './fixtures/bundle-script.ts';
 
@@ -33,8 +33,12 @@ describe('resolveServerSettings', () => {
 
   it('refuses a malformed ROUNDTRIP_KEY and says how to make a good one', () => {
     expect(() => resolveServerSettings('srv', { ROUNDTRIP_KEY: 'short' })).toThrow(RoundtripConfigError);
-    expect(() => resolveServerSettings('srv', { ROUNDTRIP_KEY: 'shortkey' })).toThrow(/^ROUNDTRIP_KEY: Key #1: it decodes to 6 bytes; a state key is exactly 32 bytes\./);
-    expect(() => resolveServerSettings('srv', { ROUNDTRIP_KEY: 'not base64url!' })).toThrow(/^ROUNDTRIP_KEY: Key #1: it is not base64url text\. Fix: Generate a key with /);
+    expect(() => resolveServerSettings('srv', { ROUNDTRIP_KEY: 'shortkey' })).toThrow(
+      /^ROUNDTRIP_KEY: Key #1: it decodes to 6 bytes; a state key is exactly 32 bytes\./,
+    );
+    expect(() => resolveServerSettings('srv', { ROUNDTRIP_KEY: 'not base64url!' })).toThrow(
+      /^ROUNDTRIP_KEY: Key #1: it is not base64url text\. Fix: Generate a key with /,
+    );
   });
 
   it('reads ROUNDTRIP_KEY_FILE with one key a line and comments, and names a missing file', () => {
@@ -46,7 +50,9 @@ describe('resolveServerSettings', () => {
     expect(settings.keyring.kids).toHaveLength(2);
     expect(settings.keySource).toBe(`key file ${file}`);
     expect(settings.warnings).toEqual([]);
-    expect(() => resolveServerSettings('srv', { ROUNDTRIP_KEY_FILE: join(dir, 'missing') })).toThrow(/Cannot read the key file .*missing \(ENOENT\)/);
+    expect(() => resolveServerSettings('srv', { ROUNDTRIP_KEY_FILE: join(dir, 'missing') })).toThrow(
+      /Cannot read the key file .*missing \(ENOENT\)/,
+    );
     writeFileSync(file, '# nothing here\n');
     expect(() => resolveServerSettings('srv', { ROUNDTRIP_KEY_FILE: file })).toThrow(/holds no key/);
   });
@@ -77,7 +83,8 @@ describe('resolveServerSettings', () => {
     const bundles = createBundles();
     const script = await bundles.of(join(import.meta.dirname, 'fixtures', 'print-sealing-kid.ts'));
     onTestFinished(() => bundles.remove());
-    const run = () => promisify(execFile)(process.execPath, [script], { env: { PATH: process.env.PATH, XDG_CONFIG_HOME: config, HOME: config } });
+    const run = () =>
+      promisify(execFile)(process.execPath, [script], { env: { PATH: process.env.PATH, XDG_CONFIG_HOME: config, HOME: config } });
     const results = await Promise.all([run(), run(), run()]);
     const kids = results.map((r) => r.stdout.trim());
     expect(new Set(kids).size).toBe(1);
@@ -92,20 +99,54 @@ describe('resolveServerSettings', () => {
 
   it('takes every limit from its variable, else from code, else the default; the variable wins over code', () => {
     const key = generateKey();
-    expect(resolveServerSettings('srv', { ROUNDTRIP_KEY: key }).limits).toEqual({ stateTtlSeconds: 600, settleTimeoutMs: 10_000, maxRounds: 64, maxStateBytes: 65_536 });
+    expect(resolveServerSettings('srv', { ROUNDTRIP_KEY: key }).limits).toEqual({
+      stateTtlSeconds: 600,
+      settleTimeoutMs: 10_000,
+      maxRounds: 64,
+      maxStateBytes: 65_536,
+    });
     const fromCode = { limits: { stateTtlSeconds: 300, settleTimeoutMs: 2000, maxRounds: 20, maxStateBytes: 32_768 } };
     expect(resolveServerSettings('srv', { ROUNDTRIP_KEY: key }, fromCode).limits).toEqual(fromCode.limits);
-    const env = { ROUNDTRIP_KEY: key, ROUNDTRIP_STATE_TTL: '30', ROUNDTRIP_SETTLE_TIMEOUT_MS: '2500', ROUNDTRIP_MAX_ROUNDS: ' 12 ', ROUNDTRIP_MAX_STATE_BYTES: '1048576' };
-    expect(resolveServerSettings('srv', env, fromCode).limits).toEqual({ stateTtlSeconds: 30, settleTimeoutMs: 2500, maxRounds: 12, maxStateBytes: 1_048_576 });
+    const env = {
+      ROUNDTRIP_KEY: key,
+      ROUNDTRIP_STATE_TTL: '30',
+      ROUNDTRIP_SETTLE_TIMEOUT_MS: '2500',
+      ROUNDTRIP_MAX_ROUNDS: ' 12 ',
+      ROUNDTRIP_MAX_STATE_BYTES: '1048576',
+    };
+    expect(resolveServerSettings('srv', env, fromCode).limits).toEqual({
+      stateTtlSeconds: 30,
+      settleTimeoutMs: 2500,
+      maxRounds: 12,
+      maxStateBytes: 1_048_576,
+    });
     // one variable overrides its own limit only; an empty one counts as unset
-    expect(resolveServerSettings('srv', { ROUNDTRIP_KEY: key, ROUNDTRIP_MAX_ROUNDS: '8', ROUNDTRIP_STATE_TTL: ' ' }, fromCode).limits).toEqual({ ...fromCode.limits, maxRounds: 8 });
+    expect(
+      resolveServerSettings('srv', { ROUNDTRIP_KEY: key, ROUNDTRIP_MAX_ROUNDS: '8', ROUNDTRIP_STATE_TTL: ' ' }, fromCode).limits,
+    ).toEqual({ ...fromCode.limits, maxRounds: 8 });
   });
 
   it.each([
-    ['ROUNDTRIP_STATE_TTL', 'the state lifetime in whole seconds from 1 to 604800 (default 600)', ['0', '-5', '1.5', 'ten', '604801', '1e3']],
-    ['ROUNDTRIP_SETTLE_TIMEOUT_MS', 'the time invoked work may take within one round, in whole milliseconds from 1 to 600000 (default 10000)', ['0', '600001', '2.5', '10s']],
-    ['ROUNDTRIP_MAX_ROUNDS', 'the number of rounds one request may take, a whole number from 1 to 1000 (default 64)', ['0', '1001', 'many', '-1']],
-    ['ROUNDTRIP_MAX_STATE_BYTES', 'the size of the largest requestState accepted, in whole bytes from 1 to 1048576 (default 65536)', ['0', '1048577', '64k', '0x10']],
+    [
+      'ROUNDTRIP_STATE_TTL',
+      'the state lifetime in whole seconds from 1 to 604800 (default 600)',
+      ['0', '-5', '1.5', 'ten', '604801', '1e3'],
+    ],
+    [
+      'ROUNDTRIP_SETTLE_TIMEOUT_MS',
+      'the time invoked work may take within one round, in whole milliseconds from 1 to 600000 (default 10000)',
+      ['0', '600001', '2.5', '10s'],
+    ],
+    [
+      'ROUNDTRIP_MAX_ROUNDS',
+      'the number of rounds one request may take, a whole number from 1 to 1000 (default 64)',
+      ['0', '1001', 'many', '-1'],
+    ],
+    [
+      'ROUNDTRIP_MAX_STATE_BYTES',
+      'the size of the largest requestState accepted, in whole bytes from 1 to 1048576 (default 65536)',
+      ['0', '1048577', '64k', '0x10'],
+    ],
   ])('refuses a bad %s, naming the range and the default', (variable, range, bads) => {
     for (const bad of bads) {
       const attempt = () => resolveServerSettings('srv', { ROUNDTRIP_KEY: generateKey(), [variable]: bad }, { limits: { maxRounds: 5 } });
@@ -132,7 +173,9 @@ describe('resolveServerSettings', () => {
     const env = { ROUNDTRIP_KEY: key, XDG_STATE_HOME: state, HOME: state };
     expect(resolveServerSettings('my server', env).ledgerPath).toBe(join(state, 'roundtrip', 'ledgers', 'my_server.db'));
     expect(resolveServerSettings('srv', env, { ledger: { path: '/srv/effects.db' } }).ledgerPath).toBe('/srv/effects.db');
-    expect(resolveServerSettings('srv', { ...env, ROUNDTRIP_LEDGER: '/var/ops.db' }, { ledger: { path: '/srv/effects.db' } }).ledgerPath).toBe('/var/ops.db');
+    expect(
+      resolveServerSettings('srv', { ...env, ROUNDTRIP_LEDGER: '/var/ops.db' }, { ledger: { path: '/srv/effects.db' } }).ledgerPath,
+    ).toBe('/var/ops.db');
     expect(resolveServerSettings('srv', { ...env, ROUNDTRIP_LEDGER: 'relative.db' }).ledgerPath).toBe(resolve('relative.db'));
     expect(resolveServerSettings('srv', { ...env, ROUNDTRIP_LEDGER: ':memory:' }).ledgerPath).toBe(':memory:');
   });
@@ -145,16 +188,24 @@ describe('resolveServerSettings', () => {
     expect(plain.warnings).toEqual([]);
     const overridden = resolveServerSettings('srv', { ...env, ROUNDTRIP_LEDGER: '/var/ops.db' }, { ledger: own });
     expect(overridden.ledgerPath).toBe('/var/ops.db');
-    expect(overridden.warnings).toEqual(["ROUNDTRIP_LEDGER overrides the effect ledger this server's code supplies; effects are recorded in /var/ops.db."]);
+    expect(overridden.warnings).toEqual([
+      "ROUNDTRIP_LEDGER overrides the effect ledger this server's code supplies; effects are recorded in /var/ops.db.",
+    ]);
   });
 });
 
 describe('defaultLedgerPath', () => {
   it('follows the platform convention beside the key files', () => {
     expect(defaultLedgerPath('orders', { HOME: '/home/ada' }, 'linux')).toBe('/home/ada/.local/state/roundtrip/ledgers/orders.db');
-    expect(defaultLedgerPath('orders', { HOME: '/home/ada', XDG_STATE_HOME: '/xdg/state' }, 'linux')).toBe('/xdg/state/roundtrip/ledgers/orders.db');
-    expect(defaultLedgerPath('my orders/v2', { HOME: '/Users/ada' }, 'darwin')).toBe('/Users/ada/Library/Application Support/Roundtrip/ledgers/my_orders_v2.db');
-    expect(defaultLedgerPath('orders', { HOME: 'C:/Users/ada', LOCALAPPDATA: 'C:/Users/ada/AppData/Local' }, 'win32')).toBe(join('C:/Users/ada/AppData/Local', 'Roundtrip', 'ledgers', 'orders.db'));
+    expect(defaultLedgerPath('orders', { HOME: '/home/ada', XDG_STATE_HOME: '/xdg/state' }, 'linux')).toBe(
+      '/xdg/state/roundtrip/ledgers/orders.db',
+    );
+    expect(defaultLedgerPath('my orders/v2', { HOME: '/Users/ada' }, 'darwin')).toBe(
+      '/Users/ada/Library/Application Support/Roundtrip/ledgers/my_orders_v2.db',
+    );
+    expect(defaultLedgerPath('orders', { HOME: 'C:/Users/ada', LOCALAPPDATA: 'C:/Users/ada/AppData/Local' }, 'win32')).toBe(
+      join('C:/Users/ada/AppData/Local', 'Roundtrip', 'ledgers', 'orders.db'),
+    );
   });
 });
 
@@ -167,6 +218,8 @@ describe('openLedger', () => {
     const notAFolder = join(dir, 'file');
     writeFileSync(notAFolder, '');
     expect(() => openLedger(join(notAFolder, 'effects.db'))).toThrow(RoundtripConfigError);
-    expect(() => openLedger(join(notAFolder, 'effects.db'))).toThrow(/^Cannot open the effect ledger at .*file\/effects\.db .*ROUNDTRIP_LEDGER sets the ledger path\.$/);
+    expect(() => openLedger(join(notAFolder, 'effects.db'))).toThrow(
+      /^Cannot open the effect ledger at .*file\/effects\.db .*ROUNDTRIP_LEDGER sets the ledger path\.$/,
+    );
   });
 });

@@ -4,8 +4,8 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { generateKey } from '@roundtrip/engine';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createBundles } from './fixtures/bundle-script.ts';
 import { modernMeta, type RawServer, spawnRawServer } from './fixtures/spawn-raw-server.ts';
 
@@ -44,7 +44,7 @@ const call = (id: number, params: Record<string, unknown>, capabilities?: object
 });
 const byId = (id: number) => (m: Record<string, unknown>) => m.id === id;
 type Result = { resultType?: string; requestState?: string; content?: Array<{ text: string }>; isError?: boolean };
-const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 describe('the stdio server', () => {
   it('serves a 2026-07-28 conversation that survives a restart reusing the generated key file: only JSON-RPC on stdout, logs on stderr, exit 0 on SIGTERM', async () => {
@@ -60,7 +60,10 @@ describe('the stdio server', () => {
     );
     expect(existsSync(ledger)).toBe(true);
     before.send({ jsonrpc: '2.0', id: 1, method: 'server/discover', params: { _meta: modernMeta() } });
-    expect((await before.next(byId(1))).result).toMatchObject({ supportedVersions: ['2026-07-28'], capabilities: { tools: {}, prompts: {}, resources: {} } });
+    expect((await before.next(byId(1))).result).toMatchObject({
+      supportedVersions: ['2026-07-28'],
+      capabilities: { tools: {}, prompts: {}, resources: {} },
+    });
     before.send(call(2, {}));
     const first = (await before.next(byId(2))).result as Result;
     expect(first.resultType).toBe('input_required');
@@ -68,7 +71,9 @@ describe('the stdio server', () => {
     expect(await before.exited).toEqual({ code: 0, signal: null });
 
     const after = start(env);
-    after.send(call(3, { requestState: `${first.requestState}A`, inputResponses: { who: { action: 'accept', content: { name: 'Grace' } } } }));
+    after.send(
+      call(3, { requestState: `${first.requestState}A`, inputResponses: { who: { action: 'accept', content: { name: 'Grace' } } } }),
+    );
     expect((await after.next(byId(3))).error).toMatchObject({ code: -32602, message: 'Invalid or expired requestState' });
     await after.stderrMatching(/warn state_rejected \(tool greet\): requestState refused \(invalid\)/);
     after.send(call(4, { requestState: first.requestState, inputResponses: { who: { action: 'accept', content: { name: 'Grace' } } } }));
@@ -84,9 +89,22 @@ describe('the stdio server', () => {
 
   it('serves a 2025-06-18 host through a real elicitation/create, takes limits and the ledger from the environment, and exits 0 when stdin closes', async () => {
     const ledger = join(tempDir('rt-ledger-'), 'effects.db');
-    const server = start({ ROUNDTRIP_KEY: generateKey(), ROUNDTRIP_LEDGER: ledger, ROUNDTRIP_MAX_ROUNDS: '30', ROUNDTRIP_STATE_TTL: '120' });
-    server.send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: { elicitation: {} }, clientInfo: { name: 'old-host', version: '1' } } });
-    expect((await server.next(byId(1))).result).toMatchObject({ protocolVersion: '2025-06-18', capabilities: { tools: {}, prompts: {}, resources: {} } });
+    const server = start({
+      ROUNDTRIP_KEY: generateKey(),
+      ROUNDTRIP_LEDGER: ledger,
+      ROUNDTRIP_MAX_ROUNDS: '30',
+      ROUNDTRIP_STATE_TTL: '120',
+    });
+    server.send({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: { elicitation: {} }, clientInfo: { name: 'old-host', version: '1' } },
+    });
+    expect((await server.next(byId(1))).result).toMatchObject({
+      protocolVersion: '2025-06-18',
+      capabilities: { tools: {}, prompts: {}, resources: {} },
+    });
     server.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
     server.send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'greet', arguments: { greeting: 'Hi' } } });
     const ask = await server.next((m) => m.method === 'elicitation/create');
@@ -95,7 +113,11 @@ describe('the stdio server', () => {
     expect(((await server.next(byId(2))).result as Result).content?.[0]?.text).toBe('Hi, Linus!');
 
     const log = await server.stderrMatching(/info started: /);
-    expect(log).toMatch(new RegExp(`state lifetime 120s, settle timeout 10000 ms, at most 30 rounds, states up to 65536 bytes; effect ledger ${escape(ledger)}\\)`));
+    expect(log).toMatch(
+      new RegExp(
+        `state lifetime 120s, settle timeout 10000 ms, at most 30 rounds, states up to 65536 bytes; effect ledger ${escapeRegExp(ledger)}\\)`,
+      ),
+    );
     expect(existsSync(ledger)).toBe(true);
     server.child.stdin.end();
     expect(await server.exited).toEqual({ code: 0, signal: null });
@@ -104,7 +126,10 @@ describe('the stdio server', () => {
 
   it('refuses to start with a bad setting: status 1, the fix on stderr, nothing on stdout', async () => {
     const cases: Array<{ env: Record<string, string>; fix: RegExp }> = [
-      { env: { ROUNDTRIP_KEY: 'notakey1' }, fix: /\[greeting-test\] cannot start: ROUNDTRIP_KEY: Key #1: it decodes to 6 bytes; a state key is exactly 32 bytes\./ },
+      {
+        env: { ROUNDTRIP_KEY: 'notakey1' },
+        fix: /\[greeting-test\] cannot start: ROUNDTRIP_KEY: Key #1: it decodes to 6 bytes; a state key is exactly 32 bytes\./,
+      },
       {
         env: { ROUNDTRIP_KEY: generateKey(), ROUNDTRIP_MAX_ROUNDS: '0' },
         fix: /\[greeting-test\] cannot start: ROUNDTRIP_MAX_ROUNDS is "0"; give the number of rounds one request may take, a whole number from 1 to 1000 \(default 64\)\.\n/,

@@ -11,8 +11,14 @@ interface ResolveArgs {
   pluginData?: { fromPlugin?: boolean };
 }
 interface PluginBuild {
-  onResolve(options: { filter: RegExp }, callback: (args: ResolveArgs) => Promise<{ path: string; external: boolean } | { errors: unknown[] } | undefined>): void;
-  resolve(path: string, options: { kind: string; resolveDir: string; pluginData: { fromPlugin: boolean } }): Promise<{ path: string; external: boolean; errors: unknown[] }>;
+  onResolve(
+    options: { filter: RegExp },
+    callback: (args: ResolveArgs) => Promise<{ path: string; external: boolean } | { errors: unknown[] } | undefined>,
+  ): void;
+  resolve(
+    path: string,
+    options: { kind: string; resolveDir: string; pluginData: { fromPlugin: boolean } },
+  ): Promise<{ path: string; external: boolean; errors: unknown[] }>;
 }
 interface Esbuild {
   build(options: Record<string, unknown> & { plugins?: Array<{ name: string; setup(build: PluginBuild): void }> }): Promise<unknown>;

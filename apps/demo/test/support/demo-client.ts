@@ -44,7 +44,8 @@ export async function connectDemo(
     env: { ROUNDTRIP_DB: settings.db, ROUNDTRIP_KEY: settings.key, ROUNDTRIP_PRINCIPAL: settings.principal ?? 'ada' },
     ...(settings.launcher && { launcher: settings.launcher }),
     prepare: (client) => {
-      if (answer) client.setRequestHandler('elicitation/create', async (request) => answer((request.params as { message: string }).message) as never);
+      if (answer)
+        client.setRequestHandler('elicitation/create', async (request) => answer((request.params as { message: string }).message) as never);
     },
   });
   return { client: connection.client, stderr: connection.serverLog, waitForLog: connection.waitForLog, close: connection.close };

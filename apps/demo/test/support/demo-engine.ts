@@ -6,19 +6,19 @@ import { join } from 'node:path';
 import {
   type CallToolResult,
   type ClientCapabilities,
+  createEngine,
+  createKeyring,
   type Engine,
   type EngineLogEntry,
   type EngineOptions,
   type GetPromptResult,
+  generateKey,
   type ReadResourceResult,
   type StepOutcome,
-  createEngine,
-  createKeyring,
-  generateKey,
 } from '@roundtrip/engine';
-import { type SqliteLedger, createSqliteLedger } from '@roundtrip/engine/sqlite';
+import { createSqliteLedger, type SqliteLedger } from '@roundtrip/engine/sqlite';
 import { expect } from 'vitest';
-import { SERVER_NAME, createDemoDefinitions } from '../../src/demo-definitions.ts';
+import { createDemoDefinitions, SERVER_NAME } from '../../src/demo-definitions.ts';
 import { type OrdersStore, openOrdersStore } from '../../src/orders-store.ts';
 
 export const FORM: ClientCapabilities = { elicitation: { form: {} } };
@@ -81,7 +81,12 @@ export function demoEngine(options: { db?: string } & Partial<Omit<EngineOptions
     log: (entry) => logs.push(entry),
     ...engineOptions,
   });
-  const who = (retry?: Retry) => ({ principal: retry?.principal ?? 'ada', capabilities: FORM, requestState: retry?.requestState, inputResponses: retry?.inputResponses });
+  const who = (retry?: Retry) => ({
+    principal: retry?.principal ?? 'ada',
+    capabilities: FORM,
+    requestState: retry?.requestState,
+    inputResponses: retry?.inputResponses,
+  });
   const strip = <T extends object>(request: T) => Object.fromEntries(Object.entries(request).filter(([, v]) => v !== undefined)) as T;
   return {
     engine,

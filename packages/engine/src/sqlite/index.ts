@@ -2,5 +2,5 @@
 // This file is the subpath's API contract: every export here is a decision. The engine's root entry
 // never imports it, so code that does not use SQLite does not load Node-only modules.
 
-export { createSqliteLedger } from './sqlite-ledger.ts';
 export type { SqliteLedger, SqliteLedgerOptions } from './sqlite-ledger.ts';
+export { createSqliteLedger } from './sqlite-ledger.ts';

@@ -119,7 +119,10 @@ export function createSqliteLedger(options: SqliteLedgerOptions): SqliteLedger {
   const claimTx = db.transaction((run: string, effect: string, startedAt: number): 'claimed' | EffectRecord => {
     if (insertRunning.run(run, effect, startedAt).changes === 1) return 'claimed';
     const row = selectRecord.get(run, effect);
-    if (!row) throw new Error(`The effect ledger at ${path} lost the record of run "${run}", effect "${effect}" inside one transaction; check that nothing else deletes rows from roundtrip_effects.`);
+    if (!row)
+      throw new Error(
+        `The effect ledger at ${path} lost the record of run "${run}", effect "${effect}" inside one transaction; check that nothing else deletes rows from roundtrip_effects.`,
+      );
     return decodeRecord(row, path, { run, effect });
   });
   const completeTx = db.transaction((run: string, effect: string, outcome: EffectOutcome, finishedAt: number): void => {
@@ -248,7 +251,9 @@ function checkedDuration(name: string, value: number, path: string): number {
 
 function openError(path: string, error: unknown): Error {
   const code = codeOf(error);
-  return new Error(`Cannot open the effect ledger at ${path} (${code ? `${code}: ` : ''}${messageOf(error)}). ${hintFor(code)}`, { cause: error });
+  return new Error(`Cannot open the effect ledger at ${path} (${code ? `${code}: ` : ''}${messageOf(error)}). ${hintFor(code)}`, {
+    cause: error,
+  });
 }
 
 function hintFor(code: string | undefined): string {
