@@ -14,7 +14,12 @@ export type DefinitionProblemCode =
   | 'unknown_effect'
   | 'invalid_uri'
   | 'invalid_key'
-  | 'invalid_option';
+  | 'invalid_option'
+  // of declared flows (@roundtrip/tools)
+  | 'invalid_step'
+  | 'invalid_condition'
+  | 'invalid_template'
+  | 'round_budget';
 
 /** One mistake in a definition: where it is, what is wrong, and how to fix it. */
 export interface DefinitionProblem {

@@ -32,7 +32,7 @@ export type { MemoryLedger, MemoryLedgerOptions } from './memory-ledger.ts';
 export { createMemoryLedger } from './memory-ledger.ts';
 export type { EffectSpec } from './once-effect.ts';
 export { EffectOutcomeUnknownError } from './once-effect.ts';
-export type { AnswerEvent, AnswerEvents, AnswerOf, AskMeta, QuestionKey, QuestionSpec, Questions } from './questions.ts';
+export type { AnswerEvent, AnswerEvents, AnswerOf, AnyQuestions, AskMeta, QuestionKey, QuestionSpec, Questions } from './questions.ts';
 export { defineQuestions } from './questions.ts';
 export type { ProgressUpdate, RoundRequest } from './run-step.ts';
 export type { EngineLogEntry, StepError, StepOutcome } from './step-outcome.ts';

@@ -7,7 +7,14 @@ type JsonPrimitive = string | number | boolean | null;
 export type JsonValue = JsonPrimitive | JsonValue[] | { [key: string]: JsonValue };
 export type JsonObject = { [key: string]: JsonValue };
 
-/** One property of a restricted elicitation form (flat, primitive). */
+/** One option of a titled select: the value the answer carries and the label the user sees. */
+type TitledOption = { const: string; title: string };
+
+/**
+ * One property of a restricted elicitation form (flat, primitive): a string, a number, a boolean, a
+ * single select (plain `enum`, or `oneOf` titled options) or a multi select (items a plain `enum`, or
+ * `anyOf` titled options).
+ */
 export type ElicitationProperty =
   | {
       type: 'string';
@@ -19,6 +26,7 @@ export type ElicitationProperty =
       default?: string;
     }
   | { type: 'string'; title?: string; description?: string; enum: string[]; default?: string }
+  | { type: 'string'; title?: string; description?: string; oneOf: TitledOption[]; default?: string }
   | { type: 'number' | 'integer'; title?: string; description?: string; minimum?: number; maximum?: number; default?: number }
   | { type: 'boolean'; title?: string; description?: string; default?: boolean }
   | {
@@ -28,6 +36,15 @@ export type ElicitationProperty =
       minItems?: number;
       maxItems?: number;
       items: { type: 'string'; enum: string[] };
+      default?: string[];
+    }
+  | {
+      type: 'array';
+      title?: string;
+      description?: string;
+      minItems?: number;
+      maxItems?: number;
+      items: { anyOf: TitledOption[] };
       default?: string[];
     };
 
