@@ -1,0 +1,46 @@
+// One flow, checked and built: compile the declaration, name its questions, make its machine. Shared by
+// the tool, prompt and resource forms; problems from every stage are reported together.
+import { type AnyQuestions, type DefinitionProblem, RoundtripDefinitionError } from '@roundtrip/engine';
+import type { AnyStateMachine } from 'xstate';
+import type { z } from 'zod';
+import { type CompiledFlow, compileFlow } from './compile-flow.ts';
+import type { FlowOutcome } from './flow-context.ts';
+import { flowQuestions } from './flow-questions.ts';
+import { type FinalInput, flowMachine } from './flow-setup.ts';
+import type { StepSpec } from './flow-spec.ts';
+
+export interface DeclaredFlow {
+  readonly compiled: CompiledFlow;
+  readonly questions: AnyQuestions;
+  readonly machine: AnyStateMachine;
+}
+
+/** How a flow ended without its final action, for a default message. */
+export function endedText(owner: string, outcome: Extract<FlowOutcome, { status: 'ended' }>): string {
+  const how =
+    outcome.how === 'abandoned'
+      ? 'the answers were abandoned at the review'
+      : `the question of step '${outcome.step}' was ${outcome.how === 'declined' ? 'declined' : 'cancelled'}`;
+  return `${owner}: nothing was done, because ${how}.`;
+}
+
+export function declareFlow(
+  owner: string,
+  name: string,
+  input: z.ZodObject,
+  steps: Readonly<Record<string, StepSpec>>,
+  final: (input: FinalInput) => unknown,
+): DeclaredFlow {
+  const problems: DefinitionProblem[] = [];
+  const compiled = compileFlow(owner, name, input, steps, problems);
+  if (problems.length > 0) throw new RoundtripDefinitionError(problems);
+  let questions: AnyQuestions;
+  try {
+    questions = flowQuestions(compiled);
+  } catch (error) {
+    if (!(error instanceof RoundtripDefinitionError)) throw error;
+    // the engine names questions by form; say which flow they belong to
+    throw new RoundtripDefinitionError(error.problems.map((p) => ({ ...p, path: `${owner} › ${p.path}` })));
+  }
+  return { compiled, questions, machine: flowMachine(compiled, final) };
+}

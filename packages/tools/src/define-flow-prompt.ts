@@ -1,0 +1,50 @@
+// A prompt declared as a flow: it asks its questions, then its final action writes the messages.
+import { definePrompt, type PromptDefinition, type PromptMessageView } from '@roundtrip/engine';
+import { z } from 'zod';
+import { declareFlow, endedText } from './declare-flow.ts';
+import type { EndedInfo } from './define-flow-tool.ts';
+import type { FlowOutcome } from './flow-context.ts';
+import { registerFlow } from './flow-registry.ts';
+import type { FinalInput } from './flow-setup.ts';
+import type { AnswersOf, StepSpec } from './flow-spec.ts';
+
+export interface FlowPromptConfig<TArgs extends z.ZodObject, TSteps extends Record<string, StepSpec>> {
+  /** Prompt name as clients ask for it: 1–128 characters of letters, digits, `_`, `-` and `.`. */
+  readonly name: string;
+  readonly description: string;
+  readonly title?: string;
+  /** The prompt's arguments (strings on the wire); templates and conditions read them as `input.<name>`. */
+  readonly arguments?: TArgs;
+  readonly steps: TSteps;
+  /** Writes the prompt's messages from the arguments and the answers. */
+  readonly final: (args: { input: z.output<TArgs>; answers: AnswersOf<TSteps> }) => PromptMessageView[] | Promise<PromptMessageView[]>;
+  /** The messages when the user declined, cancelled or abandoned; by default one user message saying so. */
+  readonly ended?: (info: EndedInfo<TSteps>) => PromptMessageView[];
+}
+
+/** Defines a prompt whose questions are declared as steps. Throws a RoundtripDefinitionError listing every problem. */
+export function defineFlowPrompt<
+  const TSteps extends Record<string, StepSpec>,
+  const TArgs extends z.ZodObject = z.ZodObject<Record<never, never>>,
+>(config: FlowPromptConfig<TArgs, TSteps>): PromptDefinition {
+  const args = (config.arguments ?? z.object({})) as z.ZodObject;
+  const final = (input: FinalInput) => config.final(input as never);
+  const flow = declareFlow(`prompt '${config.name}'`, config.name, args, config.steps, final);
+  const ended = config.ended;
+  const definition = definePrompt({
+    name: config.name,
+    description: config.description,
+    title: config.title,
+    arguments: args,
+    questions: flow.questions,
+    machine: flow.machine,
+    messages: (output: FlowOutcome): PromptMessageView[] => {
+      if (output.status === 'done') return output.result as PromptMessageView[];
+      return ended
+        ? ended({ step: output.step, how: output.how })
+        : [{ role: 'user', text: endedText(config.title ?? config.name, output) }];
+    },
+  } as never);
+  registerFlow(definition, flow, final);
+  return definition;
+}

@@ -1,0 +1,53 @@
+// A resource declared as a flow: reading it asks its questions, then its final action writes the body.
+import { defineResource, type ResourceBody, type ResourceDefinition } from '@roundtrip/engine';
+import { z } from 'zod';
+import { declareFlow, endedText } from './declare-flow.ts';
+import type { EndedInfo } from './define-flow-tool.ts';
+import type { FlowOutcome } from './flow-context.ts';
+import { registerFlow } from './flow-registry.ts';
+import type { FinalInput } from './flow-setup.ts';
+import type { AnswersOf, StepSpec } from './flow-spec.ts';
+
+/** The `{variables}` of a URI template type. */
+type UriVariables<U extends string> = U extends `${string}{${infer V}}${infer R}` ? V | UriVariables<R> : never;
+
+export interface FlowResourceConfig<U extends string, TSteps extends Record<string, StepSpec>> {
+  /** A fixed URI, or a URI template whose `{variables}` are the input (`statement://customers/{customer}`). */
+  readonly uri: U;
+  /** A short name for lists. */
+  readonly name: string;
+  readonly title?: string;
+  readonly description: string;
+  readonly mimeType?: string;
+  readonly steps: TSteps;
+  /** Writes the resource's body from the URI's variables (`input`) and the answers. */
+  readonly final: (args: { input: { [K in UriVariables<U>]: string }; answers: AnswersOf<TSteps> }) => ResourceBody | Promise<ResourceBody>;
+  /** The body when the user declined, cancelled or abandoned; by default a text saying so. */
+  readonly ended?: (info: EndedInfo<TSteps>) => ResourceBody;
+}
+
+/** Defines a resource whose questions are declared as steps. Throws a RoundtripDefinitionError listing every problem. */
+export function defineFlowResource<const U extends string, const TSteps extends Record<string, StepSpec>>(
+  config: FlowResourceConfig<U, TSteps>,
+): ResourceDefinition {
+  const names = [...String(config.uri).matchAll(/\{([^{}]+)\}/g)].map((m) => m[1]!);
+  const variables = z.object(Object.fromEntries(names.map((name) => [name, z.string()])));
+  const final = (input: FinalInput) => config.final(input as never);
+  const flow = declareFlow(`resource '${config.name}'`, config.name, variables, config.steps, final);
+  const ended = config.ended;
+  const definition = defineResource({
+    uri: config.uri,
+    name: config.name,
+    title: config.title,
+    description: config.description,
+    mimeType: config.mimeType,
+    questions: flow.questions,
+    machine: flow.machine,
+    contents: (output: FlowOutcome): ResourceBody => {
+      if (output.status === 'done') return output.result as ResourceBody;
+      return ended ? ended({ step: output.step, how: output.how }) : endedText(config.title ?? config.name, output);
+    },
+  } as never);
+  registerFlow(definition, flow, final);
+  return definition;
+}

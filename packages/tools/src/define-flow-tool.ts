@@ -1,0 +1,93 @@
+// A tool declared as a flow of questions, served by the engine like any other tool.
+import { defineTool, type ToolAnnotations, type ToolDefinition, type ToolResultView } from '@roundtrip/engine';
+import type { z } from 'zod';
+import { declareFlow, endedText } from './declare-flow.ts';
+import type { FlowOutcome } from './flow-context.ts';
+import { registerFlow } from './flow-registry.ts';
+import { type FinalInput, type FinishInput, shownNow } from './flow-setup.ts';
+import type { AnswersOf, StepSpec } from './flow-spec.ts';
+
+/** How a flow ended early: at which step, and how the user left it. */
+export interface EndedInfo<TSteps> {
+  readonly step: keyof TSteps & string;
+  readonly how: 'declined' | 'cancelled' | 'abandoned';
+}
+
+/** What a flow tool's final action returns: `structured` typed by the `output` schema when there is one. */
+export type FlowToolResult<TOutput extends z.ZodObject = z.ZodObject> = ToolResultView<z.input<TOutput>>;
+
+export interface FlowToolConfig<
+  TInput extends z.ZodObject,
+  TSteps extends Record<string, StepSpec>,
+  TOutput extends z.ZodObject = z.ZodObject,
+> {
+  /** Tool name as clients call it: 1–128 characters of letters, digits, `_`, `-` and `.`. */
+  readonly name: string;
+  readonly description: string;
+  readonly title?: string;
+  readonly annotations?: ToolAnnotations;
+  /** The tool's arguments; templates and conditions read them as `input.<name>`. */
+  readonly input: TInput;
+  /** The steps in order: each goes to the next unless its `next` says otherwise; after the last, `final` runs. */
+  readonly steps: TSteps;
+  /**
+   * The final action, with the input and the answers typed from the steps. It runs at most once per
+   * conversation through the engine's effect ledger: a replayed final retry gets the recorded result.
+   */
+  readonly final: (args: {
+    input: z.output<TInput>;
+    answers: AnswersOf<TSteps>;
+  }) => FlowToolResult<NoInfer<TOutput>> | Promise<FlowToolResult<NoInfer<TOutput>>>;
+  /** The schema of `structuredContent`; every result is checked against it before it is sent. */
+  readonly output?: TOutput;
+  /** The result when the user declined, cancelled or abandoned; by default a text saying nothing was done. */
+  readonly ended?: (info: EndedInfo<TSteps>) => FlowToolResult<NoInfer<TOutput>>;
+}
+
+/**
+ * Defines a tool whose questions are declared as steps and compiled to an XState machine. Checks the
+ * whole declaration at once and throws a RoundtripDefinitionError listing every problem.
+ *
+ * @example
+ * const book = defineFlowTool({
+ *   name: 'book_meeting', description: 'Book a room', input: z.object({ topic: z.string() }),
+ *   steps: { when: ask({ message: 'When is "{{input.topic}}"?', fields: { date: field.text({ format: 'date' }) } }) },
+ *   final: ({ input, answers }) => ({ text: `Booked ${input.topic} on ${answers.when?.date}.` }),
+ * });
+ */
+export function defineFlowTool<
+  const TInput extends z.ZodObject,
+  const TSteps extends Record<string, StepSpec>,
+  TOutput extends z.ZodObject = z.ZodObject,
+>(config: FlowToolConfig<TInput, TSteps, TOutput>): ToolDefinition {
+  const owner = `tool '${config.name}'`;
+  const final = (args: FinalInput) => config.final(args as never);
+  const flow = declareFlow(owner, config.name, config.input, config.steps, final);
+  const ended = config.ended;
+  const definition = defineTool({
+    name: config.name,
+    description: config.description,
+    title: config.title,
+    annotations: config.annotations,
+    input: config.input,
+    output: config.output,
+    questions: flow.questions,
+    machine: flow.machine,
+    effects: {
+      finish: {
+        once: true,
+        // what the last review showed from the server's data, read again right before the final action
+        confirmed: {
+          shown: ({ input }: { input: FinishInput }) => input.shown ?? null,
+          current: ({ input }: { input: FinishInput }) => (input.review ? (shownNow(flow.compiled, input.review, input) ?? null) : null),
+        },
+      },
+    } as never,
+    result: (output: FlowOutcome): ToolResultView<unknown> => {
+      if (output.status === 'done') return output.result as ToolResultView<unknown>;
+      return ended ? ended({ step: output.step, how: output.how }) : { text: endedText(config.title ?? config.name, output) };
+    },
+  } as never);
+  registerFlow(definition, flow, final);
+  return definition;
+}

@@ -1,0 +1,68 @@
+// The context every declared flow keeps between rounds (plain JSON), and the views its parts read.
+
+/** Answers by form name; `null` marks a form skipped or not asked on this way through. */
+type FlowAnswers = Record<string, Record<string, unknown> | null>;
+
+export interface FlowContext {
+  input: Record<string, unknown>;
+  answers: FlowAnswers;
+  /** The steps entered on the way here, in order (going back or changing an answer cuts it). */
+  trail: string[];
+  /** Why the last answer of a form did not count, shown when it is asked again. */
+  problems: Record<string, string>;
+  /** True once a review was shown: steps answered before are then passed through, not asked again. */
+  reviewing: boolean;
+  ended?: { step: string; how: 'declined' | 'cancelled' | 'abandoned' };
+  /** What each review showed from the server's data, by review step; checked again before the final action. */
+  shown?: Record<string, Record<string, string | number | boolean>>;
+  result?: unknown;
+}
+
+/** What a finished flow reports to its tool, prompt or resource. */
+export type FlowOutcome<TResult = unknown> =
+  | { status: 'done'; result: TResult }
+  | { status: 'ended'; step: string; how: 'declined' | 'cancelled' | 'abandoned' };
+
+/** An answer event, as the engine sends it: `<form>.accept` with content, `.decline`, `.cancel`. */
+export type FlowEvent = {
+  type: string;
+  key?: string;
+  content?: Record<string, unknown>;
+  output?: unknown;
+  error?: unknown;
+  input?: unknown;
+};
+
+/** The flow's values for conditions and templates: `input` and every answered form (and the one being accepted). */
+export function valuesOf(context: FlowContext, event?: FlowEvent): Record<string, unknown> {
+  const values: Record<string, unknown> = { ...context.answers, input: context.input };
+  if (event?.key !== undefined && event.type === `${event.key}.accept` && event.content) values[event.key] = event.content;
+  return values;
+}
+
+/** The answers of the forms on the way taken, skipped ones left out: what the final action receives. */
+export function answersOnTrail(
+  context: FlowContext,
+  formsOf: (step: string) => readonly string[],
+): Record<string, Record<string, unknown>> {
+  const out: Record<string, Record<string, unknown>> = {};
+  for (const step of context.trail) {
+    for (const form of formsOf(step)) {
+      const answer = context.answers[form];
+      if (answer) out[form] = answer;
+    }
+  }
+  return out;
+}
+
+/** The trail after entering `step`: cut back to it when it was entered before, else extended by it. */
+export function enteredTrail(trail: readonly string[], step: string): string[] {
+  const at = trail.indexOf(step);
+  return at >= 0 ? trail.slice(0, at + 1) : [...trail, step];
+}
+
+/** The outcome of a flow that reached a final state. */
+export function outcomeOf(context: FlowContext): FlowOutcome {
+  if (context.ended) return { status: 'ended', ...context.ended };
+  return { status: 'done', result: context.result };
+}

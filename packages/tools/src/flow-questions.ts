@@ -1,0 +1,103 @@
+// The questions of a compiled flow: one per form and one per review, messages rendered from context.
+import { type AnyQuestions, defineQuestions } from '@roundtrip/engine';
+import { z } from 'zod';
+import type { CompiledFlow } from './compile-flow.ts';
+import { type FlowContext, valuesOf } from './flow-context.ts';
+import { ABANDON, CONFIRM, changeOption } from './flow-states.ts';
+import { renderText, safeValue } from './safe-text.ts';
+
+/** A field's title for people: its zod `title` meta, else its name. */
+function fieldTitle(schema: z.ZodType, name: string): string {
+  let current: z.ZodType | undefined = schema;
+  while (current) {
+    const title = (current.meta() as { title?: unknown } | undefined)?.title;
+    if (typeof title === 'string' && title !== '') return title;
+    const inner: unknown = (current as { unwrap?: () => unknown }).unwrap?.();
+    current = inner instanceof z.ZodType ? inner : undefined;
+  }
+  return name;
+}
+
+const optionTitleCache = new WeakMap<z.ZodType, ReadonlyMap<string, string>>();
+
+/** The titles of a select's or multi-select's options, by value (none for other fields). */
+function optionTitles(schema: z.ZodType): ReadonlyMap<string, string> {
+  let titles = optionTitleCache.get(schema);
+  if (!titles) {
+    const found = new Map<string, string>();
+    const collect = (node: unknown) => {
+      if (typeof node !== 'object' || node === null) return;
+      const { const: value, title, anyOf, oneOf, items } = node as Record<string, unknown>;
+      if (typeof value === 'string' && typeof title === 'string') found.set(value, title);
+      for (const list of [anyOf, oneOf]) if (Array.isArray(list)) list.forEach(collect);
+      collect(items);
+    };
+    try {
+      collect(z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }));
+    } catch {
+      // a schema without a JSON form shows its raw values
+    }
+    titles = found;
+    optionTitleCache.set(schema, titles);
+  }
+  return titles;
+}
+
+/** An answer as the review shows it: option titles for chosen options, safe text otherwise. */
+function shownAnswer(schema: z.ZodType, value: unknown): string {
+  const titles = optionTitles(schema);
+  const titled = (v: unknown) => (typeof v === 'string' ? (titles.get(v) ?? v) : v);
+  return safeValue(Array.isArray(value) ? value.map(titled) : titled(value));
+}
+
+const note = (problem: string | undefined) => (problem ? `\n\nYour last answer was not accepted: ${problem}. Please answer again.` : '');
+
+/** The review's summary: one line per answered field of every form on the way here. */
+function summary(flow: CompiledFlow, context: FlowContext): string {
+  const lines: string[] = [];
+  for (const step of context.trail) {
+    for (const form of flow.formsOfStep.get(step) ?? []) {
+      const answer = context.answers[form];
+      const fields = flow.forms.get(form)?.spec.fields ?? {};
+      if (!answer) continue;
+      for (const [field, schema] of Object.entries(fields))
+        lines.push(`- ${fieldTitle(schema, field)}: ${shownAnswer(schema, answer[field])}`);
+    }
+  }
+  const review = context.trail[context.trail.length - 1];
+  for (const [label, value] of Object.entries((review && context.shown?.[review]) ?? {}))
+    lines.push(`- ${safeValue(label)}: ${safeValue(value)}`);
+  return lines.join('\n');
+}
+
+/** The review's one field: confirm, change a step (by the titles of its fields), or abandon. */
+function choiceSchema(flow: CompiledFlow, review: string) {
+  const { spec, changeable } = flow.reviews.get(review)!;
+  const options: Array<[string, string]> = [[CONFIRM, spec.labels.confirm]];
+  for (const step of changeable) {
+    const titles = (flow.formsOfStep.get(step) ?? []).flatMap((form) =>
+      Object.entries(flow.forms.get(form)?.spec.fields ?? {}).map(([field, schema]) => fieldTitle(schema, field)),
+    );
+    options.push([changeOption(step), `${spec.labels.change}: ${titles.join(', ')}`]);
+  }
+  options.push([ABANDON, spec.labels.abandon]);
+  const literals = options.map(([value, title]) => z.literal(value).meta({ title }));
+  return z.object({ choice: z.union(literals as unknown as [z.ZodLiteral<string>, z.ZodLiteral<string>]).meta({ title: 'Your choice' }) });
+}
+
+/** The question set of a compiled flow, for the engine. */
+export function flowQuestions(flow: CompiledFlow): AnyQuestions {
+  const specs: Record<string, { message: (args: { context: FlowContext }) => string; schema: z.ZodObject }> = {};
+  for (const [form, { spec }] of flow.forms) {
+    const schema = z.object(spec.fields);
+    specs[form] = { message: ({ context }) => renderText(spec.message, valuesOf(context)) + note(context.problems[form]), schema };
+  }
+  for (const [name, { spec }] of flow.reviews) {
+    specs[name] = {
+      message: ({ context }) =>
+        `${renderText(spec.message, valuesOf(context))}\n\n${summary(flow, context)}${note(context.problems[name])}`,
+      schema: choiceSchema(flow, name),
+    };
+  }
+  return defineQuestions<FlowContext>()(specs as never) as unknown as AnyQuestions;
+}

@@ -1,0 +1,40 @@
+// The compiled flow behind each definition made by this package, for export and for tests of the JSON.
+import type { AnyStateMachine } from 'xstate';
+import type { DeclaredFlow } from './declare-flow.ts';
+import { type FinalInput, flowMachine } from './flow-setup.ts';
+
+interface Registered {
+  readonly flow: DeclaredFlow;
+  readonly final: (input: FinalInput) => unknown;
+}
+
+const registry = new WeakMap<object, Registered>();
+
+export function registerFlow(definition: object, flow: DeclaredFlow, final: (input: FinalInput) => unknown): void {
+  registry.set(definition, { flow, final });
+}
+
+function registered(definition: object): Registered {
+  const found = registry.get(definition);
+  if (!found) throw new TypeError('Not a declared flow: make it with defineFlowTool, defineFlowPrompt or defineFlowResource.');
+  return found;
+}
+
+const deepCopy = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
+
+/**
+ * The machine config of a declared flow: plain JSON (states, transitions, named guards and actions with
+ * JSON params, questions asked by name), ready for a file or Stately. A fresh copy on every call.
+ */
+export function flowMachineConfig(definition: object): Record<string, unknown> {
+  return deepCopy(registered(definition).flow.compiled.config as Record<string, unknown>);
+}
+
+/**
+ * A machine made from a JSON config with the flow's own implementations (its guards, actions, checks
+ * and final action): given the flow's config, the same machine the definition serves.
+ */
+export function flowMachineFrom(definition: object, config: Record<string, unknown>): AnyStateMachine {
+  const { flow, final } = registered(definition);
+  return flowMachine({ ...flow.compiled, config }, final);
+}

@@ -1,0 +1,158 @@
+// The one setup() behind every declared flow: the named guards, actions and the final actor that the
+// JSON config refers to. Only the answers' checks and the final action differ from flow to flow.
+import { ConfirmedValueChangedError } from '@roundtrip/engine';
+import { type AnyStateMachine, assign, fromPromise, setup, spawnChild, stopChild } from 'xstate';
+import type { CompiledFlow } from './compile-flow.ts';
+import { type Condition, evaluateCondition } from './conditions.ts';
+import { answersOnTrail, enteredTrail, type FlowContext, type FlowEvent, outcomeOf, valuesOf } from './flow-context.ts';
+import type { Shown } from './flow-spec.ts';
+import { changeOption } from './flow-states.ts';
+
+/** What the final action receives. */
+export interface FinalInput {
+  readonly input: Record<string, unknown>;
+  readonly answers: Record<string, Record<string, unknown>>;
+}
+
+/** The final actor's input: the final action's, plus what the last review showed, to check again. */
+export interface FinishInput extends FinalInput {
+  readonly review?: string;
+  readonly shown?: Shown;
+}
+
+/** The last review on the way here that showed values from the server's data. */
+function lastShowingReview(flow: CompiledFlow, context: FlowContext): string | undefined {
+  return [...context.trail].reverse().find((step) => flow.reviews.get(step)?.spec.show !== undefined);
+}
+
+/** What a review shows now: its `show` with the input and the answers on the way here. */
+export function shownNow(flow: CompiledFlow, review: string, input: FinalInput): Shown | undefined {
+  return flow.reviews.get(review)?.spec.show?.({ input: input.input, answers: input.answers });
+}
+
+/** Why a review's choice did not count: it named a step this conversation did not pass through. */
+const NOT_ON_THE_WAY = 'that step was not part of this conversation, so there is nothing to change there';
+/** Why a review is shown again: what it showed changed before the final action could run. */
+const CHANGED = 'what was shown changed before it could be done; the new values are above';
+
+type Params = Record<string, unknown>;
+const param = (params: unknown, key: string): unknown => (params as Params)[key];
+
+/**
+ * The machine of a compiled flow: its JSON config with the shared implementations. `final` is the
+ * declared final action; the flow's output is `{ status: 'done', result }` or `{ status: 'ended', … }`.
+ */
+export function flowMachine(flow: CompiledFlow, final: (input: FinalInput) => unknown): AnyStateMachine {
+  const formsOf = (step: string) => flow.formsOfStep.get(step) ?? [];
+  const reasonFor = (form: string, context: FlowContext, event: FlowEvent): string | undefined => {
+    if (flow.reviews.has(form)) return NOT_ON_THE_WAY;
+    const check = flow.forms.get(form)?.spec.check;
+    if (!check || !event.content) return undefined;
+    const answers = answersOnTrail(context, formsOf);
+    return check({ answer: event.content as never, input: context.input, answers }) ?? undefined;
+  };
+  // an answer kept from before a review's change, whose check no longer passes (the room is now too small)
+  const keptAnswerReason = (form: string, context: FlowContext): string | undefined => {
+    const answer = context.answers[form];
+    return answer ? reasonFor(form, context, { type: `${form}.accept`, key: form, content: answer }) : undefined;
+  };
+  const formsParam = (params: unknown) => (param(params, 'forms') as string[] | undefined) ?? [];
+  const holds = (condition: unknown, context: FlowContext, event?: FlowEvent) =>
+    condition === undefined || evaluateCondition(condition as Condition, valuesOf(context, event));
+  const chosen = (event: FlowEvent) => event.content?.choice;
+
+  const machineSetup = setup({
+    types: { context: {} as FlowContext, events: {} as FlowEvent, input: {} as Record<string, unknown> },
+    actors: {
+      finish: fromPromise<unknown, FinishInput>(async ({ input }) => final({ input: input.input, answers: input.answers })),
+    },
+    guards: {
+      when: ({ context, event }, params: Params) => holds(param(params, 'condition'), context, event),
+      answeredBefore: ({ context, event }, params: Params) =>
+        context.reviewing &&
+        formsOf(String(param(params, 'step'))).every((form) => context.answers[form] !== undefined) &&
+        holds(param(params, 'condition'), context, event),
+      formAnsweredBefore: ({ context }, params: Params) =>
+        context.reviewing && context.answers[String(param(params, 'form'))] !== undefined,
+      keptAnswerFails: ({ context }, params: Params) =>
+        context.reviewing && formsParam(params).some((form) => keptAnswerReason(form, context) !== undefined),
+      answerFails: ({ context, event }, params: Params) => reasonFor(String(param(params, 'form')), context, event) !== undefined,
+      shownChanged: ({ context, event }, params: Params) =>
+        event.error instanceof ConfirmedValueChangedError && lastShowingReview(flow, context) === param(params, 'step'),
+      cameFrom: ({ context }, params: Params) => context.trail[context.trail.length - 2] === param(params, 'step'),
+      reviewChoice: ({ context, event }, params: Params) =>
+        chosen(event) === param(params, 'option') && holds(param(params, 'condition'), context, event),
+      changeStep: ({ context, event }, params: Params) => {
+        const step = String(param(params, 'step'));
+        return chosen(event) === changeOption(step) && context.trail.includes(step);
+      },
+    },
+    actions: {
+      takeInput: assign(({ event }) => ({
+        input: (event.input ?? {}) as Record<string, unknown>,
+        answers: {},
+        trail: [],
+        problems: {},
+        reviewing: false,
+      })),
+      enterStep: assign(({ context }, params: Params) => ({ trail: enteredTrail(context.trail, String(param(params, 'step'))) })),
+      store: assign(({ context, event }, params: Params) => {
+        const form = String(param(params, 'form'));
+        const { [form]: _solved, ...problems } = context.problems;
+        return { answers: { ...context.answers, [form]: event.content ?? {} }, problems };
+      }),
+      skipStep: assign(({ context }, params: Params) => ({
+        answers: { ...context.answers, ...Object.fromEntries(formsOf(String(param(params, 'step'))).map((form) => [form, null])) },
+      })),
+      skipForm: assign(({ context }, params: Params) => ({ answers: { ...context.answers, [String(param(params, 'form'))]: null } })),
+      forgetStep: assign(({ context }, params: Params) => {
+        const forget = new Set(formsOf(String(param(params, 'step'))));
+        return { answers: Object.fromEntries(Object.entries(context.answers).filter(([form]) => !forget.has(form))) };
+      }),
+      dropFailingAnswers: assign(({ context }, params: Params) => {
+        const answers = { ...context.answers };
+        const problems = { ...context.problems };
+        for (const form of formsParam(params)) {
+          const reason = keptAnswerReason(form, context);
+          if (reason === undefined) continue;
+          delete answers[form];
+          problems[form] = reason;
+        }
+        return { answers, problems };
+      }),
+      rememberProblem: assign(({ context, event }, params: Params) => {
+        const form = String(param(params, 'form'));
+        return { problems: { ...context.problems, [form]: reasonFor(form, context, event) ?? NOT_ON_THE_WAY } };
+      }),
+      endFlow: assign((_, params: Params) => ({
+        ended: { step: String(param(params, 'step')), how: param(params, 'how') as 'declined' | 'cancelled' | 'abandoned' },
+      })),
+      startReview: assign({ reviewing: true }),
+      noteShown: assign(({ context }, params: Params) => {
+        const step = String(param(params, 'step'));
+        const shown = shownNow(flow, step, { input: context.input, answers: answersOnTrail(context, formsOf) });
+        return { shown: { ...context.shown, [step]: shown ?? {} } };
+      }),
+      rememberChange: assign(({ context }, params: Params) => ({
+        problems: { ...context.problems, [String(param(params, 'step'))]: CHANGED },
+      })),
+      keepResult: assign(({ event }) => ({ result: event.output })),
+      runFinal: spawnChild('finish', {
+        id: 'finish',
+        input: ({ context }): FinishInput => {
+          const review = lastShowingReview(flow, context);
+          const base = { input: context.input, answers: answersOnTrail(context, formsOf) };
+          return review ? { ...base, review, shown: context.shown?.[review] ?? {} } : base;
+        },
+      }),
+      stopFinal: stopChild('finish'),
+      failFinal: ({ event }) => {
+        throw event.error instanceof Error ? event.error : new Error(String(event.error));
+      },
+    },
+  });
+  return machineSetup.createMachine({
+    ...(flow.config as object),
+    output: ({ context }: { context: FlowContext }) => outcomeOf(context),
+  } as never) as unknown as AnyStateMachine;
+}

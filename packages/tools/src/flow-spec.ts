@@ -1,0 +1,151 @@
+// What an author writes: the steps of a flow as data, built with `ask`, `askAll` and `review`.
+import type { z } from 'zod';
+import type { Condition } from './conditions.ts';
+
+/** The fields of one form: names to zod schemas, usually made with `field.*`. */
+export type Fields = Record<string, z.ZodType>;
+
+/** The answer of one form, typed from its fields. */
+export type FormAnswer<TFields extends Fields> = z.output<z.ZodObject<TFields>>;
+
+/** What a step does when the user declines or cancels its question. */
+export type Leave =
+  /** End the flow: nothing is done, and the result says where it stopped (the default). */
+  | 'end'
+  /** Go on without this answer, as if the step were not there. */
+  | 'skip'
+  /** Ask the step before this one again. */
+  | 'back';
+
+/** Where a step goes once answered: a step name, `'finish'` (the final action), or rules tried in order. */
+export type Next = string | readonly NextRule[];
+
+/** One rule of `next`: go to `goto` when `if` holds (no `if`: always). */
+export interface NextRule {
+  readonly if?: Condition;
+  readonly goto: string;
+}
+
+/** What a check sees: the answer just given, the tool's input and the answers given so far. */
+export interface CheckArgs<TFields extends Fields> {
+  readonly answer: FormAnswer<TFields>;
+  readonly input: Readonly<Record<string, unknown>>;
+  readonly answers: Readonly<Record<string, Readonly<Record<string, unknown>> | undefined>>;
+}
+
+/** One form: one elicitation with one or more fields. */
+export interface FormSpec<TFields extends Fields = Fields> {
+  /** The question, a template over the input and earlier answers: `Book "{{input.topic}}" on {{when.date}}?` */
+  readonly message: string;
+  readonly fields: TFields;
+  /**
+   * A check no form can express (a date in the future, a count against a room's size): return why the
+   * answer does not fit, and the form is asked again with that reason; return undefined to accept it.
+   */
+  check?(args: CheckArgs<TFields>): string | undefined;
+  /** In a step of several forms: ask this one only when the condition holds. */
+  readonly if?: Condition;
+  /** In a step of several forms: what declining this form does, instead of the step's `onDecline`. */
+  readonly onDecline?: Leave;
+  /** In a step of several forms: what cancelling this form does, instead of the step's `onCancel`. */
+  readonly onCancel?: Leave;
+}
+
+interface StepCommon {
+  readonly next?: Next;
+  /** @defaultValue 'end' */
+  readonly onDecline?: Leave;
+  /** @defaultValue 'end' */
+  readonly onCancel?: Leave;
+}
+
+declare const formTypes: unique symbol;
+
+/** A step asking one form (named after the step) or several independent forms in one round. */
+export interface AskStep<TForms extends Record<string, Fields> = Record<string, Fields>> extends StepCommon {
+  readonly kind: 'ask';
+  /** One form named after the step (`undefined` here), or several named forms. */
+  readonly forms: { readonly [K in keyof TForms]: FormSpec<TForms[K]> } | undefined;
+  readonly form: FormSpec | undefined;
+  /** Type-only: the forms and their fields. */
+  readonly [formTypes]?: TForms;
+}
+
+/** What a review's `show` sees. */
+export interface ShowArgs {
+  readonly input: Readonly<Record<string, unknown>>;
+  readonly answers: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
+}
+
+/** Lines a review shows under the answers (`{ Price: '$40.00' }`): values read from the server's own data. */
+export type Shown = Record<string, string | number | boolean>;
+
+/** A step showing the answers so far, with confirm, change one answer, or abandon. */
+export interface ReviewStep extends StepCommon {
+  readonly kind: 'review';
+  /** Shown above the answers: a template like the forms' messages. */
+  readonly message: string;
+  /**
+   * Values from the server's data to show with the answers (a price, a room's free seats). They are read
+   * again right before the final action: if they changed, the final action does not run and the review is
+   * shown again with the new values.
+   */
+  show?(args: ShowArgs): Shown;
+  /** The option labels. */
+  readonly labels: { readonly confirm: string; readonly change: string; readonly abandon: string };
+}
+
+export type StepSpec = AskStep<Record<string, Fields>> | ReviewStep;
+
+/** The single form of an `ask` step is named after the step; the key stands for that name. */
+const SELF = '$self';
+
+/** One form, asked alone: the step's name is the form's name. */
+export function ask<const TFields extends Fields>(spec: FormSpec<TFields> & StepCommon): AskStep<{ [SELF]: TFields }> {
+  const { next, onDecline, onCancel, ...form } = spec;
+  return { kind: 'ask', form: form as unknown as FormSpec, forms: undefined, next, onDecline, onCancel };
+}
+
+/** One form of an `askAll` step; gives its check a typed answer. */
+export function form<const TFields extends Fields>(spec: FormSpec<TFields>): FormSpec<TFields> {
+  return spec;
+}
+
+/** Several independent forms asked in the same round; each form's name is its key. */
+export function askAll<const TForms extends Record<string, Fields>>(
+  spec: { readonly forms: { readonly [K in keyof TForms]: FormSpec<TForms[K]> } } & StepCommon,
+): AskStep<TForms> {
+  return { kind: 'ask', form: undefined, forms: spec.forms, next: spec.next, onDecline: spec.onDecline, onCancel: spec.onCancel };
+}
+
+/** A review of the answers so far: confirm, change one answer (its step is asked again), or abandon. */
+export function review(
+  spec: { readonly message: string; readonly labels?: Partial<ReviewStep['labels']>; show?(args: ShowArgs): Shown } & Omit<
+    StepCommon,
+    'onDecline'
+  >,
+): ReviewStep {
+  return {
+    kind: 'review',
+    message: spec.message,
+    show: spec.show,
+    labels: { confirm: 'Confirm', change: 'Change', abandon: 'Abandon', ...spec.labels },
+    next: spec.next,
+    onDecline: 'end',
+    onCancel: spec.onCancel,
+  };
+}
+
+type UnionToIntersection<U> = (U extends unknown ? (x: U) => void : never) extends (x: infer I) => void ? I : never;
+
+type StepAnswers<K, S> =
+  S extends AskStep<infer TForms>
+    ? { [F in keyof TForms as F extends typeof SELF ? K & string : F & string]?: FormAnswer<TForms[F]> }
+    : Record<never, never>;
+
+/**
+ * The answers of a flow, typed from its steps: one entry per form, each optional (a branch, a skipped
+ * step or a form asked only sometimes may leave it out).
+ */
+export type AnswersOf<TSteps> =
+  UnionToIntersection<{ [K in keyof TSteps]: StepAnswers<K, TSteps[K]> }[keyof TSteps]> extends infer A ? { [K in keyof A]: A[K] } : never;

@@ -1,0 +1,30 @@
+// @roundtrip/tools: multi-question MCP tools, prompts and resources declared as data (steps of forms,
+// branches on earlier answers, a review, a final action run once) and compiled to XState machines the
+// engine serves. This file is the package's API contract.
+
+export type { Condition, ConditionPath, ConditionValue, PathTest } from './conditions.ts';
+export { describeCondition } from './conditions.ts';
+export type { FlowPromptConfig } from './define-flow-prompt.ts';
+export { defineFlowPrompt } from './define-flow-prompt.ts';
+export type { FlowResourceConfig } from './define-flow-resource.ts';
+export { defineFlowResource } from './define-flow-resource.ts';
+export type { EndedInfo, FlowToolConfig, FlowToolResult } from './define-flow-tool.ts';
+export { defineFlowTool } from './define-flow-tool.ts';
+export type { BooleanOptions, MultiSelectOptions, NumberOptions, SelectOptions, TextFormat, TextOptions } from './fields.ts';
+export { field } from './fields.ts';
+export { flowMachineConfig, flowMachineFrom } from './flow-registry.ts';
+export type { FinalInput } from './flow-setup.ts';
+export type {
+  AnswersOf,
+  AskStep,
+  CheckArgs,
+  Fields,
+  FormAnswer,
+  FormSpec,
+  Leave,
+  Next,
+  NextRule,
+  ReviewStep,
+  StepSpec,
+} from './flow-spec.ts';
+export { ask, askAll, form, review } from './flow-spec.ts';

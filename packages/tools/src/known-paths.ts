@@ -1,0 +1,48 @@
+// What a condition or a template may read: `input.<argument>` and `<form>.<field>`, with each one's kind.
+import { z } from 'zod';
+import type { KnownPaths } from './conditions.ts';
+
+type PathInfo = KnownPaths extends ReadonlyMap<string, infer V> ? V : never;
+
+/** The kind of one field, from the JSON Schema its zod schema writes. */
+function pathInfo(schema: z.ZodType): PathInfo {
+  let json: Record<string, unknown>;
+  try {
+    json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+  } catch {
+    json = {};
+  }
+  const optional = schema.safeParse(undefined).success;
+  const constants = (list: unknown): string[] | undefined =>
+    Array.isArray(list) && list.every((o) => typeof (o as { const?: unknown })?.const === 'string')
+      ? list.map((o) => (o as { const: string }).const)
+      : undefined;
+  const options = Array.isArray(json.enum) ? (json.enum as string[]) : (constants(json.oneOf) ?? constants(json.anyOf));
+  if (options) return { kind: 'enum', options, optional };
+  switch (json.type) {
+    case 'number':
+    case 'integer':
+      return { kind: 'number', optional };
+    case 'boolean':
+      return { kind: 'boolean', optional };
+    case 'array': {
+      const items = (json.items ?? {}) as Record<string, unknown>;
+      const itemOptions = Array.isArray(items.enum) ? (items.enum as string[]) : (constants(items.oneOf) ?? constants(items.anyOf));
+      return itemOptions ? { kind: 'array', options: itemOptions, optional } : { kind: 'array', optional };
+    }
+    default:
+      return { kind: 'string', optional };
+  }
+}
+
+/** Every path a flow can read: the input's arguments and the fields of every form. */
+export function knownPaths(input: z.ZodObject, forms: ReadonlyMap<string, Readonly<Record<string, z.ZodType>>>): KnownPaths {
+  const paths = new Map<string, PathInfo>();
+  for (const [key, schema] of Object.entries(input instanceof z.ZodObject ? input.shape : {}))
+    paths.set(`input.${key}`, pathInfo(schema as z.ZodType));
+  for (const [form, fields] of forms) {
+    // a field that is not a zod schema is reported where the forms are collected
+    for (const [field, schema] of Object.entries(fields)) if (schema instanceof z.ZodType) paths.set(`${form}.${field}`, pathInfo(schema));
+  }
+  return paths;
+}

@@ -1,0 +1,42 @@
+// What the engine knows of a declared flow's questions: for each key, the form it sends (the
+// elicitation requestedSchema) and the zod schema an answer is checked against; and how it reads the
+// arguments. Read through the engine's internal entry, the one place that holds them.
+import type { AnswerSchema, ElicitationSchema } from '@roundtrip/engine';
+import { internalsOf } from '@roundtrip/engine/internal';
+
+/** One question of a definition, as the engine asks and checks it. */
+export interface QuestionForm {
+  readonly key: string;
+  /** The form sent to the client. */
+  readonly requestedSchema: ElicitationSchema;
+  /** What an accepted answer must satisfy (the engine's own check). */
+  readonly schema: AnswerSchema;
+}
+
+export interface DefinitionForms {
+  /** `Tool 'book_meeting'`: how messages name the definition. */
+  readonly owner: string;
+  readonly questions: ReadonlyMap<string, QuestionForm>;
+  /** The arguments as the machine receives them (defaults applied); throws on invalid arguments. */
+  readonly parseInput: (input: Record<string, unknown>) => Record<string, unknown>;
+}
+
+/** The questions and the argument parser of a definition made by defineFlowTool, defineFlowPrompt or defineFlowResource. */
+export function definitionForms(definition: object): DefinitionForms {
+  const internals = internalsOf(definition);
+  const questions = new Map<string, QuestionForm>();
+  for (const asked of internals.machine.asksByState.values()) {
+    for (const question of asked) {
+      questions.set(question.key, { key: question.key, requestedSchema: question.requestedSchema, schema: question.schema });
+    }
+  }
+  const parseInput = (input: Record<string, unknown>) => {
+    const parsed = internals.args.safeParse(input);
+    if (!parsed.success) {
+      const reasons = parsed.error.issues.map((issue) => `${issue.path.join('.') || '(input)'}: ${issue.message}`).join('; ');
+      throw new TypeError(`conversationsOf: the input does not fit ${internals.owner} (${reasons}). Pass its arguments as options.input.`);
+    }
+    return parsed.data as Record<string, unknown>;
+  };
+  return { owner: internals.owner, questions, parseInput };
+}

@@ -1,0 +1,68 @@
+// A path's events played on the machine again, from its first state, and grouped into the rounds the
+// engine makes of them: each round answers the keys asked together, in the order the engine feeds them.
+import { type AnyMachineSnapshot, type EventObject, getNextSnapshot, initialTransition } from 'xstate';
+import { answersOnTrail, type FlowContext } from '../flow-context.ts';
+import type { ConversationEnd, ConversationRound, InputResponse } from './conversation-types.ts';
+import type { FlowWalk } from './flow-walk.ts';
+
+/** The forms each step of a flow's machine config asks: a parallel step's regions, else its `meta.ask`. */
+export function formsOfSteps(config: Record<string, unknown>): (step: string) => readonly string[] {
+  const states = (config.states ?? {}) as Record<string, { type?: string; states?: object; meta?: { ask?: string[] } } | undefined>;
+  return (step) => {
+    const state = states[step];
+    if (state?.type === 'parallel') return Object.keys(state.states ?? {});
+    return state?.meta?.ask ?? [];
+  };
+}
+
+const keyOf = (event: EventObject) => (event as { key?: string }).key ?? event.type.slice(0, event.type.lastIndexOf('.'));
+
+/**
+ * The rounds and the end of a conversation whose answers are `events`. Throws when the machine does
+ * not go the way the path says (an answer to a question it does not ask) or fails.
+ */
+export function replayPath(
+  walk: FlowWalk,
+  formsOf: (step: string) => readonly string[],
+  events: readonly EventObject[],
+): { rounds: ConversationRound[]; end: ConversationEnd } {
+  let [snapshot] = initialTransition(walk.machine, walk.options.input) as [AnyMachineSnapshot, unknown];
+  const rounds: ConversationRound[] = [];
+  let next = 0;
+  while (next < events.length) {
+    if (walk.isEnd(snapshot)) throw new Error(`conversationsOf: the flow ended before the answer '${events[next]!.type}'.`);
+    const asked = walk.askedKeys(snapshot);
+    const responses: Record<string, InputResponse> = {};
+    let waiting = [...asked];
+    while (next < events.length && !walk.isEnd(snapshot)) {
+      const event = events[next]!;
+      const key = keyOf(event);
+      if (!waiting.includes(key)) break;
+      if (walk.askedKeys(snapshot)[0] !== key) {
+        throw new Error(
+          `conversationsOf: the path answers '${key}', but the machine in ${JSON.stringify(snapshot.value)} asks first ${walk.askedKeys(snapshot)[0] ?? 'nothing'}.`,
+        );
+      }
+      responses[key] = walk.responseOf(event);
+      waiting = waiting.filter((k) => k !== key);
+      snapshot = getNextSnapshot(walk.machine, snapshot, event);
+      next++;
+    }
+    if (Object.keys(responses).length === 0) {
+      throw new Error(`conversationsOf: the path answers '${events[next]!.type}', but the machine asks ${asked.join(', ')}.`);
+    }
+    const stillAsked = walk.isEnd(snapshot) ? [] : walk.askedKeys(snapshot);
+    const unanswered = waiting.filter((key) => stillAsked.includes(key));
+    if (unanswered.length > 0) throw new Error(`conversationsOf: the path leaves ${unanswered.join(', ')} unanswered in a round.`);
+    // a key asked with the others but no longer asked when its turn comes: answered plainly, ignored by the engine
+    for (const key of waiting) responses[key] = walk.plainResponse(key);
+    rounds.push({ asked, responses: Object.fromEntries(asked.map((key) => [key, responses[key]!])) });
+  }
+  if (snapshot.status === 'error') throw new Error(`conversationsOf: the machine failed: ${String(snapshot.error)}`);
+  if (!walk.isEnd(snapshot)) throw new Error(`conversationsOf: the path stops in ${JSON.stringify(snapshot.value)}, which is no end.`);
+  const context = snapshot.context as FlowContext;
+  const end: ConversationEnd = context.ended
+    ? { status: 'ended', step: context.ended.step, how: context.ended.how }
+    : { status: 'done', answers: answersOnTrail(context, formsOf) };
+  return { rounds, end };
+}

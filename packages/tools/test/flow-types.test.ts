@@ -1,0 +1,115 @@
+import { describe, expectTypeOf, it } from 'vitest';
+import { z } from 'zod';
+import { type AnswersOf, ask, askAll, defineFlowPrompt, defineFlowResource, defineFlowTool, field, form, review } from '../src/index.ts';
+
+const steps = {
+  when: ask({
+    message: 'When?',
+    fields: { date: field.text({ format: 'date' }), attendees: field.integer({ min: 1 }), note: field.text({ optional: true }) },
+    check: ({ answer }) => {
+      expectTypeOf(answer).toEqualTypeOf<{ date: string; attendees: number; note?: string | undefined }>();
+      return undefined;
+    },
+  }),
+  more: askAll({
+    forms: {
+      room: form({ message: 'Room?', fields: { room: field.select({ options: { big: 'Big', hall: 'Hall' } }) } }),
+      gear: form({
+        message: 'Gear?',
+        fields: { gear: field.multiSelect({ options: ['screen', 'mic'] }) },
+        if: { 'when.attendees': { gt: 5 } },
+      }),
+    },
+  }),
+  check: review({ message: 'Book?' }),
+};
+
+describe('answers typed from the declaration', () => {
+  it('has one optional entry per form, named after its step (ask) or its key (askAll), none for a review', () => {
+    expectTypeOf<AnswersOf<typeof steps>>().toEqualTypeOf<{
+      when?: { date: string; attendees: number; note?: string | undefined };
+      room?: { room: 'big' | 'hall' };
+      gear?: { gear: ('screen' | 'mic')[] };
+    }>();
+  });
+
+  it('types the final action of a tool, a prompt and a resource without annotations', () => {
+    defineFlowTool({
+      name: 'book',
+      description: 'Books',
+      input: z.object({ topic: z.string(), size: z.number().optional() }),
+      steps,
+      final: ({ input, answers }) => {
+        expectTypeOf(input).toEqualTypeOf<{ topic: string; size?: number | undefined }>();
+        expectTypeOf(answers.room).toEqualTypeOf<{ room: 'big' | 'hall' } | undefined>();
+        // @ts-expect-error: no such form
+        void answers.nope;
+        return { text: 'ok' };
+      },
+    });
+    defineFlowPrompt({
+      name: 'agenda',
+      description: 'Agenda',
+      arguments: z.object({ team: z.string() }),
+      steps: { style: ask({ message: 'Style?', fields: { style: field.select({ options: ['short', 'long'] }) } }) },
+      final: ({ input, answers }) => {
+        expectTypeOf(input).toEqualTypeOf<{ team: string }>();
+        expectTypeOf(answers.style).toEqualTypeOf<{ style: 'short' | 'long' } | undefined>();
+        return [{ role: 'user', text: 'x' }];
+      },
+    });
+    defineFlowResource({
+      uri: 'rooms://{room}/{week}',
+      name: 'room_week',
+      description: 'Week',
+      steps: { ok: ask({ message: 'Sure?', fields: { ok: field.boolean() } }) },
+      final: ({ input }) => {
+        expectTypeOf(input).toEqualTypeOf<{ room: string; week: string }>();
+        return 'text';
+      },
+    });
+  });
+
+  it('types structured content by the output schema', () => {
+    const output = z.object({ status: z.enum(['booked', 'taken']), id: z.number().optional() });
+    defineFlowTool({
+      name: 'book',
+      description: 'Books',
+      input: z.object({}),
+      steps,
+      output,
+      // literal values need `as const`: TypeScript widens them against a schema's type it has not fixed yet
+      final: ({ answers }) =>
+        answers.room
+          ? { text: 'booked', structured: { status: 'booked' as const, id: 1 } }
+          : { text: 'taken', structured: { status: 'taken' as const } },
+    });
+    defineFlowTool({
+      name: 'book',
+      description: 'Books',
+      input: z.object({}),
+      steps,
+      output,
+      // @ts-expect-error: 'maybe' is not a status
+      final: () => ({ text: 'x', structured: { status: 'maybe' } }),
+    });
+  });
+
+  it('refuses at compile time a final action that returns the wrong thing', () => {
+    defineFlowTool({
+      name: 'book',
+      description: 'Books',
+      input: z.object({}),
+      steps,
+      // @ts-expect-error: a tool's final action returns { text, structured?, isError? }
+      final: () => 'booked',
+    });
+    defineFlowPrompt({
+      name: 'agenda',
+      description: 'Agenda',
+      steps,
+      // @ts-expect-error: a prompt's final action returns messages
+      final: () => ({ text: 'x' }),
+    });
+  });
+});
