@@ -1,19 +1,25 @@
-// Everything the demo server offers, built over one orders store: the server and the tests share it.
+// Everything the demo server offers, built over the demo's stores: the server and the tests share it.
 import type { PromptDefinition, ResourceDefinition, ToolDefinition } from '@roundtrip/engine';
+import { createBookMeetingTool } from './book-meeting-tool.ts';
 import { createCustomerStatementResource } from './customer-statement-resource.ts';
+import type { DemoStores } from './demo-stores.ts';
+import { createMeetingAgendaPrompt } from './meeting-agenda-prompt.ts';
 import { createOrderStatusTool } from './order-status-tool.ts';
-import type { OrdersStore } from './orders-store.ts';
 import { createRefundEmailPrompt } from './refund-email-prompt.ts';
 import { createRefundOrderTool } from './refund-order-tool.ts';
+import { createReportIncidentTool } from './report-incident-tool.ts';
+import { createRoomBookingsResource } from './room-bookings-resource.ts';
 
 export const SERVER_NAME = 'roundtrip-demo';
-export const SERVER_VERSION = '0.2.0';
+export const SERVER_VERSION = '0.3.0';
 
 export const SERVER_INSTRUCTIONS = [
   'Looks up and refunds orders (ids like ord_51).',
   'refund_order asks the user to confirm the amount before refunding; an order is refunded at most once, and only by the amount the user confirmed (if it changed, the user is asked again).',
   'order_status reads an order without changing anything.',
   'The refund_email prompt drafts the email to a customer about a refund; the customer_statement resource (statement://customers/{customer}) is a monthly statement and asks which month.',
+  'book_meeting books a meeting room after asking when, for how many people and (for more than 5) which room, then asks to confirm; report_incident records an incident after asking its severity and details.',
+  "The meeting_agenda prompt writes an agenda after asking its length and style; the room_bookings resource (bookings://rooms/{room}) lists a week of a room's bookings and asks which week.",
 ].join(' ');
 
 export interface DemoDefinitions {
@@ -23,15 +29,21 @@ export interface DemoDefinitions {
 }
 
 /**
- * The demo's tools, prompt and resource over one orders store.
+ * The demo's tools, prompts and resources over its stores: the orders ones written as machines, the
+ * meetings and incidents ones declared as flows (@roundtrip/tools).
  *
  * @example
- * const { tools, prompts, resources } = createDemoDefinitions(openOrdersStore(dbPath()));
+ * const { tools, prompts, resources } = createDemoDefinitions(openDemoStores(dbPath()));
  */
-export function createDemoDefinitions(store: OrdersStore): DemoDefinitions {
+export function createDemoDefinitions({ orders, meetings, incidents }: Omit<DemoStores, 'close'>): DemoDefinitions {
   return {
-    tools: [createRefundOrderTool(store), createOrderStatusTool(store)],
-    prompts: [createRefundEmailPrompt(store)],
-    resources: [createCustomerStatementResource(store)],
+    tools: [
+      createRefundOrderTool(orders),
+      createOrderStatusTool(orders),
+      createBookMeetingTool(meetings),
+      createReportIncidentTool(incidents),
+    ],
+    prompts: [createRefundEmailPrompt(orders), createMeetingAgendaPrompt()],
+    resources: [createCustomerStatementResource(orders), createRoomBookingsResource(meetings)],
   };
 }

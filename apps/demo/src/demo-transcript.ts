@@ -47,15 +47,28 @@ export function textOf(result: RoundResult): string {
   return (result.content ?? []).map((block) => block.text ?? `[${block.type}]`).join('\n');
 }
 
+interface FieldSchema {
+  type?: string;
+  description?: string;
+  enum?: string[];
+  oneOf?: Array<{ const: string }>;
+  anyOf?: Array<{ const: string }>;
+  items?: FieldSchema;
+}
+
+/** The values a field may take (`low | medium | high`), or its type; a list's in brackets. */
+function fieldKind(p: FieldSchema): string {
+  const choices = p.enum ?? (p.oneOf ?? p.anyOf)?.map((o) => o.const);
+  if (choices) return choices.join(' | ');
+  return p.type === 'array' && p.items ? `[${fieldKind(p.items)}]` : (p.type ?? '?');
+}
+
 function describeFields(schema: unknown): string {
-  const { properties = {}, required = [] } = (schema ?? {}) as {
-    properties?: Record<string, { type?: string; description?: string; enum?: string[] }>;
-    required?: string[];
-  };
+  const { properties = {}, required = [] } = (schema ?? {}) as { properties?: Record<string, FieldSchema>; required?: string[] };
   return Object.entries(properties)
     .map(
       ([name, p]) =>
-        `${name}: ${p.enum ? p.enum.join(' | ') : (p.type ?? '?')}${required.includes(name) ? ', required' : ''}${p.description ? ` ("${p.description}")` : ''}`,
+        `${name}: ${fieldKind(p)}${required.includes(name) ? ', required' : ''}${p.description ? ` ("${p.description}")` : ''}`,
     )
     .join('; ');
 }
@@ -73,7 +86,10 @@ export function printResult(result: RoundResult, { brief = false } = {}) {
   if (result.resultType === 'input_required') {
     say('← input_required', 1);
     for (const [key, request] of Object.entries(result.inputRequests ?? {})) {
-      say(`${key}: ${request.method} (${request.params?.mode ?? 'form'}) "${request.params?.message ?? ''}"`, 3);
+      // a message of several lines (a review's summary) keeps the indent
+      const lines = (request.params?.message ?? '').split('\n');
+      const message = lines.map((line, i) => (i === 0 || line === '' ? line : `${INDENT.repeat(4)}${line}`)).join('\n');
+      say(`${key}: ${request.method} (${request.params?.mode ?? 'form'}) "${message}"`, 3);
       say(`fields: ${describeFields(request.params?.requestedSchema)}`, 4);
     }
     if (result.requestState !== undefined) say(`requestState: ${shortState(result.requestState)}`, 3);

@@ -1,7 +1,6 @@
 // The demo's orders and refunds, kept in a real SQLite file so that several server processes can share them.
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
+import { hasTable, openSqliteFile } from './sqlite-file.ts';
 
 type OrderStatus = 'paid' | 'refunded';
 
@@ -129,8 +128,7 @@ const toOrder = (row: OrderRow): Order => ({
 });
 
 function prepareSchema(db: Database.Database): void {
-  const hadOrders =
-    (db.prepare("SELECT count(*) AS n FROM sqlite_schema WHERE type = 'table' AND name = 'orders'").get() as { n: number }).n > 0;
+  const hadOrders = hasTable(db, 'orders');
   const columns = hadOrders ? (db.prepare('PRAGMA table_info(orders)').all() as Array<{ name: string }>).map((c) => c.name) : [];
   db.exec(SCHEMA);
   // a file from the first version: keep its orders and refunds, date the seed orders, add the new ones
@@ -154,9 +152,11 @@ function prepareSchema(db: Database.Database): void {
 
 function isUpToDate(db: Database.Database): boolean {
   const columns = (db.prepare('PRAGMA table_info(orders)').all() as Array<{ name: string }>).map((c) => c.name);
-  const hasRefunds =
-    (db.prepare("SELECT count(*) AS n FROM sqlite_schema WHERE type = 'table' AND name = 'refunds'").get() as { n: number }).n > 0;
-  return columns.includes('created_at') && hasRefunds && (db.prepare('SELECT count(*) AS n FROM orders').get() as { n: number }).n > 0;
+  return (
+    columns.includes('created_at') &&
+    hasTable(db, 'refunds') &&
+    (db.prepare('SELECT count(*) AS n FROM orders').get() as { n: number }).n > 0
+  );
 }
 
 /**
@@ -169,24 +169,7 @@ function isUpToDate(db: Database.Database): boolean {
  */
 export function openOrdersStore(path: string, options: OrdersStoreOptions = {}): OrdersStore {
   const now = options.now ?? (() => new Date());
-  let db: Database.Database;
-  try {
-    if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-    db = new Database(path);
-  } catch (error) {
-    throw new Error(`Could not open the orders database at ${path}: ${(error as Error).message}`, { cause: error });
-  }
-  try {
-    db.pragma(`busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? 5000))}`);
-    db.pragma('journal_mode = WAL');
-    db.pragma('foreign_keys = ON');
-    db.pragma('synchronous = NORMAL');
-    // a file already up to date is only read, so that processes opening it together never wait for each other's write lock
-    if (!isUpToDate(db)) db.transaction(() => prepareSchema(db)).immediate();
-  } catch (error) {
-    db.close();
-    throw new Error(`Could not open the orders database at ${path}: ${(error as Error).message}`, { cause: error });
-  }
+  const db = openSqliteFile(path, { what: 'orders database', busyTimeoutMs: options.busyTimeoutMs, isUpToDate, prepare: prepareSchema });
 
   const selectOrder = db.prepare<[string], OrderRow>(
     `SELECT o.id, o.customer, o.amount_cents, o.currency, o.status, o.created_at, r.refunded_at

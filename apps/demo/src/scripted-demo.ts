@@ -1,22 +1,23 @@
 // `pnpm demo`: a scripted conversation with the demo server over real stdio, for a person to read.
 // It checks every result as it goes: exit 0 when everything behaved as expected, 1 (saying what
-// differed) otherwise. The scenes live in demo-scenes-refunds.ts and demo-scenes-more.ts.
+// differed) otherwise. The scenes live in demo-scenes-refunds.ts, demo-scenes-more.ts and demo-scenes-flows.ts.
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { type ConnectedClient, connectDemoClient, type DemoServerEnv, SERVER_LAUNCHER } from './connect-demo-client.ts';
 import { DemoMismatch, expectThat } from './demo-checks.ts';
+import { bookMeetingThroughTheReview, meetingAgendaPrompt, reportHighIncident, roomBookingsResource } from './demo-scenes-flows.ts';
 import { amountChangesUnderTheQuestion, legacyHostRefund, refundEmailPrompt, statementResource } from './demo-scenes-more.ts';
 import { confirmedRefundSentSevenTimes, declinedKnownAndUnknown, tamperedStateRefused } from './demo-scenes-refunds.ts';
+import { openDemoStores } from './demo-stores.ts';
 import { say } from './demo-transcript.ts';
-import { openOrdersStore } from './orders-store.ts';
 
 async function run(env: DemoServerEnv, opened: ConnectedClient[]): Promise<void> {
   say('Roundtrip scripted demo: the demo server over real stdio');
   const launcher = relative(process.cwd(), SERVER_LAUNCHER);
   say(`server:   node ${launcher.startsWith('..') ? SERVER_LAUNCHER : launcher} (a new process for each client)`, 1);
-  say(`database: ${env.ROUNDTRIP_DB} (fresh; orders and the effect ledger in one file)`, 1);
+  say(`database: ${env.ROUNDTRIP_DB} (fresh; orders, meetings, incidents and the effect ledger in one file)`, 1);
   say('seeded:   ada: ord_51 $49.00, ord_52 $120.00, ord_53 $75.50 refunded; grace: ord_54 $30.00', 2);
   say(`key:      a fresh 32-byte key in ROUNDTRIP_KEY; principal ${env.ROUNDTRIP_PRINCIPAL}`, 1);
 
@@ -30,9 +31,9 @@ async function run(env: DemoServerEnv, opened: ConnectedClient[]): Promise<void>
     `connected: era ${a.client.getProtocolEra()}, protocol ${aVersion}, server ${a.client.getServerVersion()?.name} ${a.client.getServerVersion()?.version}`,
     1,
   );
-  const store = openOrdersStore(env.ROUNDTRIP_DB);
+  const stores = openDemoStores(env.ROUNDTRIP_DB);
   try {
-    const stage = { a, store, env, opened };
+    const stage = { a, store: stores.orders, meetings: stores.meetings, incidents: stores.incidents, env, opened };
     await confirmedRefundSentSevenTimes(stage);
     await declinedKnownAndUnknown(stage);
     await tamperedStateRefused(stage);
@@ -40,12 +41,16 @@ async function run(env: DemoServerEnv, opened: ConnectedClient[]): Promise<void>
     await amountChangesUnderTheQuestion(stage);
     await refundEmailPrompt(stage);
     await statementResource(stage);
+    await bookMeetingThroughTheReview(stage);
+    await reportHighIncident(stage);
+    await meetingAgendaPrompt(stage);
+    await roomBookingsResource(stage);
   } finally {
-    store.close();
+    stores.close();
   }
 
   say();
-  say('All nine scenes behaved as expected.');
+  say('All thirteen scenes behaved as expected.');
 }
 
 async function main(): Promise<number> {

@@ -1,15 +1,16 @@
-// The demo MCP server over stdio: the refund_order and order_status tools, the refund_email prompt and
-// the customer_statement resource, over the orders database. Effects are recorded in the same file.
+// The demo MCP server over stdio: the refund_order, order_status, book_meeting and report_incident tools,
+// the refund_email and meeting_agenda prompts and the customer_statement and room_bookings resources,
+// over the demo's SQLite file. Effects are recorded in the same file.
 // stdout carries protocol messages only; everything for people goes to stderr.
 import { mainStdioServer } from '@roundtrip/transport-stdio';
 import { dbPath } from './db-path.ts';
 import { createDemoDefinitions, SERVER_INSTRUCTIONS, SERVER_NAME, SERVER_VERSION } from './demo-definitions.ts';
-import { type OrdersStore, openOrdersStore } from './orders-store.ts';
+import { type DemoStores, openDemoStores } from './demo-stores.ts';
 
 const path = dbPath();
-let store: OrdersStore | undefined;
+let stores: DemoStores | undefined;
 try {
-  store = openOrdersStore(path);
+  stores = openDemoStores(path);
 } catch (error) {
   process.stderr.write(
     `[${SERVER_NAME}] cannot start: ${(error as Error).message}\n    Set ROUNDTRIP_DB to a file path in a folder this user can write to.\n`,
@@ -17,17 +18,17 @@ try {
   process.exitCode = 1;
 }
 
-if (store) {
-  const opened = store;
+if (stores) {
+  const opened = stores;
   const running = await mainStdioServer({
     name: SERVER_NAME,
     version: SERVER_VERSION,
     ...createDemoDefinitions(opened),
     instructions: SERVER_INSTRUCTIONS,
-    // the effect ledger's table sits beside the orders in the same file (ROUNDTRIP_LEDGER overrides it)
+    // the effect ledger's table sits beside the demo's tables in the same file (ROUNDTRIP_LEDGER overrides it)
     ledger: { path },
     onClose: () => opened.close(),
   });
-  if (running) process.stderr.write(`[${SERVER_NAME}] info orders: database at ${path}\n`);
+  if (running) process.stderr.write(`[${SERVER_NAME}] info demo: database at ${path}\n`);
   else opened.close();
 }

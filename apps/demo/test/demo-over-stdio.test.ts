@@ -112,11 +112,14 @@ describe('the demo server over stdio', () => {
     expect(tools.map((t) => [t.name, t.annotations])).toEqual([
       ['refund_order', { destructiveHint: true, idempotentHint: false, readOnlyHint: false, openWorldHint: false }],
       ['order_status', { readOnlyHint: true, openWorldHint: false }],
+      ['book_meeting', { destructiveHint: false, idempotentHint: false, readOnlyHint: false, openWorldHint: false }],
+      ['report_incident', { destructiveHint: false, idempotentHint: false, readOnlyHint: false, openWorldHint: false }],
     ]);
-    expect(tools.every((t) => t.outputSchema?.type === 'object')).toBe(true);
-    expect((await client.listPrompts()).prompts.map((p) => p.name)).toEqual(['refund_email']);
+    expect(tools.slice(0, 2).every((t) => t.outputSchema?.type === 'object')).toBe(true);
+    expect((await client.listPrompts()).prompts.map((p) => p.name)).toEqual(['refund_email', 'meeting_agenda']);
     expect((await client.listResourceTemplates()).resourceTemplates).toEqual([
       expect.objectContaining({ uriTemplate: 'statement://customers/{customer}', name: 'customer_statement' }),
+      expect.objectContaining({ uriTemplate: 'bookings://rooms/{room}', name: 'room_bookings' }),
     ]);
   });
 
@@ -148,5 +151,32 @@ describe('the demo server over stdio', () => {
       expect.stringMatching(/^Which month of ada's statement\?/),
     ]);
     expect(refundsIn(settings.db, 'ord_52')).toBe(1);
+  });
+
+  it("serves a declared flow to a 2025-11-25 host: report_incident's round of two forms as two elicitation/create requests", async () => {
+    const asked: string[] = [];
+    const byMessage: Array<[RegExp, Record<string, unknown>]> = [
+      [/^How severe/, accept({ level: 'high' })],
+      [/^Which services/, accept({ services: ['search'], description: 'Search answers in 9 s instead of 200 ms.' })],
+      [/^A high-severity incident/, accept({ page: false })],
+    ];
+    const demo = await connectDemo(settingsFor(), {
+      era: 'legacy',
+      answer: (message) => {
+        asked.push(message);
+        return byMessage.find(([pattern]) => pattern.test(message))?.[1] ?? { action: 'cancel' };
+      },
+    });
+    open.push(demo);
+    const report = (await demo.client.callTool({ name: 'report_incident', arguments: { summary: 'Search is slow' } })) as {
+      content: Array<{ text: string }>;
+    };
+    expect(report.content[0]?.text).toBe('Recorded incident 1 (high): "Search is slow" affecting Search; nobody was paged.');
+    expect(asked).toHaveLength(3);
+    expect(asked[0]).toBe('How severe is "Search is slow"?');
+    expect(asked.slice(1).sort()).toEqual([
+      'A high-severity incident: page the on-call engineer now?',
+      'Which services does "Search is slow" affect, and what happened?',
+    ]);
   });
 });

@@ -14,6 +14,7 @@ describe('refund_email prompt', () => {
         title: 'Refund email',
         arguments: [{ name: 'order_id', description: "The order's id, e.g. 'ord_51'", required: true }],
       }),
+      expect.objectContaining({ name: 'meeting_agenda' }),
     ]);
   });
 
@@ -98,6 +99,7 @@ describe('customer_statement resource', () => {
     expect(engine.listResources()).toEqual([]);
     expect(engine.listResourceTemplates()).toEqual([
       expect.objectContaining({ uriTemplate: 'statement://customers/{customer}', name: 'customer_statement', mimeType: 'text/plain' }),
+      expect.objectContaining({ uriTemplate: 'bookings://rooms/{room}', name: 'room_bookings' }),
     ]);
   });
 

@@ -1,5 +1,5 @@
 // The demo's definitions served by the engine in this process, over a fresh SQLite file that holds
-// both the orders and the effect ledger, as the server does. No transport, no child process: fast.
+// the orders, meetings, incidents and the effect ledger, as the server does. No transport, no child process: fast.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,7 +19,10 @@ import {
 import { createSqliteLedger, type SqliteLedger } from '@roundtrip/engine/sqlite';
 import { expect } from 'vitest';
 import { createDemoDefinitions, SERVER_NAME } from '../../src/demo-definitions.ts';
-import { type OrdersStore, openOrdersStore } from '../../src/orders-store.ts';
+import { openDemoStores } from '../../src/demo-stores.ts';
+import type { IncidentsStore } from '../../src/incidents-store.ts';
+import type { MeetingsStore } from '../../src/meetings-store.ts';
+import type { OrdersStore } from '../../src/orders-store.ts';
 
 export const FORM: ClientCapabilities = { elicitation: { form: {} } };
 
@@ -29,6 +32,8 @@ export const sharedKeyring = createKeyring([generateKey()]);
 export interface DemoEngine {
   engine: Engine;
   store: OrdersStore;
+  meetings: MeetingsStore;
+  incidents: IncidentsStore;
   ledger: SqliteLedger;
   logs: EngineLogEntry[];
   /** The database file (orders and effect ledger). */
@@ -66,15 +71,15 @@ export function demoEngine(options: { db?: string } & Partial<Omit<EngineOptions
     cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
     db = join(dir, 'orders.db');
   }
-  const store = openOrdersStore(db);
+  const stores = openDemoStores(db);
   const ledger = createSqliteLedger({ path: db });
   cleanups.push(() => {
-    store.close();
+    stores.close();
     ledger.close();
   });
   const logs: EngineLogEntry[] = [];
   const engine = createEngine({
-    ...createDemoDefinitions(store),
+    ...createDemoDefinitions(stores),
     keyring: sharedKeyring,
     audience: SERVER_NAME,
     ledger,
@@ -90,7 +95,9 @@ export function demoEngine(options: { db?: string } & Partial<Omit<EngineOptions
   const strip = <T extends object>(request: T) => Object.fromEntries(Object.entries(request).filter(([, v]) => v !== undefined)) as T;
   return {
     engine,
-    store,
+    store: stores.orders,
+    meetings: stores.meetings,
+    incidents: stores.incidents,
     ledger,
     logs,
     db,

@@ -1,0 +1,97 @@
+// The `report_incident` tool, declared as a flow: the severity first, then one round asking the details
+// and, only for a high severity, whether to page the on-call engineer; the report is recorded once.
+import type { ToolDefinition } from '@roundtrip/engine';
+import { ask, askAll, defineFlowTool, field, form } from '@roundtrip/tools';
+import { z } from 'zod';
+import type { IncidentsStore } from './incidents-store.ts';
+
+const SEVERITIES = {
+  low: 'Low: no customer notices',
+  medium: 'Medium: some customers are slowed down',
+  high: 'High: customers cannot work',
+} as const;
+
+const SERVICES = { checkout: 'Checkout', search: 'Search', payments: 'Payments', accounts: 'Accounts' } as const;
+
+/** The structured content of every result: what was recorded, or where the user stopped. */
+const incidentOutput = z.object({
+  status: z.enum(['recorded', 'not_recorded']),
+  incident_id: z.int().optional(),
+  severity: z.enum(['low', 'medium', 'high']).optional(),
+  services: z.array(z.string()).optional(),
+  /** Whether the on-call engineer was paged; null when the severity did not ask. */
+  paged: z.boolean().nullable().optional(),
+  reported_at: z.string().optional(),
+  /** For `not_recorded`: the step the user left, and how. */
+  step: z.string().optional(),
+  how: z.enum(['declined', 'cancelled', 'abandoned']).optional(),
+});
+
+/**
+ * Builds the `report_incident` tool over the incidents store.
+ *
+ * @example
+ * const tool = createReportIncidentTool(openIncidentsStore(dbPath()));
+ */
+export function createReportIncidentTool(store: Pick<IncidentsStore, 'record'>): ToolDefinition {
+  return defineFlowTool({
+    name: 'report_incident',
+    title: 'Report an incident',
+    description:
+      'Records an incident after asking its severity, the affected services and what happened; for a high severity it also asks, ' +
+      'in the same round, whether to page the on-call engineer. An incident is recorded at most once per call.',
+    annotations: { destructiveHint: false, idempotentHint: false, readOnlyHint: false, openWorldHint: false },
+    input: z.object({ summary: z.string().min(1).max(120).describe('One line on what is wrong, e.g. "Checkout times out"') }),
+    output: incidentOutput,
+    steps: {
+      severity: ask({
+        message: 'How severe is "{{input.summary}}"?',
+        fields: { level: field.select({ title: 'Severity', options: SEVERITIES }) },
+      }),
+      report: askAll({
+        forms: {
+          details: form({
+            message: 'Which services does "{{input.summary}}" affect, and what happened?',
+            fields: {
+              services: field.multiSelect({ title: 'Affected services', options: SERVICES, min: 1 }),
+              description: field.text({ title: 'What happened', description: 'At least 20 characters', minLength: 20, maxLength: 500 }),
+            },
+          }),
+          oncall: form({
+            message: 'A high-severity incident: page the on-call engineer now?',
+            fields: { page: field.boolean({ title: 'Page the on-call engineer' }) },
+            if: { 'severity.level': { eq: 'high' } },
+          }),
+        },
+      }),
+    },
+    final: ({ input, answers }) => {
+      const { level } = answers.severity!;
+      const { services, description } = answers.details!;
+      const incident = store.record({
+        summary: input.summary,
+        severity: level,
+        services,
+        description,
+        paged: answers.oncall?.page ?? null,
+      });
+      const paged = incident.paged === null ? '' : incident.paged ? '; the on-call engineer was paged' : '; nobody was paged';
+      return {
+        text: `Recorded incident ${incident.id} (${level}): "${incident.summary}" affecting ${services.map((s) => SERVICES[s]).join(', ')}${paged}.`,
+        structured: {
+          // `as const`: without it the literal widens to string here and does not fit the output schema
+          status: 'recorded' as const,
+          incident_id: incident.id,
+          severity: level,
+          services,
+          paged: incident.paged,
+          reported_at: incident.reportedAt,
+        },
+      };
+    },
+    ended: ({ step, how }) => ({
+      text: `No incident was recorded: the question '${step}' was ${how}.`,
+      structured: { status: 'not_recorded' as const, step, how },
+    }),
+  });
+}

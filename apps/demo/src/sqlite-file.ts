@@ -1,0 +1,54 @@
+// Opening one of the demo's SQLite stores: the folder, the connection settings every store shares,
+// and the schema brought up to date in one write transaction when (and only when) it is not.
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import Database from 'better-sqlite3';
+
+export interface SqliteFileOptions {
+  /** Named in errors: `Could not open the <what> at <path>: …`. */
+  what: string;
+  /** How long a write waits for another connection's lock before failing. @defaultValue 5000 */
+  busyTimeoutMs?: number | undefined;
+  /** Whether the file already holds this store's schema (and seed data); read without a write lock. */
+  isUpToDate(db: Database.Database): boolean;
+  /** Creates or migrates the schema; runs inside an immediate transaction, only when `isUpToDate` is false. */
+  prepare(db: Database.Database): void;
+}
+
+/** Whether the file has a table of this name. */
+export function hasTable(db: Database.Database, name: string): boolean {
+  return (db.prepare("SELECT count(*) AS n FROM sqlite_schema WHERE type = 'table' AND name = ?").get(name) as { n: number }).n > 0;
+}
+
+/**
+ * Opens (creating the folder and file on first run) a SQLite file in WAL mode with foreign keys on,
+ * and brings its schema up to date. Throws `Could not open the <what> at <path>: <reason>`.
+ *
+ * @example
+ * const db = openSqliteFile(path, { what: 'meetings database', isUpToDate: (db) => hasTable(db, 'meetings'), prepare: (db) => db.exec(SCHEMA) });
+ */
+export function openSqliteFile(path: string, options: SqliteFileOptions): Database.Database {
+  const fail = (error: unknown): never => {
+    throw new Error(`Could not open the ${options.what} at ${path}: ${(error as Error).message}`, { cause: error });
+  };
+  let db: Database.Database | undefined;
+  try {
+    if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+    db = new Database(path);
+  } catch (error) {
+    fail(error);
+  }
+  const opened = db as Database.Database;
+  try {
+    opened.pragma(`busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? 5000))}`);
+    opened.pragma('journal_mode = WAL');
+    opened.pragma('foreign_keys = ON');
+    opened.pragma('synchronous = NORMAL');
+    // a file already up to date is only read, so that processes opening it together never wait for each other's write lock
+    if (!options.isUpToDate(opened)) opened.transaction(() => options.prepare(opened)).immediate();
+  } catch (error) {
+    opened.close();
+    fail(error);
+  }
+  return opened;
+}

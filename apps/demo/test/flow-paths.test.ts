@@ -1,0 +1,294 @@
+// Every flow the demo declares with @roundtrip/tools, every way through it (conversationsOf: the simple
+// paths of its machine's graph, plus one through each transition only a cycle takes and one for each
+// sample answer the others do not send), played through the protocol server in this process: each
+// reaches the end its path says, with the result the demo's stores account for, within 10 rounds.
+// Then the longest finished conversation of each flow over real stdio, once per protocol era.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/client';
+import { InMemoryTransport } from '@modelcontextprotocol/server';
+import { serveStdio } from '@modelcontextprotocol/server/stdio';
+import {
+  createEngine,
+  createKeyring,
+  generateKey,
+  type PromptDefinition,
+  type ResourceDefinition,
+  type ToolDefinition,
+} from '@roundtrip/engine';
+import { flowMachineConfig } from '@roundtrip/tools';
+import { type Conversation, type ConversationEnd, conversationsOf, maxRounds, playConversation } from '@roundtrip/tools/testing';
+import { createServerFactory } from '@roundtrip/transport-stdio';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDemoDefinitions, SERVER_NAME } from '../src/demo-definitions.ts';
+import { type DemoStores, openDemoStores } from '../src/demo-stores.ts';
+import { agendaInstructions } from '../src/meeting-agenda-prompt.ts';
+import { ROOMS, type RoomId } from '../src/meetings-store.ts';
+import { formatRoomWeek, weekOf } from '../src/room-bookings-resource.ts';
+import { bundleForNode } from './support/bundle.ts';
+import { callRound, connectDemo, freshDemoSettings, promptRound, readRound } from './support/demo-client.ts';
+
+type Stores = Omit<DemoStores, 'close'>;
+type Definition = ToolDefinition | PromptDefinition | ResourceDefinition;
+type Answers = Extract<ConversationEnd, { status: 'done' }>['answers'];
+
+const NOW = new Date();
+/** The day the conversations' dates fall on (conversationsOf answers dates a month after `now`). */
+const SAMPLE_DAY = new Date(NOW.getTime() + 30 * 86_400_000).toISOString().slice(0, 10);
+const TOPIC = 'Roadmap review';
+const SUMMARY = 'Checkout times out';
+const SERVICE_TITLES: Record<string, string> = { checkout: 'Checkout', search: 'Search', payments: 'Payments', accounts: 'Accounts' };
+
+/** What the demo should answer at the end of a conversation, for one flow. */
+interface Oracle {
+  input: Record<string, string>;
+  /** Data the flow reads, put in the fresh stores before each conversation. */
+  seed?: (stores: Stores) => void;
+  expected: (end: ConversationEnd, stores: Stores) => string;
+}
+
+const field = <T>(answers: Answers, form: string, name: string) => answers[form]?.[name] as T;
+
+const oracles: Record<string, Oracle> = {
+  book_meeting: {
+    input: { topic: TOPIC },
+    expected: (end, { meetings }) => {
+      const booked = meetings.meetingsAbout(TOPIC);
+      if (end.status === 'ended') {
+        expect(booked).toEqual([]);
+        return `Nothing was booked: the ${end.step === 'confirm' ? 'booking' : `question '${end.step}'`} was ${end.how}.`;
+      }
+      const [date, time, attendees] = [
+        field<string>(end.answers, 'when', 'date'),
+        field<string>(end.answers, 'when', 'time'),
+        field<number>(end.answers, 'when', 'attendees'),
+      ];
+      const room = field<RoomId | undefined>(end.answers, 'room', 'room') ?? 'huddle';
+      const { title, capacity } = ROOMS[room];
+      if (attendees > capacity) return `Nothing was booked: ${title} holds ${capacity} people, not ${attendees}. Call book_meeting again.`;
+      expect(booked).toEqual([expect.objectContaining({ date, time, attendees, room })]);
+      return `Booked "${TOPIC}" in ${title} on ${date} at ${time} for ${attendees} people (booking ${booked[0]!.id}).`;
+    },
+  },
+  report_incident: {
+    input: { summary: SUMMARY },
+    expected: (end, { incidents }) => {
+      const recorded = incidents.incidentsAbout(SUMMARY);
+      if (end.status === 'ended') {
+        expect(recorded).toEqual([]);
+        return `No incident was recorded: the question '${end.step}' was ${end.how}.`;
+      }
+      const services = field<string[]>(end.answers, 'details', 'services');
+      const page = field<boolean | undefined>(end.answers, 'oncall', 'page');
+      const paged = page === undefined ? '' : page ? '; the on-call engineer was paged' : '; nobody was paged';
+      expect(recorded).toHaveLength(1);
+      const level = field<string>(end.answers, 'severity', 'level');
+      return `Recorded incident ${recorded[0]!.id} (${level}): "${SUMMARY}" affecting ${services.map((s) => SERVICE_TITLES[s]).join(', ')}${paged}.`;
+    },
+  },
+  meeting_agenda: {
+    input: { topic: TOPIC },
+    expected: (end) =>
+      end.status === 'ended'
+        ? 'No agenda was written: the questions about the meeting were not answered.'
+        : agendaInstructions(
+            TOPIC,
+            field(end.answers, 'shape', 'minutes'),
+            field(end.answers, 'shape', 'style'),
+            field(end.answers, 'shape', 'notes'),
+          ),
+  },
+  room_bookings: {
+    input: { room: 'orion' },
+    seed: ({ meetings }) => {
+      meetings.book({ topic: 'Standing meeting', date: SAMPLE_DAY, time: '11:00', attendees: 12, room: 'orion' });
+    },
+    expected: (end, { meetings }) => {
+      if (end.status === 'ended') return 'No bookings listed: no week was chosen.\n';
+      const week = weekOf(field(end.answers, 'week', 'day'));
+      const listed = meetings.meetingsIn('orion', week.monday, week.sunday);
+      expect(listed.map((m) => m.topic)).toContain('Standing meeting');
+      return formatRoomWeek('orion', week, listed);
+    },
+  },
+};
+
+// ─── the definitions, over stores swapped before each conversation (a booking must not refuse the next one's slot) ───
+
+let stores: DemoStores = openDemoStores(':memory:');
+const current = <K extends keyof Stores>(key: K): Stores[K] =>
+  new Proxy({} as Stores[K], {
+    get: (_, name) => {
+      const store = stores[key] as unknown as Record<PropertyKey, unknown>;
+      const member = store[name];
+      return typeof member === 'function' ? member.bind(store) : member;
+    },
+  });
+const definitions = createDemoDefinitions({ orders: current('orders'), meetings: current('meetings'), incidents: current('incidents') });
+
+const isFlow = (definition: Definition) => {
+  try {
+    flowMachineConfig(definition);
+    return true;
+  } catch {
+    return false;
+  }
+};
+const declared: Definition[] = [...definitions.tools, ...definitions.prompts, ...definitions.resources].filter(isFlow);
+
+interface Flow {
+  definition: Definition;
+  oracle: Oracle;
+  conversations: Conversation[];
+}
+const flows: Flow[] = declared.map((definition) => {
+  const oracle = oracles[definition.name];
+  if (!oracle) throw new Error(`no oracle for the demo's flow '${definition.name}': add one to this file`);
+  return { definition, oracle, conversations: conversationsOf(definition, { input: oracle.input, now: NOW }) };
+});
+
+const uriOf = (definition: ResourceDefinition, input: Record<string, string>) =>
+  (definition.uri ?? definition.uriTemplate ?? '').replace(/\{([^{}]+)\}/g, (_, name: string) => input[name] ?? '');
+
+/** One request of a conversation (the first, or a retry), returning input_required results as they are. */
+function sendRound(client: Client, { definition, oracle }: Flow, retry?: { requestState: string; inputResponses: object }) {
+  const extra = retry as { requestState?: string; inputResponses?: Record<string, unknown> } | undefined;
+  if (definition.kind === 'tool') return callRound(client, definition.name, oracle.input, extra);
+  if (definition.kind === 'prompt') return promptRound(client, definition.name, oracle.input, extra);
+  return readRound(client, uriOf(definition, oracle.input), extra);
+}
+
+/** The same request, answered to the end by the client (a 2025-era host fulfils elicitations itself). */
+function sendOnce(client: Client, { definition, oracle }: Flow): Promise<unknown> {
+  if (definition.kind === 'tool') return client.callTool({ name: definition.name, arguments: oracle.input });
+  if (definition.kind === 'prompt') return client.getPrompt({ name: definition.name, arguments: oracle.input });
+  return client.readResource({ uri: uriOf(definition, oracle.input) });
+}
+
+function textOf(result: unknown): string {
+  const r = result as {
+    content?: Array<{ text: string }>;
+    messages?: Array<{ content: { text: string } }>;
+    contents?: Array<{ text: string }>;
+  };
+  return r.content?.[0]?.text ?? r.messages?.[0]?.content.text ?? r.contents?.[0]?.text ?? JSON.stringify(result);
+}
+
+// ─── in this process ───
+
+let client: Client;
+let closeServer: () => Promise<void>;
+beforeAll(async () => {
+  const engine = createEngine({ ...definitions, keyring: createKeyring([generateKey()]), audience: SERVER_NAME });
+  const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
+  const handle = serveStdio(createServerFactory({ engine, name: SERVER_NAME, version: '0.0.0', principal: 'ada' }), {
+    transport: serverTransport,
+  });
+  client = new Client(
+    { name: 'flow-paths', version: '0.0.1' },
+    {
+      capabilities: { elicitation: { form: {} } },
+      versionNegotiation: { mode: { pin: '2026-07-28' } },
+      inputRequired: { autoFulfill: false },
+    },
+  );
+  await client.connect(clientTransport);
+  closeServer = async () => {
+    await client.close();
+    await handle.close();
+  };
+});
+afterAll(async () => {
+  await closeServer();
+  stores.close();
+});
+
+it('declares book_meeting, report_incident, a prompt and a resource as flows, each with an oracle here', () => {
+  expect(flows.map((f) => f.definition.name).sort()).toEqual(Object.keys(oracles).sort());
+  expect(new Set(flows.map((f) => f.definition.kind))).toEqual(new Set(['tool', 'prompt', 'resource']));
+});
+
+describe.each(flows.map((flow) => [flow.definition.name, flow] as const))('%s', (_, flow) => {
+  it('finishes every simple path within the 10 rounds of the official client, and ends both ways', () => {
+    const simple = flow.conversations.filter((c) => c.kind === 'simple');
+    expect(maxRounds(simple)).toBeLessThanOrEqual(10);
+    expect(new Set(simple.map((c) => c.end.status))).toEqual(new Set(['done', 'ended']));
+  });
+
+  it.each(flow.conversations.map((c) => [`${c.kind}: ${c.name}`, c] as const))('%s', async (_, conversation) => {
+    stores.close();
+    stores = openDemoStores(':memory:');
+    flow.oracle.seed?.(stores);
+    const { result } = await playConversation(conversation, (retry) => sendRound(client, flow, retry));
+    expect(textOf(result)).toBe(flow.oracle.expected(conversation.end, stores));
+  });
+});
+
+// ─── over real stdio: the longest finished conversation of each flow, once per era ───
+
+const longestDone = (conversations: readonly Conversation[]) =>
+  conversations
+    .filter((c) => c.kind === 'simple' && c.end.status === 'done')
+    .reduce<Conversation | undefined>((best, c) => (best && best.rounds.length >= c.rounds.length ? best : c), undefined)!;
+
+describe('over real stdio', () => {
+  const bundleDir = mkdtempSync(join(tmpdir(), 'rt-flow-paths-'));
+  let launcher: string;
+  beforeAll(async () => {
+    launcher = await bundleForNode(new URL('../src/server.ts', import.meta.url), join(bundleDir, 'server.mjs'));
+  });
+  afterAll(() => rmSync(bundleDir, { recursive: true, force: true }));
+
+  /** A fresh database, seeded for every flow (their seeds touch different data), and its settings. */
+  const freshServer = () => {
+    const settings = { ...freshDemoSettings(), launcher };
+    const seeding = openDemoStores(settings.db);
+    for (const flow of flows) flow.oracle.seed?.(seeding);
+    seeding.close();
+    return settings;
+  };
+  const check = (db: string, flow: Flow, conversation: Conversation, result: unknown) => {
+    const reading = openDemoStores(db);
+    try {
+      expect(textOf(result), `${flow.definition.name}: ${conversation.name}`).toBe(flow.oracle.expected(conversation.end, reading));
+    } finally {
+      reading.close();
+    }
+  };
+
+  it('plays them with a 2026-07-28 client answering each input_required round', async () => {
+    const settings = freshServer();
+    const demo = await connectDemo(settings);
+    try {
+      for (const flow of flows) {
+        const conversation = longestDone(flow.conversations);
+        const { result } = await playConversation(conversation, (retry) => sendRound(demo.client, flow, retry));
+        check(settings.db, flow, conversation, result);
+      }
+    } finally {
+      await demo.close();
+    }
+  });
+
+  it('plays them with a 2025-11-25 host answering real elicitation/create requests in order', async () => {
+    const settings = freshServer();
+    let answers: unknown[] = [];
+    let asked = 0;
+    const demo = await connectDemo(settings, {
+      era: 'legacy',
+      answer: () => (answers[asked++] ?? { action: 'cancel' }) as Record<string, unknown>,
+    });
+    try {
+      for (const flow of flows) {
+        const conversation = longestDone(flow.conversations);
+        answers = conversation.rounds.flatMap((round) => round.asked.map((key) => round.responses[key]));
+        asked = 0;
+        check(settings.db, flow, conversation, await sendOnce(demo.client, flow));
+        expect(asked).toBe(answers.length);
+      }
+    } finally {
+      await demo.close();
+    }
+  });
+});
