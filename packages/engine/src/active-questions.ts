@@ -9,7 +9,26 @@ import { TAG_BYTES } from './state-envelope.ts';
 export interface ActiveQuestion {
   question: CompiledQuestion;
   message: string;
+  /** The page a URL-mode question opens, rendered. */
+  url: string | undefined;
   hash: Uint8Array;
+}
+
+/** Renders a URL-mode question's page; only https (or http on localhost) is sent. */
+function renderUrl(question: CompiledQuestion, context: unknown): string | undefined {
+  if (question.url === undefined) return undefined;
+  const text = typeof question.url === 'string' ? renderTemplate(question.url, context) : question.url({ context });
+  let url: URL;
+  try {
+    url = new URL(String(text));
+  } catch {
+    throw new Error(`the url of question '${question.key}' rendered ${JSON.stringify(text)}, which is not a URL`);
+  }
+  const local = url.hostname === 'localhost' || url.hostname === '127.0.0.1' || url.hostname === '[::1]';
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && local)) {
+    throw new Error(`the url of question '${question.key}' is ${url.protocol}//…; send https URLs only (http only for localhost)`);
+  }
+  return url.href;
 }
 
 /** Renders one question from context; throws an Error saying what is wrong with the message. */
@@ -33,9 +52,11 @@ export function activeQuestions(
   for (const stateId of Object.keys(snapshot.getMeta())) {
     for (const question of machine.asksByState.get(stateId) ?? []) {
       const message = render(question, snapshot.context);
+      const url = renderUrl(question, snapshot.context);
       let active = cache.get(question);
-      if (!active || active.message !== message) {
-        active = { question, message, hash: digestBytes(`${message}\0${question.schemaText}`, TAG_BYTES.question) };
+      if (!active || active.message !== message || active.url !== url) {
+        const pinned = url === undefined ? `${message}\0${question.schemaText}` : `${message}\0${question.schemaText}\0${url}`;
+        active = { question, message, url, hash: digestBytes(pinned, TAG_BYTES.question) };
         cache.set(question, active);
       }
       out.push(active);

@@ -1,4 +1,5 @@
 import type { AnyStateMachine, AnyStateNode } from 'xstate';
+import { CLIENT_EVENT } from './client-event.ts';
 import type { ProblemList } from './definition-error.ts';
 import { canonicalJson, digestBytes } from './digest.ts';
 import { firstNonJson } from './json-value.ts';
@@ -14,6 +15,8 @@ export interface CompiledMachine {
   readonly hash: Uint8Array;
   /** The questions each asking state asks, by state id. */
   readonly asksByState: ReadonlyMap<string, readonly CompiledQuestion[]>;
+  /** The root handles the client event: the engine sends it at the start of every round. */
+  readonly handlesClientEvent: boolean;
 }
 
 function allNodes(root: AnyStateNode): AnyStateNode[] {
@@ -202,7 +205,12 @@ export function compileMachine(
       on: Object.fromEntries(Object.entries(node.config.on ?? {}).map(([event, t]) => [event, simplifyTransition(t)])),
       always: simplifyTransition(node.config.always),
       invoke: invokes,
-      asks: asks.map((a) => ({ key: a.key, schema: a.requestedSchema, message: typeof a.message === 'string' ? a.message : 'function' })),
+      asks: asks.map((a) => ({
+        key: a.key,
+        schema: a.requestedSchema,
+        message: typeof a.message === 'string' ? a.message : 'function',
+        ...(a.url === undefined ? {} : { url: typeof a.url === 'string' ? a.url : 'function' }),
+      })),
     });
   }
   for (const [key, nodes] of askers) {
@@ -237,5 +245,6 @@ export function compileMachine(
     version,
     hash: digestBytes(canonicalJson({ id: machine.id, version, structure }), TAG_BYTES.machine),
     asksByState,
+    handlesClientEvent: Object.hasOwn(machine.root.config.on ?? {}, CLIENT_EVENT),
   };
 }

@@ -2,6 +2,8 @@
 // memory between rounds. This file is the package's API contract: every export here is a decision.
 // Runtime-neutral: the SQLite effect ledger lives behind the `@roundtrip/engine/sqlite` subpath.
 
+export type { ClientEvent } from './client-event.ts';
+export { CLIENT_EVENT } from './client-event.ts';
 export { ConfirmedValueChangedError } from './confirmed-value.ts';
 export type {
   Engine,
@@ -32,7 +34,17 @@ export type { MemoryLedger, MemoryLedgerOptions } from './memory-ledger.ts';
 export { createMemoryLedger } from './memory-ledger.ts';
 export type { EffectSpec } from './once-effect.ts';
 export { EffectOutcomeUnknownError } from './once-effect.ts';
-export type { AnswerEvent, AnswerEvents, AnswerOf, AnyQuestions, AskMeta, QuestionKey, QuestionSpec, Questions } from './questions.ts';
+export type {
+  AnswerEvent,
+  AnswerEvents,
+  AnswerOf,
+  AnyQuestions,
+  AskMeta,
+  QuestionKey,
+  QuestionSpec,
+  Questions,
+  UrlQuestionSpec,
+} from './questions.ts';
 export { defineQuestions } from './questions.ts';
 export type { ProgressUpdate, RoundRequest } from './run-step.ts';
 export type { EngineLogEntry, StepError, StepOutcome } from './step-outcome.ts';

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 import { ProblemList } from './definition-error.ts';
 import { canonicalJson } from './digest.ts';
 import { type AnswerSchema, toElicitationSchema } from './elicitation-schema.ts';
@@ -13,6 +13,20 @@ export interface QuestionSpec<TContext = unknown, TSchema extends AnswerSchema =
   message: string | ((args: { context: TContext }) => string);
   schema: TSchema;
 }
+
+/**
+ * A URL-mode question: the client opens `url` (to sign in, or pay) and answers accept (the user agreed to
+ * go there, not that they finished), decline or cancel. Only for clients that declared `elicitation.url`;
+ * a machine learns that from the {@link ClientEvent}. `url` is a template over context or a function,
+ * and must be an https URL (http only for localhost). Never put secrets or credentials in it.
+ */
+export interface UrlQuestionSpec<TContext = unknown> {
+  message: string | ((args: { context: TContext }) => string);
+  url: string | ((args: { context: TContext }) => string);
+}
+
+/** The answer schema of a URL-mode question: accept carries no content. */
+type UrlAnswerSchema = z.ZodObject<Record<never, never>>;
 
 declare const questionTypes: unique symbol;
 
@@ -67,8 +81,13 @@ export type AskMeta<TQuestions> = { ask?: readonly QuestionKey<TQuestions>[] };
 /** One question, checked and converted once. */
 export interface CompiledQuestion {
   readonly key: string;
+  /** `url`: the client opens a page; `form`: the user fills in `requestedSchema`. */
+  readonly mode: 'form' | 'url';
   readonly message: QuestionSpec<unknown>['message'];
+  /** The page a URL-mode question opens (a template over context, or a function). */
+  readonly url: UrlQuestionSpec<unknown>['url'] | undefined;
   readonly schema: AnswerSchema;
+  /** The form (empty for a URL-mode question). */
   readonly requestedSchema: ElicitationSchema;
   /** The requested schema as canonical JSON, part of every question hash. */
   readonly schemaText: string;
@@ -84,7 +103,13 @@ export function compiledQuestions(questions: AnyQuestions): ReadonlyMap<string, 
   return found;
 }
 
-type SchemasOf<TSpecs> = { [K in keyof TSpecs]: TSpecs[K] extends { schema: infer S extends AnswerSchema } ? S : never };
+type SchemasOf<TSpecs> = {
+  [K in keyof TSpecs]: TSpecs[K] extends { schema: infer S extends AnswerSchema }
+    ? S
+    : TSpecs[K] extends { url: unknown }
+      ? UrlAnswerSchema
+      : never;
+};
 // a message with an unknown placeholder demands a property named after the problem, so the error says it
 type CheckedSpecs<TSpecs, TContext> = {
   [K in keyof TSpecs]: [TemplateError<TSpecs[K] extends { message: infer M } ? M : never, TContext>] extends [never]
@@ -104,12 +129,12 @@ type CheckedSpecs<TSpecs, TContext> = {
  * });
  */
 export function defineQuestions<TContext>() {
-  return <const TSpecs extends Record<string, QuestionSpec<TContext>>>(
+  return <const TSpecs extends Record<string, QuestionSpec<TContext> | UrlQuestionSpec<TContext>>>(
     specs: TSpecs & CheckedSpecs<TSpecs, TContext>,
   ): Questions<TContext, SchemasOf<TSpecs>> => {
     const problems = new ProblemList();
     const byKey = new Map<string, CompiledQuestion>();
-    for (const [key, spec] of Object.entries(specs as Record<string, QuestionSpec<TContext>>)) {
+    for (const [key, spec] of Object.entries(specs as Record<string, QuestionSpec<TContext> | UrlQuestionSpec<TContext>>)) {
       const path = `question '${key}'`;
       if (!QUESTION_KEY.test(key)) {
         problems.add(
@@ -141,10 +166,34 @@ export function defineQuestions<TContext>() {
         );
         continue;
       }
+      if ('url' in spec) {
+        if (typeof spec.url !== 'string' && typeof spec.url !== 'function') {
+          problems.add(
+            path,
+            'invalid_question',
+            'its url is neither a template nor a function.',
+            "Give it url: 'https://…' or ({ context }) => string.",
+          );
+          continue;
+        }
+        const requestedSchema: ElicitationSchema = { type: 'object', properties: {} };
+        byKey.set(key, {
+          key,
+          mode: 'url',
+          message: spec.message as CompiledQuestion['message'],
+          url: spec.url as CompiledQuestion['url'],
+          schema: z.object({}),
+          requestedSchema,
+          schemaText: canonicalJson({ mode: 'url' }),
+        });
+        continue;
+      }
       try {
         const requestedSchema = toElicitationSchema(spec.schema, path);
         byKey.set(key, {
           key,
+          mode: 'form',
+          url: undefined,
           message: spec.message as CompiledQuestion['message'],
           schema: spec.schema,
           requestedSchema,

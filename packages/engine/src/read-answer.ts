@@ -18,6 +18,8 @@ export function readAnswer(raw: unknown, ask: CompiledQuestion): ReadAnswer {
     case 'cancel':
       return { kind: 'event', event: { type: `${key}.cancel`, key } };
     case 'accept': {
+      // URL mode: accept means the user agreed to open the page; it carries no content
+      if (ask.mode === 'url') return { kind: 'event', event: { type: `${key}.accept`, key, content: {} } };
       const parsed = ask.schema.safeParse(content ?? {});
       if (!parsed.success) {
         const reason = parsed.error.issues

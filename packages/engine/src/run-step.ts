@@ -2,6 +2,7 @@ import nacl from 'tweetnacl';
 import type { AnyActorRef, AnyMachineSnapshot } from 'xstate';
 import { type ActiveQuestion, activeQuestions } from './active-questions.ts';
 import { encodeBase64url } from './base64url.ts';
+import { CLIENT_EVENT, elicitationModes } from './client-event.ts';
 import type { DefinitionInternals } from './definition-internals.ts';
 import { canonicalJson, digestBytes } from './digest.ts';
 import type { EffectLedger } from './effect-ledger.ts';
@@ -77,14 +78,6 @@ export interface StepTarget<TResult> {
 }
 
 const sameBytes = (a: Uint8Array | undefined, b: Uint8Array) => a !== undefined && a.length === b.length && a.every((x, i) => x === b[i]);
-
-function supportsFormElicitation(capabilities: ClientCapabilities | undefined): boolean {
-  const elicitation = capabilities?.elicitation;
-  if (typeof elicitation !== 'object' || elicitation === null) return false;
-  // `elicitation: {}` means form; a client that lists modes must list form
-  const modes = Object.keys(elicitation);
-  return modes.length === 0 || 'form' in elicitation;
-}
 
 const invalidState = <T>(reason: EnvelopeRejection['code']): StepOutcome<T> => ({
   type: 'error',
@@ -192,6 +185,7 @@ export async function runStep<TResult>(
       });
       return invalidState('outdated');
     }
+    if (machine.handlesClientEvent) actor.send({ type: CLIENT_EVENT, elicitation: elicitationModes(request.capabilities) });
     const firstSettle = await settleActor(actor as AnyActorRef, ctx.settleTimeoutMs, request.signal);
     if (firstSettle !== 'settled')
       return fail(`settle_${firstSettle}`, `machine '${machine.id}' did not settle (${firstSettle}) before answers were fed`);
@@ -281,21 +275,24 @@ export async function runStep<TResult>(
         `machine '${machine.id}' settled in state ${JSON.stringify(snapshot.value)}, which neither asks for input nor is final. Add meta.ask to the state or a transition out of it.`,
       );
     }
-    if (!supportsFormElicitation(request.capabilities)) {
+    const modes = elicitationModes(request.capabilities);
+    const missing = [...new Set(asks.map((a) => a.question.mode))].filter((mode) => !modes[mode]);
+    if (missing.length > 0) {
       actor.stop();
       const keys = asks.map((a) => `'${a.question.key}'`).join(', ');
-      logFor({
-        level: 'info',
-        event: 'capability_missing',
-        message: `cannot ask ${keys}: the request did not declare form elicitation`,
-        run,
-      });
+      const declared = missing
+        .map((mode) => (mode === 'form' ? 'the elicitation capability' : 'URL-mode elicitation (elicitation.url)'))
+        .join(' or ');
+      const supports = missing.map((mode) => (mode === 'form' ? 'form elicitation' : 'URL-mode elicitation')).join(' and ');
+      logFor({ level: 'info', event: 'capability_missing', message: `cannot ask ${keys}: the request did not declare ${supports}`, run });
       return {
         type: 'error',
         error: {
           code: ErrorCode.MissingRequiredClientCapability,
-          message: `${definition.owner} needs to ask the user (${keys}), but this request did not declare the elicitation capability. Use a client that supports form elicitation.`,
-          data: { requiredCapabilities: { elicitation: {} } },
+          message: `${definition.owner} needs to ask the user (${keys}), but this request did not declare ${declared}. Use a client that supports ${supports}.`,
+          data: {
+            requiredCapabilities: { elicitation: missing.includes('url') ? Object.fromEntries(missing.map((mode) => [mode, {}])) : {} },
+          },
         },
       };
     }
@@ -332,10 +329,14 @@ export async function runStep<TResult>(
     const inputRequests: Record<string, ElicitInputRequest> = {};
     for (const a of asks) {
       const note = notes.get(a.question.key);
-      inputRequests[a.question.key] = {
-        method: 'elicitation/create',
-        params: { mode: 'form', message: note ? `${a.message}\n\n${note}` : a.message, requestedSchema: a.question.requestedSchema },
-      };
+      const message = note ? `${a.message}\n\n${note}` : a.message;
+      inputRequests[a.question.key] =
+        a.url === undefined
+          ? { method: 'elicitation/create', params: { mode: 'form', message, requestedSchema: a.question.requestedSchema } }
+          : {
+              method: 'elicitation/create',
+              params: { mode: 'url', message, url: a.url, elicitationId: `${a.question.key}-${encodeBase64url(a.hash)}` },
+            };
     }
     return { type: 'input_required', inputRequests, requestState: sealState(ctx.keyring, encodeEnvelope(next)) };
   } catch (error) {

@@ -58,7 +58,10 @@ export type ElicitationSchema = {
 /** An `elicitation/create` input request as it travels inside `inputRequests`. */
 export type ElicitInputRequest = {
   method: 'elicitation/create';
-  params: { mode: 'form'; message: string; requestedSchema: ElicitationSchema };
+  params:
+    | { mode: 'form'; message: string; requestedSchema: ElicitationSchema }
+    // elicitationId: 2026-07-28 dropped it, but the SDK's types and older clients still require one
+    | { mode: 'url'; message: string; url: string; elicitationId: string };
 };
 
 export type ContentBlock = { type: 'text'; text: string };

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { setup } from 'xstate';
 import { z } from 'zod';
 import { type AnswerEvents, type AnswerSchema, type AskMeta, defineQuestions, defineTool, type QuestionSpec } from '../src/index.ts';
-import { accept, complete, definitionError, failedText, inputRequired, makeEngine, problemsOf } from './support.ts';
+import { accept, complete, definitionError, failedText, formOf, inputRequired, makeEngine, problemsOf } from './support.ts';
 
 /** A message typed as plain text, so its placeholders are checked only when the questions are defined. */
 const text = (message: string) => message;
@@ -260,7 +260,7 @@ describe('answer schemas a form can express', () => {
 
   it('sends them as the restricted form schema: formats, bounds, enums, defaults, descriptions; optional fields not required', async () => {
     const { outcome } = await firstRound(askingTool({}, 'Survey?', schema));
-    expect(inputRequired(outcome).inputRequests.q!.params.requestedSchema).toEqual({
+    expect(formOf(inputRequired(outcome).inputRequests.q!)).toEqual({
       type: 'object',
       properties: {
         email: { type: 'string', format: 'email', description: 'Where the receipt goes' },
@@ -279,7 +279,7 @@ describe('answer schemas a form can express', () => {
 
   it('leaves out `required` when every field is optional', async () => {
     const { outcome } = await firstRound(askingTool({}, 'Anything?', z.object({ a: z.string().optional() })));
-    expect(inputRequired(outcome).inputRequests.q!.params.requestedSchema).toEqual({
+    expect(formOf(inputRequired(outcome).inputRequests.q!)).toEqual({
       type: 'object',
       properties: { a: { type: 'string' } },
     });
@@ -288,7 +288,7 @@ describe('answer schemas a form can express', () => {
   it('drops a regex pattern from the form but still enforces it when answering', async () => {
     const { call } = makeEngine([askingTool({}, 'Code?', z.object({ code: z.string().regex(/^[A-Z]{3}$/, 'use three capital letters') }))]);
     const first = inputRequired(await call({ name: 'ask_once', arguments: {} }));
-    expect(first.inputRequests.q!.params.requestedSchema).toEqual({
+    expect(formOf(first.inputRequests.q!)).toEqual({
       type: 'object',
       properties: { code: { type: 'string' } },
       required: ['code'],

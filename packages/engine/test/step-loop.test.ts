@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createActor } from 'xstate';
 import { ErrorCode } from '../src/index.ts';
 import { confirmMachine, makeConfirmTool, profileMachine, profileTool } from './machines.ts';
-import { accept, cancel, complete, decline, inputRequired, makeEngine } from './support.ts';
+import { accept, cancel, complete, decline, formOf, inputRequired, makeEngine } from './support.ts';
 
 const refund = makeConfirmTool();
 const args = { order_id: 'ord_1' };
@@ -93,7 +93,7 @@ describe('answering', () => {
     expect(again.inputRequests.confirm!.params.message).toBe(
       'Refund order ord_1?\n\nYour last answer was not accepted: confirm: Invalid input: expected boolean, received string. Please answer again.',
     );
-    expect(again.inputRequests.confirm!.params.requestedSchema).toEqual(first.inputRequests.confirm!.params.requestedSchema);
+    expect(formOf(again.inputRequests.confirm!)).toEqual(formOf(first.inputRequests.confirm!));
     expect(again.requestState).not.toBe(first.requestState);
     expect(logs).toContainEqual(
       expect.objectContaining({

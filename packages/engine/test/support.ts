@@ -6,6 +6,7 @@ import {
   createEngine,
   createKeyring,
   type DefinitionProblem,
+  type ElicitInputRequest,
   type Engine,
   type EngineLogEntry,
   type EngineOptions,
@@ -132,3 +133,6 @@ export function deferred<T = void>() {
   });
   return { promise, resolve, reject };
 }
+
+/** The form of an input request (undefined for a URL-mode one). */
+export const formOf = (request: ElicitInputRequest) => (request.params.mode === 'form' ? request.params.requestedSchema : undefined);

@@ -58,7 +58,8 @@ function pickingTool(schema: AnswerSchema) {
 
 async function requestedSchemaOf(schema: AnswerSchema) {
   const { call } = makeEngine([pickingTool(schema)]);
-  return inputRequired(await call({ name: 'pick', arguments: {} })).inputRequests.q!.params.requestedSchema;
+  return (inputRequired(await call({ name: 'pick', arguments: {} })).inputRequests.q!.params as { requestedSchema: unknown })
+    .requestedSchema;
 }
 
 const refusalOf = (schema: AnswerSchema) => problemsOf(() => defineQuestions<unknown>()({ q: { message: 'Pick?', schema } }));

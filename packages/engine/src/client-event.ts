@@ -1,0 +1,23 @@
+// What a machine may learn about the client of each round: which elicitation modes it declared.
+import type { ClientCapabilities } from './wire-shapes.ts';
+
+/** The event type the engine sends at the start of every round to a machine that handles it at its root. */
+export const CLIENT_EVENT = 'roundtrip.client';
+
+/**
+ * Sent to a machine whose root handles `roundtrip.client`, at the start of every round, before the
+ * answers: what the client of this round can be asked. Use it to choose between a URL-mode question and
+ * a form for clients without `elicitation.url`.
+ */
+export interface ClientEvent {
+  readonly type: typeof CLIENT_EVENT;
+  readonly elicitation: { readonly form: boolean; readonly url: boolean };
+}
+
+/** The elicitation modes a request declared: `elicitation: {}` means form only; a client listing modes lists each. */
+export function elicitationModes(capabilities: ClientCapabilities | undefined): ClientEvent['elicitation'] {
+  const elicitation = capabilities?.elicitation;
+  if (typeof elicitation !== 'object' || elicitation === null) return { form: false, url: false };
+  const modes = Object.keys(elicitation);
+  return { form: modes.length === 0 || 'form' in elicitation, url: 'url' in elicitation };
+}
