@@ -54,7 +54,7 @@ describe('report_incident', () => {
     const demo = demoEngine();
     const round = asked(await afterSeverity(demo, 'low'));
     expect(Object.keys(round.inputRequests)).toEqual(['details']);
-    expect(round.inputRequests.details!.params.requestedSchema).toEqual({
+    expect((round.inputRequests.details!.params as { requestedSchema: unknown }).requestedSchema).toEqual({
       type: 'object',
       properties: {
         services: {

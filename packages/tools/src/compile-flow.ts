@@ -1,11 +1,20 @@
 // A declared flow, checked as a whole and written as one pure-JSON XState config. Every problem is
 // collected (where, code, what, fix) and reported together by the define functions.
-import type { DefinitionProblem, DefinitionProblemCode } from '@roundtrip/engine';
+import { CLIENT_EVENT, type DefinitionProblem, type DefinitionProblemCode } from '@roundtrip/engine';
 import { z } from 'zod';
 import { checkCondition } from './conditions.ts';
 import { deadEndSteps, FINISH, flowGraph, ROUND_BUDGET, shortestRounds, stepsLeadingTo, unreachableSteps } from './flow-graph.ts';
-import type { AskStep, FormSpec, ReviewStep, StepSpec } from './flow-spec.ts';
-import { endStates, FINISHING, parallelAskState, reviewState, type StateBuilder, type StateConfig, singleAskState } from './flow-states.ts';
+import type { AskStep, FormSpec, PageStep, ReviewStep, StepSpec } from './flow-spec.ts';
+import {
+  endStates,
+  FINISHING,
+  pageState,
+  parallelAskState,
+  reviewState,
+  type StateBuilder,
+  type StateConfig,
+  singleAskState,
+} from './flow-states.ts';
 import { knownPaths } from './known-paths.ts';
 import { templatePaths } from './safe-text.ts';
 
@@ -20,6 +29,8 @@ export interface CompiledFlow {
   readonly formsOfStep: ReadonlyMap<string, readonly string[]>;
   /** Each review by name, with the steps it can send the user back to. */
   readonly reviews: ReadonlyMap<string, { readonly spec: ReviewStep; readonly changeable: readonly string[] }>;
+  /** Each page step by name. */
+  readonly pages: ReadonlyMap<string, PageStep>;
 }
 
 const NAME = /^[A-Za-z][A-Za-z0-9_]{0,63}$/;
@@ -93,8 +104,20 @@ function collectForms(p: Problems, steps: Readonly<Record<string, StepSpec>>) {
       formsOfStep.set(name, []);
       continue;
     }
+    if (step?.kind === 'page') {
+      // its answer (an empty accept) is kept under its name, like a form's
+      formsOfStep.set(name, [name]);
+      if (step.check !== undefined && typeof step.check !== 'function')
+        p.add(where, 'invalid_step', 'its check is not a function.', 'Write check: ({ input, answers }) => reason or undefined.');
+      continue;
+    }
     if (step?.kind !== 'ask') {
-      p.add(where, 'invalid_step', 'it is not a step.', 'Build each step with ask({ … }), askAll({ forms }) or review({ … }).');
+      p.add(
+        where,
+        'invalid_step',
+        'it is not a step.',
+        'Build each step with ask({ … }), askAll({ forms }), review({ … }) or openPage({ … }).',
+      );
       continue;
     }
     const own = step.form ? ([[name, step.form]] as const) : Object.entries(step.forms ?? {});
@@ -160,7 +183,7 @@ export function compileFlow(
   const graph = flowGraph(steps);
 
   for (const [name, step] of Object.entries(steps)) {
-    if (step?.kind !== 'ask' && step?.kind !== 'review') continue;
+    if (step?.kind !== 'ask' && step?.kind !== 'review' && step?.kind !== 'page') continue;
     const where = `step '${name}'`;
     const rules = graph.rules.get(name)!;
     rules.forEach((rule, i) => {
@@ -197,7 +220,27 @@ export function compileFlow(
     checkLeave(`${where} › onDecline`, step.onDecline);
     checkLeave(`${where} › onCancel`, step.onCancel);
     if (step.kind === 'review') checkTemplate(p, `${where} › message`, step.message, knownSet);
-    for (const form of formsOfStep.get(name) ?? []) {
+    if (step.kind === 'page') {
+      checkTemplate(p, `${where} › message`, step.message, knownSet);
+      checkTemplate(p, `${where} › url`, step.url, knownSet);
+      if (typeof step.url === 'string' && !/^(https:\/\/|http:\/\/(localhost|127\.0\.0\.1)[:/])/.test(step.url)) {
+        p.add(
+          `${where} › url`,
+          'invalid_step',
+          `the page '${step.url}' is not an https URL.`,
+          'Send users to https pages only (http only for localhost).',
+        );
+      }
+      if (step.alternative !== FINISH && (!(step.alternative in steps) || step.alternative === name)) {
+        p.add(
+          `${where} › alternative`,
+          'invalid_step',
+          `'${String(step.alternative)}' is not another step.`,
+          `Name the step for clients that cannot open pages: one of ${[...Object.keys(steps).filter((n) => n !== name), FINISH].join(', ')}.`,
+        );
+      }
+    }
+    for (const form of step.kind === 'ask' ? (formsOfStep.get(name) ?? []) : []) {
       const spec = forms.get(form)!.spec;
       const formWhere = step.kind === 'ask' && step.form ? where : `${where} › form '${form}'`;
       checkTemplate(p, `${formWhere} › message`, spec.message, knownSet);
@@ -231,12 +274,16 @@ export function compileFlow(
     machineId,
     graph,
     formsOf: (step) => formsOfStep.get(step) ?? [],
-    hasCheck: (form) => typeof forms.get(form)?.spec.check === 'function',
+    hasCheck: (form) => {
+      const page = steps[form];
+      return typeof forms.get(form)?.spec.check === 'function' || (page?.kind === 'page' && typeof page.check === 'function');
+    },
     showingReviews: Object.entries(steps)
       .filter(([, step]) => step?.kind === 'review' && typeof step.show === 'function')
       .map(([name]) => name),
   };
   const states: Record<string, StateConfig> = {};
+  const pages = new Map<string, PageStep>();
   if (p.list.length === 0) {
     for (const [name, step] of Object.entries(steps)) {
       if (step.kind === 'review') {
@@ -245,6 +292,9 @@ export function compileFlow(
           .sort((a, b) => graph.order.indexOf(a) - graph.order.indexOf(b));
         reviews.set(name, { spec: step, changeable });
         states[name] = reviewState(builder, name, step, changeable);
+      } else if (step.kind === 'page') {
+        pages.set(name, step);
+        states[name] = pageState(builder, name, step);
       } else {
         states[name] = (step as AskStep).form
           ? singleAskState(builder, name, step as AskStep)
@@ -254,6 +304,14 @@ export function compileFlow(
     Object.assign(states, endStates(builder));
   }
   problems.push(...p.list);
-  const config = { id: machineId, initial: graph.order[0] ?? FINISHING, context: {}, entry: [{ type: 'takeInput' }], states };
-  return { machineId, config, forms, formsOfStep, reviews };
+  const config: Record<string, unknown> = {
+    id: machineId,
+    initial: graph.order[0] ?? FINISHING,
+    context: {},
+    entry: [{ type: 'takeInput' }],
+  };
+  // a flow that sends users to pages learns each round whether the client can open them
+  if (pages.size > 0) config.on = { [CLIENT_EVENT]: { actions: [{ type: 'noteClient' }] } };
+  config.states = states;
+  return { machineId, config, forms, formsOfStep, reviews, pages };
 }

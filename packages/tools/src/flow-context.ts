@@ -16,6 +16,8 @@ export interface FlowContext {
   /** What each review showed from the server's data, by review step; checked again before the final action. */
   shown?: Record<string, Record<string, string | number | boolean>>;
   result?: unknown;
+  /** What the client of the latest round can be asked (from the engine's client event). */
+  client?: { form: boolean; url: boolean };
 }
 
 /** What a finished flow reports to its tool, prompt or resource. */

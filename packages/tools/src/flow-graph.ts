@@ -37,6 +37,8 @@ export function flowGraph(steps: Readonly<Record<string, StepSpec>>): FlowGraph 
     rules.set(name, own);
     // a rule with a condition may fail: then the following rules apply, and when none holds the step stays
     const targets = new Set(own.map((r) => r.goto));
+    const step = steps[name]!;
+    if (step.kind === 'page') targets.add(step.alternative);
     forward.set(name, targets);
     for (const target of targets) before.get(target)?.add(name);
   }

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { CompiledFlow } from './compile-flow.ts';
 import { type FlowContext, valuesOf } from './flow-context.ts';
 import { ABANDON, CONFIRM, changeOption } from './flow-states.ts';
-import { renderText, safeValue } from './safe-text.ts';
+import { renderText, renderUrl, safeValue } from './safe-text.ts';
 
 /** A field's title for people: its zod `title` meta, else its name. */
 function fieldTitle(schema: z.ZodType, name: string): string {
@@ -92,6 +92,14 @@ export function flowQuestions(flow: CompiledFlow): AnyQuestions {
     const schema = z.object(spec.fields);
     specs[form] = { message: ({ context }) => renderText(spec.message, valuesOf(context)) + note(context.problems[form]), schema };
   }
+  const pages: Record<string, { message: (args: { context: FlowContext }) => string; url: (args: { context: FlowContext }) => string }> =
+    {};
+  for (const [name, page] of flow.pages) {
+    pages[name] = {
+      message: ({ context }) => renderText(page.message, valuesOf(context)) + note(context.problems[name]),
+      url: ({ context }) => renderUrl(page.url, valuesOf(context)),
+    };
+  }
   for (const [name, { spec }] of flow.reviews) {
     specs[name] = {
       message: ({ context }) =>
@@ -99,5 +107,5 @@ export function flowQuestions(flow: CompiledFlow): AnyQuestions {
       schema: choiceSchema(flow, name),
     };
   }
-  return defineQuestions<FlowContext>()(specs as never) as unknown as AnyQuestions;
+  return defineQuestions<FlowContext>()({ ...specs, ...pages } as never) as unknown as AnyQuestions;
 }

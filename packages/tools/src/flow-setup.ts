@@ -1,6 +1,6 @@
 // The one setup() behind every declared flow: the named guards, actions and the final actor that the
 // JSON config refers to. Only the answers' checks and the final action differ from flow to flow.
-import { ConfirmedValueChangedError } from '@roundtrip/engine';
+import { type ClientEvent, ConfirmedValueChangedError } from '@roundtrip/engine';
 import { type AnyStateMachine, assign, fromPromise, setup, spawnChild, stopChild } from 'xstate';
 import type { CompiledFlow } from './compile-flow.ts';
 import { type Condition, evaluateCondition } from './conditions.ts';
@@ -46,6 +46,8 @@ export function flowMachine(flow: CompiledFlow, final: (input: FinalInput) => un
   const formsOf = (step: string) => flow.formsOfStep.get(step) ?? [];
   const reasonFor = (form: string, context: FlowContext, event: FlowEvent): string | undefined => {
     if (flow.reviews.has(form)) return NOT_ON_THE_WAY;
+    const page = flow.pages.get(form);
+    if (page) return page.check?.({ input: context.input, answers: answersOnTrail(context, formsOf) }) ?? undefined;
     const check = flow.forms.get(form)?.spec.check;
     if (!check || !event.content) return undefined;
     const answers = answersOnTrail(context, formsOf);
@@ -79,6 +81,8 @@ export function flowMachine(flow: CompiledFlow, final: (input: FinalInput) => un
       answerFails: ({ context, event }, params: Params) => reasonFor(String(param(params, 'form')), context, event) !== undefined,
       shownChanged: ({ context, event }, params: Params) =>
         event.error instanceof ConfirmedValueChangedError && lastShowingReview(flow, context) === param(params, 'step'),
+      clientOpensPages: ({ context }) => context.client?.url === true,
+      clientKnown: ({ context }) => context.client !== undefined,
       cameFrom: ({ context }, params: Params) => context.trail[context.trail.length - 2] === param(params, 'step'),
       reviewChoice: ({ context, event }, params: Params) =>
         chosen(event) === param(params, 'option') && holds(param(params, 'condition'), context, event),
@@ -128,6 +132,7 @@ export function flowMachine(flow: CompiledFlow, final: (input: FinalInput) => un
         ended: { step: String(param(params, 'step')), how: param(params, 'how') as 'declined' | 'cancelled' | 'abandoned' },
       })),
       startReview: assign({ reviewing: true }),
+      noteClient: assign(({ event }) => ({ client: (event as unknown as ClientEvent).elicitation })),
       noteShown: assign(({ context }, params: Params) => {
         const step = String(param(params, 'step'));
         const shown = shownNow(flow, step, { input: context.input, answers: answersOnTrail(context, formsOf) });

@@ -95,7 +95,33 @@ export interface ReviewStep extends StepCommon {
   readonly labels: { readonly confirm: string; readonly change: string; readonly abandon: string };
 }
 
-export type StepSpec = AskStep<Record<string, Fields>> | ReviewStep;
+/** What a page step's check sees: the input and the answers so far. */
+export interface PageCheckArgs {
+  readonly input: Readonly<Record<string, unknown>>;
+  readonly answers: Readonly<Record<string, Readonly<Record<string, unknown>> | undefined>>;
+}
+
+/**
+ * A step that sends the user to a web page (to sign in, or pay): a URL-mode elicitation, offered only to
+ * clients that declared `elicitation.url`; other clients go to `alternative` instead.
+ */
+export interface PageStep extends StepCommon {
+  readonly kind: 'page';
+  /** What the user reads before opening the page: a template like the forms' messages. */
+  readonly message: string;
+  /** The page: an https URL template; values are URL-encoded (`https://pay.example.com/o/{{input.order}}`). */
+  readonly url: string;
+  /** The step (or 'finish') for clients that cannot open pages. */
+  readonly alternative: string;
+  /**
+   * Whether the user finished on the page. The client's accept only means the user agreed to open it:
+   * check your own records here and return why not (the page is offered again with the reason), or
+   * undefined when it is done.
+   */
+  check?(args: PageCheckArgs): string | undefined;
+}
+
+export type StepSpec = AskStep<Record<string, Fields>> | ReviewStep | PageStep;
 
 /** The single form of an `ask` step is named after the step; the key stands for that name. */
 const SELF = '$self';
@@ -134,6 +160,11 @@ export function review(
     onDecline: 'end',
     onCancel: spec.onCancel,
   };
+}
+
+/** A step that sends the user to a web page, for clients that can open one (see {@link PageStep}). */
+export function openPage(spec: Omit<PageStep, 'kind'>): PageStep {
+  return { kind: 'page', ...spec };
 }
 
 type UnionToIntersection<U> = (U extends unknown ? (x: U) => void : never) extends (x: infer I) => void ? I : never;

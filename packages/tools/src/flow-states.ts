@@ -2,7 +2,7 @@
 // with JSON params, questions asked by name; flow-setup.ts implements the names.
 import type { Condition } from './conditions.ts';
 import { FINISH, type FlowGraph } from './flow-graph.ts';
-import type { AskStep, Leave, NextRule, ReviewStep } from './flow-spec.ts';
+import type { AskStep, Leave, NextRule, PageStep, ReviewStep } from './flow-spec.ts';
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type Guard = { type: string; params: { [key: string]: Json } };
@@ -144,6 +144,47 @@ export function parallelAskState(b: StateBuilder, name: string, step: AskStep): 
     entry: [act('enterStep', { step: name })],
     states: regions,
     onDone: ruleTransitions(b, rules, false, []),
+  } as StateConfig;
+}
+
+/**
+ * A step sending the user to a page: it waits to learn what the client can open (the engine tells it at
+ * the start of each round), then asks the URL question, or goes to the alternative step.
+ */
+export function pageState(b: StateBuilder, name: string, step: PageStep): StateConfig {
+  const rules = b.graph.rules.get(name)!;
+  const store = [act('store', { form: name })];
+  const skip = ruleTransitions(b, rules, true, [act('skipStep', { step: name })]);
+  return {
+    entry: [act('enterStep', { step: name })],
+    initial: 'choosing',
+    states: {
+      choosing: {
+        always: [
+          ...rules.map((rule) => ({
+            target: targetOf(b, rule.goto, true),
+            guard: {
+              type: 'answeredBefore',
+              params: rule.if === undefined ? { step: name } : { step: name, condition: rule.if as unknown as Json },
+            },
+          })),
+          { target: 'asking', guard: { type: 'clientOpensPages', params: {} } },
+          {
+            target: targetOf(b, step.alternative, true),
+            guard: { type: 'clientKnown', params: {} },
+            actions: [act('skipStep', { step: name })],
+          },
+        ],
+      },
+      asking: {
+        meta: { ask: [name] },
+        on: {
+          [`${name}.accept`]: [...checkFirst(b, name), ...ruleTransitions(b, rules, true, store)],
+          [`${name}.decline`]: leaveTransitions(b, name, step.onDecline ?? 'end', 'declined', true, skip),
+          [`${name}.cancel`]: leaveTransitions(b, name, step.onCancel ?? 'end', 'cancelled', true, skip),
+        },
+      },
+    },
   } as StateConfig;
 }
 

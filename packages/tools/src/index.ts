@@ -24,7 +24,9 @@ export type {
   Leave,
   Next,
   NextRule,
+  PageCheckArgs,
+  PageStep,
   ReviewStep,
   StepSpec,
 } from './flow-spec.ts';
-export { ask, askAll, form, review } from './flow-spec.ts';
+export { ask, askAll, form, openPage, review } from './flow-spec.ts';

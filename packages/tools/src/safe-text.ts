@@ -50,3 +50,11 @@ function readPath(context: unknown, path: string): unknown {
 export function renderText(template: string, context: unknown): string {
   return template.replace(PLACEHOLDER, (_, path: string) => safeValue(readPath(context, path)));
 }
+
+/** Fills a URL template: every value URL-encoded (a missing one empty), so a value cannot change the URL's shape. */
+export function renderUrl(template: string, context: unknown): string {
+  return template.replace(PLACEHOLDER, (_, path: string) => {
+    const value = readPath(context, path);
+    return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' ? encodeURIComponent(String(value)) : '';
+  });
+}

@@ -43,7 +43,7 @@ describe('a declared flow, through the engine', () => {
     expect(c.asked.room!.message).toBe('Which room for 8 people?');
     c = await c.answer({ room: accept({ room: 'hall' }) });
     expect(c.asked.confirm!.message).toBe('Book "Plan"?\n\n- Date: 2026-12-10\n- Attendees: 8\n- Room: The hall');
-    expect(c.asked.confirm!.requestedSchema.properties.choice).toEqual({
+    expect((c.asked.confirm as { requestedSchema: { properties: Record<string, unknown> } }).requestedSchema.properties.choice).toEqual({
       type: 'string',
       title: 'Your choice',
       oneOf: [

@@ -7,6 +7,7 @@ import {
   createKeyring,
   defineQuestions,
   defineTool,
+  type ElicitationSchema,
   generateKey,
 } from '@roundtrip/engine';
 import { expect } from 'vitest';
@@ -63,7 +64,7 @@ export async function askForm(schema: AnswerSchema) {
   if (first.type !== 'input_required') throw new Error(`expected a question, got ${JSON.stringify(first)}`);
   const request = first.inputRequests.q!;
   return {
-    requestedSchema: request.params.requestedSchema,
+    requestedSchema: (request.params as { requestedSchema: ElicitationSchema }).requestedSchema,
     answer: async (content: Record<string, unknown>): Promise<AnswerOutcome> => {
       const outcome = await engine.callTool({
         ...CALL,

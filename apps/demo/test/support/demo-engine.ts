@@ -124,7 +124,11 @@ export function question<R>(outcome: StepOutcome<R>, key: string): { message: st
   const ask = asked(outcome);
   const request = ask.inputRequests[key];
   expect(request, `no question '${key}' in ${JSON.stringify(ask.inputRequests)}`).toBeDefined();
-  return { message: request!.params.message, requestState: ask.requestState, schema: request!.params.requestedSchema };
+  return {
+    message: request!.params.message,
+    requestState: ask.requestState,
+    schema: (request!.params as { requestedSchema: unknown }).requestedSchema,
+  };
 }
 
 export const textOf = (result: CallToolResult) => result.content.map((c) => c.text).join('\n');

@@ -1,7 +1,8 @@
 // A declared flow's machine as a graph for xstate/graph: states told apart by what decides where the
 // flow goes next (state, steps taken, which answers exist, which comparisons of the conditions hold),
 // and from each state the sample answers to its first question that lead somewhere different.
-import { type AnyMachineSnapshot, type AnyStateMachine, type EventObject, getNextSnapshot } from 'xstate';
+import { CLIENT_EVENT } from '@roundtrip/engine';
+import { type AnyMachineSnapshot, type AnyStateMachine, type EventObject, getNextSnapshot, initialTransition } from 'xstate';
 import { type FlowContext, type FlowEvent, valuesOf } from '../flow-context.ts';
 import { FINISHING } from '../flow-states.ts';
 import { type AnswerCandidate, answerCandidates } from './answer-events.ts';
@@ -12,6 +13,8 @@ import type { QuestionForm } from './question-forms.ts';
 /** Traversal options shared by getSimplePaths, getShortestPaths and getAdjacencyMap. */
 interface WalkOptions {
   readonly input: Record<string, unknown>;
+  /** Where every conversation starts: the first round, after the engine told a form-only client's modes. */
+  readonly fromState: AnyMachineSnapshot;
   readonly serializeState: (snapshot: AnyMachineSnapshot) => string;
   readonly events: (snapshot: AnyMachineSnapshot) => EventObject[];
   readonly stopWhen: (snapshot: AnyMachineSnapshot) => boolean;
@@ -33,6 +36,16 @@ export interface FlowWalk {
   sentValues(event: EventObject): string[];
   /** The answers in a state that lead where an earlier answer in it does (left out of `events`), with where they lead. */
   sameWayAnswers(snapshot: AnyMachineSnapshot): ReadonlyArray<{ event: EventObject; target: AnyMachineSnapshot }>;
+}
+
+/**
+ * The first snapshot of a conversation, as the engine makes it: the initial state, then (for a flow that
+ * listens) the client event of a client with form elicitation only, so page steps take their alternative.
+ */
+function startOf(machine: AnyStateMachine, input: Record<string, unknown>): AnyMachineSnapshot {
+  const [initial] = initialTransition(machine, input) as [AnyMachineSnapshot, unknown];
+  const listens = Object.hasOwn((machine.config.on ?? {}) as object, CLIENT_EVENT);
+  return listens ? getNextSnapshot(machine, initial, { type: CLIENT_EVENT, elicitation: { form: true, url: false } }) : initial;
 }
 
 /** The most traversal steps one flow may take (a guard against a runaway graph). */
@@ -102,7 +115,14 @@ export function flowWalk(
   };
   return {
     machine,
-    options: { input, serializeState, events: (snapshot) => answersIn(snapshot).events, stopWhen: isEnd, limit: TRAVERSAL_LIMIT },
+    options: {
+      input,
+      fromState: startOf(machine, input),
+      serializeState,
+      events: (snapshot) => answersIn(snapshot).events,
+      stopWhen: isEnd,
+      limit: TRAVERSAL_LIMIT,
+    },
     askedKeys,
     isEnd,
     responseOf: (event) => {

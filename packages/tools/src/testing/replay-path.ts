@@ -1,6 +1,7 @@
 // A path's events played on the machine again, from its first state, and grouped into the rounds the
 // engine makes of them: each round answers the keys asked together, in the order the engine feeds them.
-import { type AnyMachineSnapshot, type EventObject, getNextSnapshot, initialTransition } from 'xstate';
+import type { EventObject } from 'xstate';
+import { getNextSnapshot } from 'xstate';
 import { answersOnTrail, type FlowContext } from '../flow-context.ts';
 import type { ConversationEnd, ConversationRound, InputResponse } from './conversation-types.ts';
 import type { FlowWalk } from './flow-walk.ts';
@@ -26,7 +27,7 @@ export function replayPath(
   formsOf: (step: string) => readonly string[],
   events: readonly EventObject[],
 ): { rounds: ConversationRound[]; end: ConversationEnd } {
-  let [snapshot] = initialTransition(walk.machine, walk.options.input) as [AnyMachineSnapshot, unknown];
+  let snapshot = walk.options.fromState;
   const rounds: ConversationRound[] = [];
   let next = 0;
   while (next < events.length) {
