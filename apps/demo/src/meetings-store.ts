@@ -14,7 +14,6 @@ export const ROOMS = {
 export type RoomId = keyof typeof ROOMS;
 
 /** Whether `room` names one of {@link ROOMS}. */
-export const isRoom = (room: string): room is RoomId => Object.hasOwn(ROOMS, room);
 
 /** One booked meeting. Plain JSON. */
 export interface Meeting {

@@ -2,7 +2,8 @@
 // bookings of that week from the meetings table, as plain text.
 import type { ResourceDefinition } from '@roundtrip/engine';
 import { ask, defineFlowResource, field } from '@roundtrip/tools';
-import { isRoom, type Meeting, type MeetingsStore, ROOMS, type RoomId } from './meetings-store.ts';
+import { z } from 'zod';
+import { type Meeting, type MeetingsStore, ROOMS, type RoomId } from './meetings-store.ts';
 
 const DAY_MS = 86_400_000;
 const DAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
@@ -42,6 +43,8 @@ export function createRoomBookingsResource(store: Pick<MeetingsStore, 'meetingsI
     title: 'Room bookings',
     description: `A meeting room's bookings of one week, as plain text; asks which week. Rooms: ${Object.keys(ROOMS).join(', ')}.`,
     mimeType: 'text/plain',
+    // an unknown room is not found before anything is asked
+    variables: z.object({ room: z.enum(Object.keys(ROOMS) as [RoomId, ...RoomId[]]) }),
     steps: {
       week: ask({
         message: 'Which week of the bookings of room {{input.room}}? Give any day of it.',
@@ -49,8 +52,6 @@ export function createRoomBookingsResource(store: Pick<MeetingsStore, 'meetingsI
       }),
     },
     final: ({ input, answers }) => {
-      // the flow asks before anything else runs, so an unknown room is only told after the question
-      if (!isRoom(input.room)) return `No room '${input.room}'. Rooms: ${Object.keys(ROOMS).join(', ')}.\n`;
       const week = weekOf(answers.week!.day);
       return formatRoomWeek(input.room, week, store.meetingsIn(input.room, week.monday, week.sunday));
     },

@@ -115,7 +115,7 @@ describe('room_bookings resource', () => {
     ]);
   });
 
-  it('says when a week has no bookings, and names the rooms for an unknown one', async () => {
+  it('says when a week has no bookings, and answers an unknown room as not found before asking anything', async () => {
     const demo = demoEngine();
     const week = accept({ day: '2030-03-11' });
     const first = question(await demo.read(uri), 'week');
@@ -124,9 +124,10 @@ describe('room_bookings resource', () => {
     expect(text).toMatch(/No bookings this week\.\n$/);
     expect(empty.contents).toEqual([{ uri, mimeType: 'text/plain', text }]);
     const nowhere = 'bookings://rooms/basement';
-    const asked = question(await demo.read(nowhere), 'week');
-    const unknown = done(await demo.read(nowhere, { requestState: asked.requestState, inputResponses: { week } }));
-    expect(unknown.contents[0]).toMatchObject({ text: "No room 'basement'. Rooms: huddle, atlas, orion, auditorium.\n" });
+    expect(await demo.read(nowhere)).toMatchObject({
+      type: 'error',
+      error: { code: -32602, message: expect.stringMatching(/^Resource not found: bookings:\/\/rooms\/basement \(room: Invalid option/) },
+    });
   });
 
   it('binds the state to the room it was asked for', async () => {

@@ -19,7 +19,7 @@ export interface FlowPromptConfig<TArgs extends z.ZodObject, TSteps extends Reco
   /** Writes the prompt's messages from the arguments and the answers. */
   readonly final: (args: { input: z.output<TArgs>; answers: AnswersOf<TSteps> }) => PromptMessageView[] | Promise<PromptMessageView[]>;
   /** The messages when the user declined, cancelled or abandoned; by default one user message saying so. */
-  readonly ended?: (info: EndedInfo<TSteps>) => PromptMessageView[];
+  readonly ended?: (info: EndedInfo<TSteps, z.output<TArgs>>) => PromptMessageView[];
 }
 
 /** Defines a prompt whose questions are declared as steps. Throws a RoundtripDefinitionError listing every problem. */
@@ -41,7 +41,7 @@ export function defineFlowPrompt<
     messages: (output: FlowOutcome): PromptMessageView[] => {
       if (output.status === 'done') return output.result as PromptMessageView[];
       return ended
-        ? ended({ step: output.step, how: output.how })
+        ? ended({ step: output.step, how: output.how, input: output.input as never, answers: output.answers as never })
         : [{ role: 'user', text: endedText(config.title ?? config.name, output) }];
     },
   } as never);

@@ -11,7 +11,14 @@ import type { AnswersOf, StepSpec } from './flow-spec.ts';
 /** The `{variables}` of a URI template type. */
 type UriVariables<U extends string> = U extends `${string}{${infer V}}${infer R}` ? V | UriVariables<R> : never;
 
-export interface FlowResourceConfig<U extends string, TSteps extends Record<string, StepSpec>> {
+/** The schema of a URI's variables when none is given: one string each. */
+type DefaultVariables<U extends string> = z.ZodObject<{ [K in UriVariables<U>]: z.ZodString }>;
+
+export interface FlowResourceConfig<
+  U extends string,
+  TSteps extends Record<string, StepSpec>,
+  TVars extends z.ZodObject = DefaultVariables<U>,
+> {
   /** A fixed URI, or a URI template whose `{variables}` are the input (`statement://customers/{customer}`). */
   readonly uri: U;
   /** A short name for lists. */
@@ -19,19 +26,26 @@ export interface FlowResourceConfig<U extends string, TSteps extends Record<stri
   readonly title?: string;
   readonly description: string;
   readonly mimeType?: string;
+  /**
+   * Checks the URI's variables (all strings on the wire): a URI they do not fit is not found, with the
+   * reason. By default each is any string.
+   */
+  readonly variables?: TVars;
   readonly steps: TSteps;
   /** Writes the resource's body from the URI's variables (`input`) and the answers. */
-  readonly final: (args: { input: { [K in UriVariables<U>]: string }; answers: AnswersOf<TSteps> }) => ResourceBody | Promise<ResourceBody>;
+  readonly final: (args: { input: z.output<TVars>; answers: AnswersOf<TSteps> }) => ResourceBody | Promise<ResourceBody>;
   /** The body when the user declined, cancelled or abandoned; by default a text saying so. */
-  readonly ended?: (info: EndedInfo<TSteps>) => ResourceBody;
+  readonly ended?: (info: EndedInfo<TSteps, z.output<TVars>>) => ResourceBody;
 }
 
 /** Defines a resource whose questions are declared as steps. Throws a RoundtripDefinitionError listing every problem. */
-export function defineFlowResource<const U extends string, const TSteps extends Record<string, StepSpec>>(
-  config: FlowResourceConfig<U, TSteps>,
-): ResourceDefinition {
+export function defineFlowResource<
+  const U extends string,
+  const TSteps extends Record<string, StepSpec>,
+  TVars extends z.ZodObject = DefaultVariables<U>,
+>(config: FlowResourceConfig<U, TSteps, TVars>): ResourceDefinition {
   const names = [...String(config.uri).matchAll(/\{([^{}]+)\}/g)].map((m) => m[1]!);
-  const variables = z.object(Object.fromEntries(names.map((name) => [name, z.string()])));
+  const variables = (config.variables as z.ZodObject | undefined) ?? z.object(Object.fromEntries(names.map((name) => [name, z.string()])));
   const final = (input: FinalInput) => config.final(input as never);
   const flow = declareFlow(`resource '${config.name}'`, config.name, variables, config.steps, final);
   const ended = config.ended;
@@ -41,11 +55,14 @@ export function defineFlowResource<const U extends string, const TSteps extends 
     title: config.title,
     description: config.description,
     mimeType: config.mimeType,
+    variables,
     questions: flow.questions,
     machine: flow.machine,
     contents: (output: FlowOutcome): ResourceBody => {
       if (output.status === 'done') return output.result as ResourceBody;
-      return ended ? ended({ step: output.step, how: output.how }) : endedText(config.title ?? config.name, output);
+      return ended
+        ? ended({ step: output.step, how: output.how, input: output.input as never, answers: output.answers as never })
+        : endedText(config.title ?? config.name, output);
     },
   } as never);
   registerFlow(definition, flow, final);

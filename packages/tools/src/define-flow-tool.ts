@@ -7,11 +7,17 @@ import { registerFlow } from './flow-registry.ts';
 import { type FinalInput, type FinishInput, shownNow } from './flow-setup.ts';
 import type { AnswersOf, StepSpec } from './flow-spec.ts';
 
-/** How a flow ended early: at which step, and how the user left it. */
-export interface EndedInfo<TSteps> {
+/** How a flow ended early: at which step, how the user left it, and what was known by then. */
+export interface EndedInfo<TSteps, TInput = Record<string, unknown>> {
   readonly step: keyof TSteps & string;
   readonly how: 'declined' | 'cancelled' | 'abandoned';
+  readonly input: TInput;
+  readonly answers: AnswersOf<TSteps>;
 }
+
+/** Put before a result recorded earlier in the conversation for other answers. */
+const EARLIER =
+  'This was already done earlier in this conversation, with other answers; the new answers were not used. What was done then:';
 
 /** What a flow tool's final action returns: `structured` typed by the `output` schema when there is one. */
 export type FlowToolResult<TOutput extends z.ZodObject = z.ZodObject> = ToolResultView<z.input<TOutput>>;
@@ -41,7 +47,7 @@ export interface FlowToolConfig<
   /** The schema of `structuredContent`; every result is checked against it before it is sent. */
   readonly output?: TOutput;
   /** The result when the user declined, cancelled or abandoned; by default a text saying nothing was done. */
-  readonly ended?: (info: EndedInfo<TSteps>) => FlowToolResult<NoInfer<TOutput>>;
+  readonly ended?: (info: EndedInfo<TSteps, z.output<TInput>>) => FlowToolResult<NoInfer<TOutput>>;
 }
 
 /**
@@ -84,8 +90,15 @@ export function defineFlowTool<
       },
     } as never,
     result: (output: FlowOutcome): ToolResultView<unknown> => {
-      if (output.status === 'done') return output.result as ToolResultView<unknown>;
-      return ended ? ended({ step: output.step, how: output.how }) : { text: endedText(config.title ?? config.name, output) };
+      if (output.status === 'done') {
+        const view = output.result as ToolResultView<unknown>;
+        if (!output.earlier) return view;
+        // the final action ran before in this conversation, for other answers: say so rather than pretend
+        return { ...view, text: `${EARLIER} ${view.text}` };
+      }
+      return ended
+        ? ended({ step: output.step, how: output.how, input: output.input as never, answers: output.answers as never })
+        : { text: endedText(config.title ?? config.name, output) };
     },
   } as never);
   registerFlow(definition, flow, final);

@@ -16,14 +16,23 @@ export interface FlowContext {
   /** What each review showed from the server's data, by review step; checked again before the final action. */
   shown?: Record<string, Record<string, string | number | boolean>>;
   result?: unknown;
+  /** The final action's result is one recorded earlier in this conversation, for other answers than these. */
+  earlier?: boolean;
   /** What the client of the latest round can be asked (from the engine's client event). */
   client?: { form: boolean; url: boolean };
 }
 
 /** What a finished flow reports to its tool, prompt or resource. */
 export type FlowOutcome<TResult = unknown> =
-  | { status: 'done'; result: TResult }
-  | { status: 'ended'; step: string; how: 'declined' | 'cancelled' | 'abandoned' };
+  /** `earlier`: the final action had already run in this conversation with other answers; this is its result then. */
+  | { status: 'done'; result: TResult; earlier: boolean }
+  | {
+      status: 'ended';
+      step: string;
+      how: 'declined' | 'cancelled' | 'abandoned';
+      input: Record<string, unknown>;
+      answers: Record<string, Record<string, unknown>>;
+    };
 
 /** An answer event, as the engine sends it: `<form>.accept` with content, `.decline`, `.cancel`. */
 export type FlowEvent = {
@@ -64,7 +73,18 @@ export function enteredTrail(trail: readonly string[], step: string): string[] {
 }
 
 /** The outcome of a flow that reached a final state. */
-export function outcomeOf(context: FlowContext): FlowOutcome {
-  if (context.ended) return { status: 'ended', ...context.ended };
-  return { status: 'done', result: context.result };
+export function outcomeOf(context: FlowContext, formsOf: (step: string) => readonly string[]): FlowOutcome {
+  if (context.ended) return { status: 'ended', ...context.ended, input: context.input, answers: answersOnTrail(context, formsOf) };
+  return { status: 'done', result: context.result, earlier: context.earlier === true };
+}
+
+/** JSON with keys sorted, so equal answers give equal text whatever order they were written in. */
+export function stableJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value).filter(([, v]) => v !== undefined);
+    entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${stableJson(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
 }

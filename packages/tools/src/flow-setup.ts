@@ -4,7 +4,7 @@ import { type ClientEvent, ConfirmedValueChangedError } from '@roundtrip/engine'
 import { type AnyStateMachine, assign, fromPromise, setup, spawnChild, stopChild } from 'xstate';
 import type { CompiledFlow } from './compile-flow.ts';
 import { type Condition, evaluateCondition } from './conditions.ts';
-import { answersOnTrail, enteredTrail, type FlowContext, type FlowEvent, outcomeOf, valuesOf } from './flow-context.ts';
+import { answersOnTrail, enteredTrail, type FlowContext, type FlowEvent, outcomeOf, stableJson, valuesOf } from './flow-context.ts';
 import type { Shown } from './flow-spec.ts';
 import { changeOption } from './flow-states.ts';
 
@@ -18,6 +18,12 @@ export interface FinalInput {
 export interface FinishInput extends FinalInput {
   readonly review?: string;
   readonly shown?: Shown;
+}
+
+/** What the final actor returns (and the effect ledger records): the result, and the answers it was made for. */
+interface FinishOutput {
+  readonly result: unknown;
+  readonly answers: string;
 }
 
 /** The last review on the way here that showed values from the server's data. */
@@ -66,7 +72,11 @@ export function flowMachine(flow: CompiledFlow, final: (input: FinalInput) => un
   const machineSetup = setup({
     types: { context: {} as FlowContext, events: {} as FlowEvent, input: {} as Record<string, unknown> },
     actors: {
-      finish: fromPromise<unknown, FinishInput>(async ({ input }) => final({ input: input.input, answers: input.answers })),
+      // the result is recorded with the answers it was made for, so a later round can tell a replay for other answers
+      finish: fromPromise<FinishOutput, FinishInput>(async ({ input }) => ({
+        result: await final({ input: input.input, answers: input.answers }),
+        answers: stableJson(input.answers),
+      })),
     },
     guards: {
       when: ({ context, event }, params: Params) => holds(param(params, 'condition'), context, event),
@@ -141,7 +151,10 @@ export function flowMachine(flow: CompiledFlow, final: (input: FinalInput) => un
       rememberChange: assign(({ context }, params: Params) => ({
         problems: { ...context.problems, [String(param(params, 'step'))]: CHANGED },
       })),
-      keepResult: assign(({ event }) => ({ result: event.output })),
+      keepResult: assign(({ context, event }) => {
+        const output = event.output as FinishOutput;
+        return { result: output.result, earlier: output.answers !== stableJson(answersOnTrail(context, formsOf)) };
+      }),
       runFinal: spawnChild('finish', {
         id: 'finish',
         input: ({ context }): FinishInput => {
@@ -158,6 +171,6 @@ export function flowMachine(flow: CompiledFlow, final: (input: FinalInput) => un
   });
   return machineSetup.createMachine({
     ...(flow.config as object),
-    output: ({ context }: { context: FlowContext }) => outcomeOf(context),
+    output: ({ context }: { context: FlowContext }) => outcomeOf(context, formsOf),
   } as never) as unknown as AnyStateMachine;
 }

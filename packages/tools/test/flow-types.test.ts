@@ -70,6 +70,23 @@ describe('answers typed from the declaration', () => {
     });
   });
 
+  it('tells ended where the user stopped, with the input and the answers so far, typed', () => {
+    defineFlowTool({
+      name: 'book',
+      description: 'Books',
+      input: z.object({ topic: z.string() }),
+      steps,
+      final: () => ({ text: 'ok' }),
+      ended: ({ step, how, input, answers }) => {
+        expectTypeOf(step).toEqualTypeOf<'when' | 'more' | 'check'>();
+        expectTypeOf(how).toEqualTypeOf<'declined' | 'cancelled' | 'abandoned'>();
+        expectTypeOf(input).toEqualTypeOf<{ topic: string }>();
+        expectTypeOf(answers.when).toEqualTypeOf<{ date: string; attendees: number; note?: string | undefined } | undefined>();
+        return { text: `Nothing booked for ${input.topic}.` };
+      },
+    });
+  });
+
   it('types structured content by the output schema', () => {
     const output = z.object({ status: z.enum(['booked', 'taken']), id: z.number().optional() });
     defineFlowTool({
