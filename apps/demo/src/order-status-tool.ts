@@ -35,6 +35,9 @@ export function createOrderStatusTool(store: Pick<OrdersStore, 'findOrder'>): To
     actors: {
       lookupOrder: fromPromise<Order | null, { orderId: string }>(async ({ input }) => store.findOrder(input.orderId) ?? null),
     },
+    actions: {
+      keepOrder: assign({ order: (_, order: Order | null) => order }),
+    },
   }).createMachine({
     id: 'order_status',
     version: '2',
@@ -46,7 +49,7 @@ export function createOrderStatusTool(store: Pick<OrdersStore, 'findOrder'>): To
           id: 'lookup',
           src: 'lookupOrder',
           input: ({ context }) => ({ orderId: context.orderId }),
-          onDone: { target: 'reported', actions: assign({ order: ({ event }) => event.output }) },
+          onDone: { target: 'reported', actions: { type: 'keepOrder', params: ({ event }) => event.output } },
         },
       },
       reported: { type: 'final' },

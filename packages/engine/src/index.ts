@@ -26,6 +26,8 @@ export type { ToolConfig, ToolDefinition, ToolResultView } from './define-tool.t
 export { defineTool } from './define-tool.ts';
 export type { DefinitionProblem, DefinitionProblemCode } from './definition-error.ts';
 export { RoundtripDefinitionError } from './definition-error.ts';
+export type { DefinitionView, QuestionView } from './describe-definition.ts';
+export { describeDefinition } from './describe-definition.ts';
 export type { EffectKey, EffectLedger, EffectOutcome, EffectRecord } from './effect-ledger.ts';
 export type { AnswerSchema } from './elicitation-schema.ts';
 export type { Keyring } from './keyring.ts';

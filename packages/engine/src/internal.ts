@@ -3,6 +3,8 @@
 
 export { activeQuestions } from './active-questions.ts';
 export type { CompiledMachine } from './compile-machine.ts';
+export { compileMachine } from './compile-machine.ts';
+export { ProblemList } from './definition-error.ts';
 export type { DefinitionInternals } from './definition-internals.ts';
 export { internalsOf } from './definition-internals.ts';
 export { canonicalJson, digestBytes } from './digest.ts';

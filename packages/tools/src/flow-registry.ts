@@ -38,3 +38,13 @@ export function flowMachineFrom(definition: object, config: Record<string, unkno
   const { flow, final } = registered(definition);
   return flowMachine({ ...flow.compiled, config }, final);
 }
+
+/** The message template of each question of a declared flow (forms, reviews and pages), by question key. */
+export function flowQuestionTemplates(definition: object): Record<string, string> {
+  const { compiled } = registered(definition).flow;
+  const templates: Record<string, string> = {};
+  for (const [form, { spec }] of compiled.forms) templates[form] = spec.message;
+  for (const [review, { spec }] of compiled.reviews) templates[review] = spec.message;
+  for (const [page, spec] of compiled.pages) templates[page] = spec.message;
+  return templates;
+}

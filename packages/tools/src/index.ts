@@ -12,7 +12,7 @@ export type { EndedInfo, FlowToolConfig, FlowToolResult } from './define-flow-to
 export { defineFlowTool } from './define-flow-tool.ts';
 export type { BooleanOptions, MultiSelectOptions, NumberOptions, SelectOptions, TextFormat, TextOptions } from './fields.ts';
 export { field } from './fields.ts';
-export { flowMachineConfig, flowMachineFrom } from './flow-registry.ts';
+export { flowMachineConfig, flowMachineFrom, flowQuestionTemplates } from './flow-registry.ts';
 export type { FinalInput } from './flow-setup.ts';
 export type {
   AnswersOf,

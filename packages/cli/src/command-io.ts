@@ -1,0 +1,7 @@
+// Where a command writes and from where it resolves paths: the process's, or a test's.
+
+export interface CommandIo {
+  readonly out: { write(text: string): unknown };
+  readonly err: { write(text: string): unknown };
+  readonly cwd: string;
+}

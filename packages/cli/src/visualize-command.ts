@@ -1,0 +1,67 @@
+// `roundtrip visualize <module> [--out dir] [--check]`: the machine files of every definition a module exports.
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { writeMachineFiles } from '@roundtrip/visualize';
+import type { CommandIo } from './command-io.ts';
+import { findDefinitions } from './find-definitions.ts';
+
+export const VISUALIZE_USAGE = `Usage: roundtrip visualize <module> [--out <dir>] [--check]
+
+Writes, for every tool, prompt and resource the module exports: <name>.machine.json (import it into
+Stately), <name>.machine.ts (Stately's code import), <name>.mmd (Mermaid) and <name>.svg (drawn offline).
+  --out <dir>   where to write them (default: ./machines)
+  --check       write nothing; exit 1 when a file is missing, differs or is left over`;
+
+export async function visualizeCommand(args: readonly string[], io: CommandIo): Promise<number> {
+  const positional: string[] = [];
+  let out = 'machines';
+  let check = false;
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (arg === '--check') check = true;
+    else if (arg === '--out') {
+      const value = args[++i];
+      if (!value) return usage(io, '--out needs a folder.');
+      out = value;
+    } else if (arg.startsWith('-')) return usage(io, `unknown option ${arg}.`);
+    else positional.push(arg);
+  }
+  if (positional.length !== 1) return usage(io, 'give exactly one module.');
+  const modulePath = resolve(io.cwd, positional[0]!);
+  let exports: Record<string, unknown>;
+  try {
+    exports = (await import(pathToFileURL(modulePath).href)) as Record<string, unknown>;
+  } catch (error) {
+    io.err.write(`roundtrip visualize: cannot load ${modulePath}: ${(error as Error).message}\n`);
+    return 1;
+  }
+  const definitions = findDefinitions(exports);
+  if (definitions.length === 0) {
+    io.err.write(
+      `roundtrip visualize: ${modulePath} exports no tools, prompts or resources. Export them (or { tools, prompts, resources }).\n`,
+    );
+    return 1;
+  }
+  const report = await writeMachineFiles(definitions, { out: resolve(io.cwd, out), check });
+  if (!check) for (const note of report.notes) io.err.write(`note: ${note}\n`);
+  for (const refused of report.refused) io.err.write(`error: ${refused}\n`);
+  if (check) {
+    for (const file of report.files) io.err.write(`stale: ${file}\n`);
+    for (const file of report.leftover) io.err.write(`left over: ${file} (no definition writes it any more: remove it)\n`);
+    const bad = report.files.length + report.leftover.length + report.refused.length;
+    if (bad > 0) {
+      io.err.write('roundtrip visualize: the machine files are not up to date; run the same command without --check.\n');
+      return 1;
+    }
+    io.out.write(`${definitions.length} machines: files up to date in ${out}\n`);
+    return 0;
+  }
+  for (const file of report.leftover) io.err.write(`left over: ${file} (no definition writes it any more: remove it)\n`);
+  io.out.write(`${definitions.length} machines: wrote ${report.files.length} files to ${out}\n`);
+  return report.refused.length > 0 ? 1 : 0;
+}
+
+function usage(io: CommandIo, problem: string): number {
+  io.err.write(`roundtrip visualize: ${problem}\n\n${VISUALIZE_USAGE}\n`);
+  return 2;
+}
