@@ -7,6 +7,7 @@ import { digestBytes } from './digest.ts';
 import type { EffectLedger } from './effect-ledger.ts';
 import type { Keyring } from './keyring.ts';
 import { createMemoryLedger } from './memory-ledger.ts';
+import type { RoundReport } from './round-report.ts';
 import { type RoundRequest, runStep, type StepContext, type StepTarget } from './run-step.ts';
 import { TAG_BYTES } from './state-envelope.ts';
 import { type EngineLogEntry, ErrorCode, type StepOutcome } from './step-outcome.ts';
@@ -41,6 +42,16 @@ export interface EngineOptions extends EngineLimits {
   log?: (entry: EngineLogEntry) => void;
   /** Clock in milliseconds, for tests. @defaultValue Date.now */
   now?: () => number;
+  /**
+   * Receives a report of every round after it ended (an inspector's feed). Called synchronously: keep it
+   * cheap and never let it wait on the network; an error it throws is logged, not passed on.
+   */
+  inspect?: (report: RoundReport) => void;
+  /**
+   * Whether `inspect` sees the values of answers. Answers are personal data: by default an inspector
+   * sees only which fields were answered. @defaultValue 'masked'
+   */
+  inspectAnswers?: 'masked' | 'shown';
 }
 
 /** One `tools/call` round as the engine sees it, whatever the transport. */
@@ -192,6 +203,7 @@ export function createEngine(options: EngineOptions): Engine {
     log: options.log ?? (() => {}),
     ledger: options.ledger ?? createMemoryLedger(),
     inflight: new Map(),
+    ...(options.inspect ? { inspect: options.inspect, inspectAnswers: options.inspectAnswers ?? 'masked' } : {}),
     principalTag: (principal) => {
       let tag = principalTags.get(principal);
       if (!tag) {

@@ -48,6 +48,7 @@ export type {
   UrlQuestionSpec,
 } from './questions.ts';
 export { defineQuestions } from './questions.ts';
+export type { InspectedAnswer, RoundReport } from './round-report.ts';
 export type { ProgressUpdate, RoundRequest } from './run-step.ts';
 export type { EngineLogEntry, StepError, StepOutcome } from './step-outcome.ts';
 export { ErrorCode, INVALID_STATE_HINT, INVALID_STATE_MESSAGE } from './step-outcome.ts';

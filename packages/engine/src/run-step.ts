@@ -11,6 +11,7 @@ import { firstNonJson, type NonJson } from './json-value.ts';
 import type { Keyring } from './keyring.ts';
 import type { CompiledQuestion } from './questions.ts';
 import { readAnswer } from './read-answer.ts';
+import { inspectedAnswers, newTrace, type RoundReport, type RoundTrace } from './round-report.ts';
 import { openState, sealState } from './sealed-state.ts';
 import { settleActor } from './settle-actor.ts';
 import { actorFor, compactSnapshot } from './snapshot-codec.ts';
@@ -59,6 +60,10 @@ export interface StepContext {
   readonly ledger: EffectLedger;
   readonly inflight: Map<string, Promise<unknown>>;
   readonly principalTag: (principal: string) => Uint8Array;
+  /** Receives a report of every round; see EngineOptions.inspect. */
+  readonly inspect?: (report: RoundReport) => void;
+  /** Show answer values to `inspect` (field names only otherwise). */
+  readonly inspectAnswers?: 'masked' | 'shown';
 }
 
 /** What a method contributes to the step: its definition, validated arguments, binding, and how failure looks. */
@@ -100,6 +105,37 @@ export async function runStep<TResult>(
   target: StepTarget<TResult>,
   request: RoundRequest,
 ): Promise<StepOutcome<TResult>> {
+  if (!ctx.inspect) return step(ctx, target, request, undefined);
+  const trace = newTrace();
+  const outcome = await step(ctx, target, request, trace);
+  try {
+    ctx.inspect({
+      target: target.label,
+      machine: target.definition.machine.id,
+      ...trace,
+      answers: inspectedAnswers(request.inputResponses, ctx.inspectAnswers === 'shown'),
+      outcome: outcome.type,
+      at: ctx.now(),
+    });
+  } catch (error) {
+    // an inspector never breaks a round
+    ctx.log({
+      target: target.label,
+      level: 'warn',
+      event: 'inspect_failed',
+      message: `the inspect hook threw: ${(error as Error)?.message}`,
+      run: trace.run,
+    });
+  }
+  return outcome;
+}
+
+async function step<TResult>(
+  ctx: StepContext,
+  target: StepTarget<TResult>,
+  request: RoundRequest,
+  trace: RoundTrace | undefined,
+): Promise<StepOutcome<TResult>> {
   const { definition } = target;
   const machine = definition.machine;
   const logFor = (entry: Omit<EngineLogEntry, 'target'>) => ctx.log({ target: target.label, ...entry });
@@ -133,6 +169,7 @@ export async function runStep<TResult>(
   const runId = envelope?.run ?? nacl.randomBytes(TAG_BYTES.run);
   const run = encodeBase64url(runId);
   const round = envelope ? envelope.round + 1 : 1;
+  if (trace) Object.assign(trace, { run, round, from: envelope?.snapshot.v });
   const actor = actorFor(machine.machine, target.args, envelope?.snapshot);
   const releaseScope = setEffectScope(actor.system, {
     run,
@@ -232,6 +269,7 @@ export async function runStep<TResult>(
         continue;
       }
       actor.send(answer.event);
+      trace?.events.push(answer.event.type);
     }
 
     const settled = await settleActor(actor as AnyActorRef, ctx.settleTimeoutMs, request.signal);
@@ -247,6 +285,7 @@ export async function runStep<TResult>(
       );
     }
     const snapshot = actor.getSnapshot() as AnyMachineSnapshot;
+    if (trace) trace.settled = snapshot.value;
 
     if (snapshot.status === 'error')
       return fail('machine_error', `machine '${machine.id}' failed in round ${round}`, snapshot.error ?? machineError);
@@ -267,6 +306,7 @@ export async function runStep<TResult>(
     }
 
     const asks = activeQuestions(machine, snapshot, rendered);
+    if (trace) trace.asked = asks.map((a) => a.question.key);
     if (asks.length > 255)
       return fail('too_many_questions', `machine '${machine.id}' asks ${asks.length} questions at once; one round holds at most 255`);
     if (asks.length === 0) {

@@ -3,6 +3,7 @@ import { createKeyring, type EffectLedger, type EngineLimits, type Keyring } fro
 import { RoundtripConfigError } from './config-error.ts';
 import { defaultKeyFilePath } from './key-file-path.ts';
 import { isReadableByOthers, loadOrCreateKeyFile, readKeyFile } from './load-key-file.ts';
+import { type InspectSettings, resolveInspect } from './resolve-inspect.ts';
 import { resolveLedgerPath } from './resolve-ledger-path.ts';
 import { resolveLimits } from './resolve-limits.ts';
 
@@ -31,6 +32,8 @@ export interface ServerSettings {
    * supplies its own ledger and ROUNDTRIP_LEDGER is not set.
    */
   ledgerPath: string | undefined;
+  /** Where round reports go (ROUNDTRIP_INSPECT), and whether they carry answer values (ROUNDTRIP_INSPECT_ANSWERS). */
+  inspect: InspectSettings;
   /** Warnings for the operator (e.g. a key file others can read). */
   warnings: string[];
 }
@@ -54,6 +57,8 @@ function keyringFrom(keys: string[], setting: string): Keyring {
  * - `ROUNDTRIP_SETTLE_TIMEOUT_MS`: how long invoked work may run within one round (default 10000, at most 600000).
  * - `ROUNDTRIP_MAX_ROUNDS`: rounds one request may take (default 64, at most 1000).
  * - `ROUNDTRIP_MAX_STATE_BYTES`: largest requestState accepted (default 65536, at most 1048576).
+ * - `ROUNDTRIP_INSPECT`: the address of an inspector page to report every round to (never blocks a round);
+ *   `ROUNDTRIP_INSPECT_ANSWERS=shown` includes answer values (default: field names only).
  * - `ROUNDTRIP_LEDGER`: the SQLite file of the effect ledger (default: the code's ledger, else
  *   `defaultLedgerPath(name)`).
  *
@@ -104,5 +109,6 @@ export function resolveServerSettings(
   }
 
   const ledgerPath = resolveLedgerPath(serverName, env, fromCode.ledger, (message) => warnings.push(message));
-  return { keyring, keySource, principal, limits, ledgerPath, warnings };
+  const inspect = resolveInspect(env);
+  return { keyring, keySource, principal, limits, ledgerPath, inspect, warnings };
 }

@@ -3,6 +3,7 @@ import { createEngine, type EffectLedger, type PromptDefinition, type ResourceDe
 import type { SqliteLedger } from '@roundtrip/engine/sqlite';
 import { RoundtripConfigError } from './config-error.ts';
 import { createServerFactory } from './create-server-factory.ts';
+import { createInspectReporter } from './inspect-reporter.ts';
 import { openLedger } from './open-ledger.ts';
 import { isEffectLedger } from './resolve-ledger-path.ts';
 import { resolveServerSettings, type ServerSettingsFromCode } from './resolve-server-settings.ts';
@@ -51,6 +52,7 @@ export async function runStdioServer(options: StdioServerOptions): Promise<Runni
   // the SQLite ledger is ours to close; a ledger object from the code is the code's
   const opened: SqliteLedger | undefined = settings.ledgerPath === undefined ? undefined : openLedger(settings.ledgerPath);
   const ledger: EffectLedger | undefined = opened ?? (options.ledger && isEffectLedger(options.ledger) ? options.ledger : undefined);
+  const reporter = settings.inspect.address ? createInspectReporter(settings.inspect.address, options.name, log) : undefined;
   let engine: ReturnType<typeof createEngine>;
   try {
     engine = createEngine({
@@ -61,6 +63,7 @@ export async function runStdioServer(options: StdioServerOptions): Promise<Runni
       audience: options.name,
       ...settings.limits,
       ...(ledger && { ledger }),
+      ...(reporter && { inspect: reporter.report, inspectAnswers: settings.inspect.answers }),
       log,
     });
   } catch (error) {

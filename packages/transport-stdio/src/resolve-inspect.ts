@@ -1,0 +1,34 @@
+// ROUNDTRIP_INSPECT and ROUNDTRIP_INSPECT_ANSWERS: where a server reports its rounds, and whether with answer values.
+import { RoundtripConfigError } from './config-error.ts';
+
+export interface InspectSettings {
+  /** The inspector page's address, or undefined when nothing is reported. */
+  readonly address: string | undefined;
+  readonly answers: 'masked' | 'shown';
+}
+
+export function resolveInspect(env: Readonly<Record<string, string | undefined>>): InspectSettings {
+  const raw = env.ROUNDTRIP_INSPECT?.trim();
+  const answersRaw = env.ROUNDTRIP_INSPECT_ANSWERS?.trim();
+  if (answersRaw && answersRaw !== 'masked' && answersRaw !== 'shown') {
+    throw new RoundtripConfigError(
+      'ROUNDTRIP_INSPECT_ANSWERS',
+      `ROUNDTRIP_INSPECT_ANSWERS is '${answersRaw}'; set it to masked (the default: field names only) or shown.`,
+    );
+  }
+  const answers = answersRaw === 'shown' ? 'shown' : 'masked';
+  if (!raw) return { address: undefined, answers };
+  let url: URL | undefined;
+  try {
+    url = new URL(raw);
+  } catch {
+    url = undefined;
+  }
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
+    throw new RoundtripConfigError(
+      'ROUNDTRIP_INSPECT',
+      `ROUNDTRIP_INSPECT is '${raw}'; set it to the address of an inspector page, such as http://127.0.0.1:4343.`,
+    );
+  }
+  return { address: url.origin, answers };
+}
