@@ -1,7 +1,7 @@
 // The tools, prompts and resources a module exports: directly, in arrays, or in { tools, prompts, resources }.
 import { describeDefinition, type PromptDefinition, type ResourceDefinition, type ToolDefinition } from '@roundtrip/engine';
 
-type Definition = ToolDefinition | PromptDefinition | ResourceDefinition;
+export type Definition = ToolDefinition | PromptDefinition | ResourceDefinition;
 
 function isDefinition(value: unknown): value is Definition {
   if (typeof value !== 'object' || value === null) return false;

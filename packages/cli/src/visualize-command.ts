@@ -1,9 +1,8 @@
 // `roundtrip visualize <module> [--out dir] [--check]`: the machine files of every definition a module exports.
 import { resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { writeMachineFiles } from '@roundtrip/visualize';
 import type { CommandIo } from './command-io.ts';
-import { findDefinitions } from './find-definitions.ts';
+import { loadDefinitions } from './load-definitions.ts';
 
 export const VISUALIZE_USAGE = `Usage: roundtrip visualize <module> [--out <dir>] [--check]
 
@@ -27,21 +26,8 @@ export async function visualizeCommand(args: readonly string[], io: CommandIo): 
     else positional.push(arg);
   }
   if (positional.length !== 1) return usage(io, 'give exactly one module.');
-  const modulePath = resolve(io.cwd, positional[0]!);
-  let exports: Record<string, unknown>;
-  try {
-    exports = (await import(pathToFileURL(modulePath).href)) as Record<string, unknown>;
-  } catch (error) {
-    io.err.write(`roundtrip visualize: cannot load ${modulePath}: ${(error as Error).message}\n`);
-    return 1;
-  }
-  const definitions = findDefinitions(exports);
-  if (definitions.length === 0) {
-    io.err.write(
-      `roundtrip visualize: ${modulePath} exports no tools, prompts or resources. Export them (or { tools, prompts, resources }).\n`,
-    );
-    return 1;
-  }
+  const definitions = await loadDefinitions('visualize', positional[0]!, io);
+  if (!definitions) return 1;
   const report = await writeMachineFiles(definitions, { out: resolve(io.cwd, out), check });
   if (!check) for (const note of report.notes) io.err.write(`note: ${note}\n`);
   for (const refused of report.refused) io.err.write(`error: ${refused}\n`);

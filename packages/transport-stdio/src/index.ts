@@ -4,6 +4,8 @@
 export { RoundtripConfigError } from './config-error.ts';
 export type { ServerFactoryOptions } from './create-server-factory.ts';
 export { createServerFactory } from './create-server-factory.ts';
+export type { InspectReporter } from './inspect-reporter.ts';
+export { createInspectReporter } from './inspect-reporter.ts';
 export { defaultKeyFilePath } from './key-file-path.ts';
 export { defaultLedgerPath } from './ledger-file-path.ts';
 export type { ServerSettings, ServerSettingsFromCode } from './resolve-server-settings.ts';

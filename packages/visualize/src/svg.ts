@@ -30,7 +30,7 @@ export async function toSvg(config: MachineJson, options: SvgOptions = {}): Prom
     ...layout.edges.map(drawLabel),
   ].filter((part) => part !== '');
   return [
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${num(width)}" height="${num(height)}" viewBox="0 0 ${num(width)} ${num(height)}" font-family="${escapeXml(FONT_FAMILY)}">`,
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${num(width)}" height="${num(height)}" viewBox="0 0 ${num(width)} ${num(height)}" data-machine="${escapeXml(model.root.id)}" font-family="${escapeXml(FONT_FAMILY)}">`,
     `<title>${escapeXml(model.root.id)}</title>`,
     `<defs>${arrowMarker()}</defs>`,
     `<rect width="100%" height="100%" fill="#ffffff"/>`,

@@ -203,6 +203,8 @@ describe('toSvg', () => {
     const svg = await draw(config);
     expect(() => checkWellFormed(svg)).not.toThrow();
     expect(svg).toMatch(/^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg" width="[\d.]+" height="[\d.]+" viewBox="0 0 [\d.]+ [\d.]+"/);
+    // an inspector finds the machine, and each state by its full id, to highlight where a run is
+    expect(svg).toContain(` data-machine="${config.id}" `);
     expect(svg).not.toMatch(/NaN|undefined|Infinity/);
     expect(outside(svg)).toEqual([]);
     // nothing to fetch: no scripts, no links, no fonts from elsewhere

@@ -1,0 +1,80 @@
+// The inspector page: one self-contained HTML document (its style and script inline, nothing fetched
+// from elsewhere). The script lives in inspector-script.ts; the server allows it by its hash.
+import { INSPECTOR_SCRIPT } from './inspector-script.ts';
+
+const STYLE = `
+:root { color-scheme: light; --ink: #0f172a; --muted: #64748b; --line: #e2e8f0; --accent: #d97706; }
+* { box-sizing: border-box; }
+body { margin: 0; font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: var(--ink); background: #f8fafc; }
+header { display: flex; align-items: baseline; gap: 16px; padding: 12px 20px; background: #0f172a; color: #f8fafc; }
+header h1 { margin: 0; font-size: 18px; }
+header .hint { color: #cbd5e1; font-size: 13px; }
+header code { color: #fde68a; }
+.status { margin-left: auto; font-size: 12px; padding: 2px 8px; border-radius: 999px; background: #334155; }
+.status.live { background: #15803d; }
+.status.down { background: #b91c1c; }
+main { display: grid; grid-template-columns: minmax(420px, 1fr) minmax(420px, 1.1fr); gap: 20px; padding: 16px 20px; align-items: start; }
+@media (max-width: 1000px) { main { grid-template-columns: 1fr; } }
+h2 { margin: 0 0 10px; font-size: 15px; text-transform: uppercase; letter-spacing: 0.04em; color: var(--muted); }
+.empty { color: var(--muted); }
+.run { background: #fff; border: 1px solid var(--line); border-radius: 8px; padding: 10px 12px; margin-bottom: 12px; cursor: pointer; }
+.run.selected { border-color: var(--accent); box-shadow: 0 0 0 2px #fde68a; }
+.run h3 { margin: 0; font-size: 14px; display: flex; gap: 8px; align-items: baseline; flex-wrap: wrap; }
+.run-id { font-size: 12px; color: var(--muted); word-break: break-all; }
+.meta { margin: 2px 0 8px; color: var(--muted); font-size: 12px; }
+.outcome-complete, .outcome-complete td.outcome { color: #15803d; }
+.outcome-error, .outcome-error td.outcome { color: #b91c1c; }
+.outcome-input_required, .outcome-input_required td.outcome { color: #1d4ed8; }
+.rounds tr { color: var(--ink); }
+table.rounds { width: 100%; border-collapse: collapse; font-size: 12px; }
+.rounds th { text-align: left; color: var(--muted); font-weight: 600; border-bottom: 1px solid var(--line); padding: 3px 6px; }
+.rounds td { vertical-align: top; padding: 4px 6px; border-bottom: 1px solid #f1f5f9; white-space: pre-wrap; overflow-wrap: break-word; }
+.rounds td.n, .rounds td.outcome, .rounds td.at { white-space: nowrap; }
+.rounds td.from, .rounds td.settled, .rounds td.events { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; }
+.rounds td.settled { font-weight: 600; }
+.rounds tr:last-child td { background: #fffbeb; }
+#machines { display: flex; flex-direction: column; gap: 12px; }
+.machine { margin: 0; background: #fff; border: 1px solid var(--line); border-radius: 8px; padding: 10px 12px; }
+.machine.active { border-color: #fcd34d; }
+.machine figcaption { display: flex; gap: 8px; align-items: baseline; flex-wrap: wrap; margin-bottom: 6px; }
+.kind { font-size: 11px; color: var(--muted); border: 1px solid var(--line); border-radius: 4px; padding: 0 5px; }
+.where { margin-left: auto; font-size: 12px; color: var(--accent); font-weight: 600; word-break: break-all; }
+.diagram { overflow: auto; }
+.diagram svg { max-width: 100%; height: auto; }
+.problem { color: #b91c1c; }
+[data-state].current > rect { fill: #fef3c7; stroke: var(--accent); stroke-width: 3.5px; }
+[data-state].current > rect + rect { fill: none; }
+`;
+
+/** The page, whole. */
+export function inspectorPage(): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Roundtrip inspector</title>
+<style>${STYLE}</style>
+</head>
+<body>
+<header>
+<h1>Roundtrip inspector</h1>
+<span class="hint">start a server with <code>ROUNDTRIP_INSPECT=<span id="address"></span></code></span>
+<span id="status" class="status">connecting…</span>
+</header>
+<main>
+<section>
+<h2>Conversations</h2>
+<p id="no-runs" class="empty">No rounds yet: every round a server reports shows here as it happens.</p>
+<div id="runs"></div>
+</section>
+<section>
+<h2>Machines</h2>
+<div id="machines"></div>
+</section>
+</main>
+<script>${INSPECTOR_SCRIPT}</script>
+</body>
+</html>
+`;
+}

@@ -1,0 +1,157 @@
+// The inspector's server in this process, over a small fixture module: its machines drawn with their
+// states marked, posted rounds checked and kept by run, and each new round pushed to open pages.
+import { request } from 'node:http';
+import type { RoundReport } from '@roundtrip/engine';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { activeStateIds } from '../src/inspect/active-states.ts';
+import { inspectCommand } from '../src/inspect/inspect-command.ts';
+import { type RunningInspector, startInspector } from '../src/inspect/inspector-server.ts';
+import { confirmIt, prompts } from './fixtures/good-definitions.ts';
+
+const here = new URL('.', import.meta.url).pathname;
+let inspector: RunningInspector;
+beforeAll(async () => {
+  inspector = await startInspector({ definitions: [confirmIt, ...prompts], port: 0, maxRuns: 3 });
+});
+afterAll(() => inspector.close());
+
+const round = (run: string, n: number, settled: unknown = 'sure'): RoundReport => ({
+  target: 'tool confirm_it',
+  machine: 'confirm_it',
+  run,
+  round: n,
+  from: n === 0 ? undefined : 'sure',
+  answers: n === 0 ? {} : { sure: { action: 'accept', fields: ['ok'] } },
+  events: n === 0 ? [] : ['sure.accept'],
+  settled,
+  asked: ['sure'],
+  outcome: 'input_required',
+  at: 1_000 + n,
+});
+
+const post = (body: unknown, type = 'application/json') =>
+  fetch(`${inspector.url}/api/rounds`, {
+    method: 'POST',
+    headers: { 'content-type': type },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
+const getJson = async <T>(path: string): Promise<T> => (await fetch(`${inspector.url}${path}`)).json() as Promise<T>;
+
+interface RunsBody {
+  runs: { run: string; server: string; target: string; machine: string; rounds: (RoundReport & { active: string[] })[] }[];
+}
+
+describe('the inspector server', () => {
+  it('serves the page, self-contained, and the machines drawn with data-machine and data-state', async () => {
+    const page = await fetch(`${inspector.url}/`);
+    expect(page.headers.get('content-security-policy')).toMatch(/default-src 'none'; script-src 'sha256-/);
+    const html = await page.text();
+    expect(html).toContain('<title>Roundtrip inspector</title>');
+    expect(html).not.toMatch(/<script src|<link|https?:\/\//);
+    const { machines } = await getJson<{ machines: { name: string; kind: string; machine: string; svg: string }[] }>('/api/machines');
+    expect(machines.map(({ name, kind, machine }) => ({ name, kind, machine }))).toEqual([
+      { name: 'confirm_it', kind: 'tool', machine: 'confirm_it' },
+      { name: 'tone', kind: 'prompt', machine: 'tone' },
+    ]);
+    expect(machines[0]!.svg).toContain('data-machine="confirm_it"');
+    expect(machines[0]!.svg).toContain('data-state="confirm_it.sure"');
+    expect(machines[0]!.svg).toContain('Do {{input.what}}?');
+    expect(machines[1]!.svg).toContain('data-state="tone.asking"');
+  });
+
+  it('keeps posted rounds by run, in order, with the leaf states they settled in; at most maxRuns runs', async () => {
+    for (const [run, n] of [
+      ['r1', 0],
+      ['r1', 1],
+      ['r2', 0],
+      ['r3', 0],
+      ['r4', 0],
+    ] as const) {
+      expect((await post({ server: 'test', report: round(run, n) })).status).toBe(204);
+    }
+    const { runs } = await getJson<RunsBody>('/api/runs');
+    expect(runs.map((r) => r.run)).toEqual(['r2', 'r3', 'r4']);
+    expect(runs[0]).toMatchObject({ server: 'test', target: 'tool confirm_it', machine: 'confirm_it' });
+    expect(runs[0]!.rounds[0]!.active).toEqual(['confirm_it.sure']);
+  });
+
+  it.each([
+    ['not json', 'the body is not JSON'],
+    [{ report: round('x', 0) }, 'server must be a string'],
+    [{ server: 's', report: { ...round('x', 0), events: 'a' } }, 'report.events must be a list of strings'],
+    [{ server: 's', report: { ...round('x', 0), outcome: 'done' } }, 'report.outcome must be input_required, complete or error'],
+    [{ server: 's', report: { ...round('x', 0), answers: { a: { fields: [] } } } }, 'report.answers.a must be { action, fields? }'],
+  ])('refuses a bad body with the reason: %j', async (body, reason) => {
+    const response = await post(body);
+    expect(response.status).toBe(400);
+    expect(await response.text()).toBe(`${reason}\n`);
+  });
+
+  it('refuses another content type, a body over 64 KiB and another host name', async () => {
+    expect((await post(JSON.stringify({ server: 's', report: round('x', 0) }), 'text/plain')).status).toBe(415);
+    const big = await post({ server: 's', report: { ...round('x', 0), events: ['e'.repeat(70_000)] } });
+    expect(big.status).toBe(413);
+    const status = await new Promise<number | undefined>((resolve, reject) => {
+      const { port } = new URL(inspector.url);
+      request({ host: '127.0.0.1', port, path: '/api/runs', headers: { host: `evil.example:${port}` } }, (res) => {
+        res.resume();
+        resolve(res.statusCode);
+      })
+        .on('error', reject)
+        .end();
+    });
+    expect(status).toBe(403);
+  });
+
+  it('pushes each new round to an open event stream', async () => {
+    const stream = await fetch(`${inspector.url}/api/events`);
+    expect(stream.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    const reader = stream.body!.pipeThrough(new TextDecoderStream()).getReader();
+    expect((await reader.read()).value).toContain(': connected');
+    await post({ server: 'live', report: round('r9', 2, { outer: { inner: 'asking' } }) });
+    let text = '';
+    while (!text.includes('\n\n')) text += (await reader.read()).value ?? '';
+    await reader.cancel();
+    const [event, data] = text.trim().split('\n');
+    expect(event).toBe('event: round');
+    expect(JSON.parse(data!.slice('data: '.length))).toMatchObject({
+      run: 'r9',
+      server: 'live',
+      round: { round: 2, active: ['confirm_it.outer.inner.asking'] },
+    });
+  });
+});
+
+describe('activeStateIds', () => {
+  it('reads a state value as the full ids of its active leaves', () => {
+    expect(activeStateIds('book_meeting', 'when')).toEqual(['book_meeting.when']);
+    expect(activeStateIds('report_incident', { report: { details: 'asking', oncall: 'asking' } })).toEqual([
+      'report_incident.report.details.asking',
+      'report_incident.report.oncall.asking',
+    ]);
+    expect(activeStateIds('m', undefined)).toEqual([]);
+  });
+});
+
+describe('roundtrip inspect', () => {
+  it('prints its address, serves until stopped, then exits 0', async () => {
+    let out = '';
+    let stop = () => {};
+    const io = { out: { write: (t: string) => (out += t) }, err: { write: () => true }, cwd: here };
+    const done = inspectCommand(['fixtures/good-definitions.ts', '--port', '0'], io, () => new Promise((resolve) => (stop = resolve)));
+    await expect.poll(() => out).toMatch(/^roundtrip inspect: http:\/\/127\.0\.0\.1:\d+\n$/);
+    const { machines } = (await (await fetch(`${out.trim().split(' ').pop()}/api/machines`)).json()) as { machines: unknown[] };
+    expect(machines).toHaveLength(2);
+    stop();
+    expect(await done).toBe(0);
+  });
+
+  it('refuses a bad port or no module with its usage', async () => {
+    let err = '';
+    const io = { out: { write: () => true }, err: { write: (t: string) => (err += t) }, cwd: here };
+    expect(await inspectCommand(['--port', 'x', 'm.ts'], io)).toBe(2);
+    expect(err).toContain('--port needs a port number');
+    expect(await inspectCommand([], io)).toBe(2);
+    expect(err).toContain('Usage: roundtrip inspect <module>');
+  });
+});
