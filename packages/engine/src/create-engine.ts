@@ -1,3 +1,4 @@
+import type { InspectionEvent } from 'xstate';
 import type { PromptArgument, PromptDefinition } from './define-prompt.ts';
 import type { ResourceDefinition } from './define-resource.ts';
 import type { ToolDefinition } from './define-tool.ts';
@@ -52,6 +53,11 @@ export interface EngineOptions extends EngineLimits {
    * sees only which fields were answered. @defaultValue 'masked'
    */
   inspectAnswers?: 'masked' | 'shown';
+  /**
+   * Receives XState's inspection events of the actors of every round (what Stately's inspector reads):
+   * events with answers in them, and context. Mask what must not leave the server before passing them on.
+   */
+  inspectActors?: (event: InspectionEvent) => void;
 }
 
 /** One `tools/call` round as the engine sees it, whatever the transport. */
@@ -204,6 +210,7 @@ export function createEngine(options: EngineOptions): Engine {
     ledger: options.ledger ?? createMemoryLedger(),
     inflight: new Map(),
     ...(options.inspect ? { inspect: options.inspect, inspectAnswers: options.inspectAnswers ?? 'masked' } : {}),
+    ...(options.inspectActors ? { inspectActors: options.inspectActors } : {}),
     principalTag: (principal) => {
       let tag = principalTags.get(principal);
       if (!tag) {

@@ -1,5 +1,5 @@
 import nacl from 'tweetnacl';
-import type { AnyActorRef, AnyMachineSnapshot } from 'xstate';
+import type { AnyActorRef, AnyMachineSnapshot, InspectionEvent } from 'xstate';
 import { type ActiveQuestion, activeQuestions } from './active-questions.ts';
 import { encodeBase64url } from './base64url.ts';
 import { CLIENT_EVENT, elicitationModes } from './client-event.ts';
@@ -64,6 +64,8 @@ export interface StepContext {
   readonly inspect?: (report: RoundReport) => void;
   /** Show answer values to `inspect` (field names only otherwise). */
   readonly inspectAnswers?: 'masked' | 'shown';
+  /** XState's inspection events of every round's actors; see EngineOptions.inspectActors. */
+  readonly inspectActors?: (event: InspectionEvent) => void;
 }
 
 /** What a method contributes to the step: its definition, validated arguments, binding, and how failure looks. */
@@ -170,7 +172,7 @@ async function step<TResult>(
   const run = encodeBase64url(runId);
   const round = envelope ? envelope.round + 1 : 1;
   if (trace) Object.assign(trace, { run, round, from: envelope?.snapshot.v });
-  const actor = actorFor(machine.machine, target.args, envelope?.snapshot);
+  const actor = actorFor(machine.machine, target.args, envelope?.snapshot, ctx.inspectActors);
   const releaseScope = setEffectScope(actor.system, {
     run,
     ledger: ctx.ledger,

@@ -1,6 +1,6 @@
 // The one module that knows how XState persists a snapshot, so a move to XState v6
 // (restoreActor, snapshot migrations) changes this file only.
-import { type Actor, type AnyActorRef, type AnyStateMachine, createActor } from 'xstate';
+import { type Actor, type AnyActorRef, type AnyStateMachine, createActor, type InspectionEvent } from 'xstate';
 import type { CompactSnapshot } from './state-envelope.ts';
 import type { JsonObject, JsonValue } from './wire-shapes.ts';
 
@@ -16,8 +16,13 @@ export function compactSnapshot(actor: AnyActorRef): CompactSnapshot {
 }
 
 /** A new actor for the machine: fresh from its input, or restored from a sealed snapshot. */
-export function actorFor(machine: AnyStateMachine, input: unknown, snapshot: CompactSnapshot | undefined): Actor<AnyStateMachine> {
-  if (!snapshot) return createActor(machine, { input });
+export function actorFor(
+  machine: AnyStateMachine,
+  input: unknown,
+  snapshot: CompactSnapshot | undefined,
+  inspect?: (event: InspectionEvent) => void,
+): Actor<AnyStateMachine> {
+  if (!snapshot) return createActor(machine, inspect ? { input, inspect } : { input });
   const restored = {
     status: 'active',
     value: snapshot.v,
@@ -25,5 +30,5 @@ export function actorFor(machine: AnyStateMachine, input: unknown, snapshot: Com
     historyValue: snapshot.h ?? {},
     children: snapshot.ch ?? {},
   };
-  return createActor(machine, { snapshot: restored as never, input });
+  return createActor(machine, inspect ? { snapshot: restored as never, input, inspect } : { snapshot: restored as never, input });
 }

@@ -61,6 +61,23 @@ describe('round reports for an inspector', () => {
     expect(reports[1]!.answers).toEqual({ confirm: { action: 'accept', fields: { confirm: false } } });
   });
 
+  it("passes XState's inspection events of every round's actors to inspectActors", async () => {
+    const events: string[] = [];
+    const { call } = makeEngine([refund], {
+      inspectActors: (e) => events.push(e.type === '@xstate.event' ? `${e.type} ${e.event.type}` : e.type),
+    });
+    const first = inputRequired(await call({ name: 'refund_order', arguments: args }));
+    await call({
+      name: 'refund_order',
+      arguments: args,
+      requestState: first.requestState,
+      inputResponses: { confirm: accept({ confirm: true }) },
+    });
+    expect(events).toContain('@xstate.actor');
+    expect(events).toContain('@xstate.event confirm.accept');
+    expect(events).toContain('@xstate.snapshot');
+  });
+
   it('never lets an inspector that throws break the round: the error is logged', async () => {
     const { call, logs } = makeEngine([refund], {
       inspect: () => {

@@ -4,6 +4,8 @@ import { RoundtripConfigError } from './config-error.ts';
 export interface InspectSettings {
   /** The inspector page's address, or undefined when nothing is reported. */
   readonly address: string | undefined;
+  /** ROUNDTRIP_INSPECT=stately: actor events to Stately's hosted inspector. */
+  readonly stately: boolean;
   readonly answers: 'masked' | 'shown';
 }
 
@@ -17,7 +19,8 @@ export function resolveInspect(env: Readonly<Record<string, string | undefined>>
     );
   }
   const answers = answersRaw === 'shown' ? 'shown' : 'masked';
-  if (!raw) return { address: undefined, answers };
+  if (!raw) return { address: undefined, stately: false, answers };
+  if (raw === 'stately') return { address: undefined, stately: true, answers };
   let url: URL | undefined;
   try {
     url = new URL(raw);
@@ -27,8 +30,8 @@ export function resolveInspect(env: Readonly<Record<string, string | undefined>>
   if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
     throw new RoundtripConfigError(
       'ROUNDTRIP_INSPECT',
-      `ROUNDTRIP_INSPECT is '${raw}'; set it to the address of an inspector page, such as http://127.0.0.1:4343.`,
+      `ROUNDTRIP_INSPECT is '${raw}'; set it to the address of an inspector page, such as http://127.0.0.1:4343, or to stately.`,
     );
   }
-  return { address: url.origin, answers };
+  return { address: url.origin, stately: false, answers };
 }

@@ -8,6 +8,7 @@ import { openLedger } from './open-ledger.ts';
 import { isEffectLedger } from './resolve-ledger-path.ts';
 import { resolveServerSettings, type ServerSettingsFromCode } from './resolve-server-settings.ts';
 import { startupMessage } from './startup-message.ts';
+import { startStatelyInspector } from './stately-inspector.ts';
 import { createStderrLog } from './stderr-log.ts';
 
 export interface StdioServerOptions extends ServerSettingsFromCode {
@@ -53,6 +54,7 @@ export async function runStdioServer(options: StdioServerOptions): Promise<Runni
   const opened: SqliteLedger | undefined = settings.ledgerPath === undefined ? undefined : openLedger(settings.ledgerPath);
   const ledger: EffectLedger | undefined = opened ?? (options.ledger && isEffectLedger(options.ledger) ? options.ledger : undefined);
   const reporter = settings.inspect.address ? createInspectReporter(settings.inspect.address, options.name, log) : undefined;
+  const inspectActors = settings.inspect.stately ? await startStatelyInspector(log, settings.inspect.answers) : undefined;
   let engine: ReturnType<typeof createEngine>;
   try {
     engine = createEngine({
@@ -64,6 +66,7 @@ export async function runStdioServer(options: StdioServerOptions): Promise<Runni
       ...settings.limits,
       ...(ledger && { ledger }),
       ...(reporter && { inspect: reporter.report, inspectAnswers: settings.inspect.answers }),
+      ...(inspectActors && { inspectActors }),
       log,
     });
   } catch (error) {

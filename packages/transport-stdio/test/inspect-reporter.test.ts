@@ -5,6 +5,7 @@ import { createEngine, createKeyring, type EngineLogEntry, generateKey, type Rou
 import { afterEach, describe, expect, it } from 'vitest';
 import { createInspectReporter } from '../src/inspect-reporter.ts';
 import { resolveInspect } from '../src/resolve-inspect.ts';
+import { masked } from '../src/stately-inspector.ts';
 import { greetTool } from './fixtures/greeting-definitions.ts';
 
 const servers: Server[] = [];
@@ -76,15 +77,27 @@ describe('the inspect reporter', () => {
     ]);
   });
 
-  it('reads ROUNDTRIP_INSPECT and ROUNDTRIP_INSPECT_ANSWERS, refusing what is not an address', () => {
-    expect(resolveInspect({})).toEqual({ address: undefined, answers: 'masked' });
+  it('reads ROUNDTRIP_INSPECT (an address, or stately) and ROUNDTRIP_INSPECT_ANSWERS, refusing anything else', () => {
+    expect(resolveInspect({})).toEqual({ address: undefined, stately: false, answers: 'masked' });
     expect(resolveInspect({ ROUNDTRIP_INSPECT: 'http://127.0.0.1:4343/', ROUNDTRIP_INSPECT_ANSWERS: 'shown' })).toEqual({
       address: 'http://127.0.0.1:4343',
+      stately: false,
       answers: 'shown',
     });
-    expect(() => resolveInspect({ ROUNDTRIP_INSPECT: 'stately' })).toThrow(
-      "ROUNDTRIP_INSPECT is 'stately'; set it to the address of an inspector page, such as http://127.0.0.1:4343.",
+    expect(resolveInspect({ ROUNDTRIP_INSPECT: 'stately' })).toEqual({ address: undefined, stately: true, answers: 'masked' });
+    expect(() => resolveInspect({ ROUNDTRIP_INSPECT: 'ws://x' })).toThrow(
+      "ROUNDTRIP_INSPECT is 'ws://x'; set it to the address of an inspector page, such as http://127.0.0.1:4343, or to stately.",
     );
     expect(() => resolveInspect({ ROUNDTRIP_INSPECT_ANSWERS: 'all' })).toThrow("ROUNDTRIP_INSPECT_ANSWERS is 'all'; set it to masked");
+  });
+
+  it("masks what goes to Stately's inspector: every value, keeping the shape", () => {
+    expect(masked({ name: 'Ada', age: 36, tags: ['x', 'y'], note: null, nested: { ok: true } })).toEqual({
+      name: '•••',
+      age: '•••',
+      tags: ['•••', '•••'],
+      note: null,
+      nested: { ok: '•••' },
+    });
   });
 });

@@ -60,7 +60,7 @@ describe('the startup line', () => {
       keySource: 'ROUNDTRIP_KEY (2 keys)',
       principal: 'ada',
       limits: { stateTtlSeconds: 120, settleTimeoutMs: 5000, maxRounds: 1, maxStateBytes: 4096 },
-      inspect: { address: undefined, answers: 'masked' },
+      inspect: { address: undefined, stately: false, answers: 'masked' },
       ledgerPath: '/var/lib/orders/effects.db',
       warnings: [],
     };

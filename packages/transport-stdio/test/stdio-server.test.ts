@@ -87,6 +87,26 @@ describe('the stdio server', () => {
     for (const line of [...before.stdoutLines, ...after.stdoutLines]) expect(JSON.parse(line)).toMatchObject({ jsonrpc: '2.0' });
   });
 
+  it('inspects with Stately (ROUNDTRIP_INSPECT=stately) without a byte on stdout but protocol messages, online or not', async () => {
+    const server = start({ ROUNDTRIP_KEY: generateKey(), ROUNDTRIP_INSPECT: 'stately' });
+    server.send({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: { elicitation: {} }, clientInfo: { name: 'old-host', version: '1' } },
+    });
+    await server.next(byId(1));
+    server.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    server.send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'greet', arguments: { greeting: 'Hi' } } });
+    const ask = await server.next((m) => m.method === 'elicitation/create');
+    server.send({ jsonrpc: '2.0', id: ask.id as number, result: { action: 'accept', content: { name: 'Linus' } } });
+    expect(((await server.next(byId(2))).result as Result).content?.[0]?.text).toBe('Hi, Linus!');
+    expect(await server.stderrMatching(/info stately: inspecting with Stately/)).toContain('answers and context masked');
+    server.child.stdin.end();
+    expect(await server.exited).toEqual({ code: 0, signal: null });
+    for (const line of server.stdoutLines) expect(JSON.parse(line)).toMatchObject({ jsonrpc: '2.0' });
+  });
+
   it('serves a 2025-06-18 host through a real elicitation/create, takes limits and the ledger from the environment, and exits 0 when stdin closes', async () => {
     const ledger = join(tempDir('rt-ledger-'), 'effects.db');
     const server = start({
