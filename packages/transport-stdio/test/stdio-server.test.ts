@@ -2,6 +2,8 @@
 // process is here (stdout discipline, exit codes, settings, restarts); protocol behaviour is tested
 // in-process in protocol-server.test.ts.
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateKey } from '@roundtrip/engine';
@@ -107,13 +109,28 @@ describe('the stdio server', () => {
     for (const line of server.stdoutLines) expect(JSON.parse(line)).toMatchObject({ jsonrpc: '2.0' });
   });
 
-  it('serves a 2025-06-18 host through a real elicitation/create, takes limits and the ledger from the environment, and exits 0 when stdin closes', async () => {
+  it('serves a 2025-06-18 host through a real elicitation/create, takes limits, the ledger and the inspector from the environment, and exits 0 when stdin closes', async () => {
     const ledger = join(tempDir('rt-ledger-'), 'effects.db');
+    // an inspector page stand-in: the server reports its rounds to it (ROUNDTRIP_INSPECT)
+    const rounds: Array<{ server: string; report: { round: number; outcome: string; answers: unknown } }> = [];
+    let twoRounds: () => void = () => {};
+    const reported = new Promise<void>((resolve) => (twoRounds = resolve));
+    const page = createServer((req, res) => {
+      let body = '';
+      req.on('data', (chunk) => (body += chunk));
+      req.on('end', () => {
+        rounds.push(JSON.parse(body));
+        res.writeHead(204).end();
+        if (rounds.length === 2) twoRounds();
+      });
+    });
+    await new Promise<void>((resolve) => page.listen(0, '127.0.0.1', resolve));
     const server = start({
       ROUNDTRIP_KEY: generateKey(),
       ROUNDTRIP_LEDGER: ledger,
       ROUNDTRIP_MAX_ROUNDS: '30',
       ROUNDTRIP_STATE_TTL: '120',
+      ROUNDTRIP_INSPECT: `http://127.0.0.1:${(page.address() as AddressInfo).port}`,
     });
     server.send({
       jsonrpc: '2.0',
@@ -139,6 +156,12 @@ describe('the stdio server', () => {
       ),
     );
     expect(existsSync(ledger)).toBe(true);
+    await reported;
+    page.close();
+    expect(rounds.map((r) => [r.server, r.report.round, r.report.outcome, r.report.answers])).toEqual([
+      ['greeting-test', 1, 'input_required', {}],
+      ['greeting-test', 2, 'complete', { who: { action: 'accept', fields: ['name'] } }],
+    ]);
     server.child.stdin.end();
     expect(await server.exited).toEqual({ code: 0, signal: null });
     for (const line of server.stdoutLines) expect(JSON.parse(line)).toMatchObject({ jsonrpc: '2.0' });
