@@ -55,3 +55,31 @@ export function inspectedAnswers(responses: unknown, show: boolean): Record<stri
   }
   return out;
 }
+
+/** Hands a finished round's report to the inspector; an inspector that throws is reported to `warn`, never passed on. */
+export function reportRound(
+  inspect: (report: RoundReport) => void,
+  round: {
+    target: string;
+    machine: string;
+    trace: RoundTrace;
+    request: { inputResponses?: unknown };
+    outcome: { type: StepOutcome['type'] };
+    show: boolean;
+    at: number;
+  },
+  warn: (message: string) => void,
+): void {
+  try {
+    inspect({
+      target: round.target,
+      machine: round.machine,
+      ...round.trace,
+      answers: inspectedAnswers(round.request.inputResponses, round.show),
+      outcome: round.outcome.type,
+      at: round.at,
+    });
+  } catch (error) {
+    warn(`the inspect hook threw: ${(error as Error)?.message}`);
+  }
+}

@@ -11,7 +11,7 @@ import { firstNonJson, type NonJson } from './json-value.ts';
 import type { Keyring } from './keyring.ts';
 import type { CompiledQuestion } from './questions.ts';
 import { readAnswer } from './read-answer.ts';
-import { inspectedAnswers, newTrace, type RoundReport, type RoundTrace } from './round-report.ts';
+import { newTrace, type RoundReport, type RoundTrace, reportRound } from './round-report.ts';
 import { openState, sealState } from './sealed-state.ts';
 import { settleActor } from './settle-actor.ts';
 import { actorFor, compactSnapshot } from './snapshot-codec.ts';
@@ -110,25 +110,19 @@ export async function runStep<TResult>(
   if (!ctx.inspect) return step(ctx, target, request, undefined);
   const trace = newTrace();
   const outcome = await step(ctx, target, request, trace);
-  try {
-    ctx.inspect({
+  reportRound(
+    ctx.inspect,
+    {
       target: target.label,
       machine: target.definition.machine.id,
-      ...trace,
-      answers: inspectedAnswers(request.inputResponses, ctx.inspectAnswers === 'shown'),
-      outcome: outcome.type,
+      trace,
+      request,
+      outcome,
+      show: ctx.inspectAnswers === 'shown',
       at: ctx.now(),
-    });
-  } catch (error) {
-    // an inspector never breaks a round
-    ctx.log({
-      target: target.label,
-      level: 'warn',
-      event: 'inspect_failed',
-      message: `the inspect hook threw: ${(error as Error)?.message}`,
-      run: trace.run,
-    });
-  }
+    },
+    (message) => ctx.log({ target: target.label, level: 'warn', event: 'inspect_failed', message, run: trace.run }),
+  );
   return outcome;
 }
 
