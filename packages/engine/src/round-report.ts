@@ -44,7 +44,7 @@ export interface RoundTrace {
 export const newTrace = (): RoundTrace => ({ run: '', round: 0, from: undefined, events: [], settled: undefined, asked: [] });
 
 /** The answers of a request as an inspector may see them: by default the field names only. */
-export function inspectedAnswers(responses: unknown, show: boolean): Record<string, InspectedAnswer> {
+function inspectedAnswers(responses: unknown, show: boolean): Record<string, InspectedAnswer> {
   if (typeof responses !== 'object' || responses === null || Array.isArray(responses)) return {};
   const out: Record<string, InspectedAnswer> = {};
   for (const [key, raw] of Object.entries(responses as Record<string, unknown>)) {
