@@ -151,6 +151,12 @@ function uniqueBy<T>(problems: ProblemList, kind: string, items: readonly T[], k
   return out;
 }
 
+/** What a client sent, as an error may repeat it: at most 120 characters, the rest counted. */
+const clip = (text: unknown, max = 120): string => {
+  const value = String(text);
+  return value.length > max ? `${value.slice(0, max)}… (${value.length - max} more characters)` : value;
+};
+
 const argumentProblems = (issues: readonly { path: PropertyKey[]; message: string }[]) =>
   issues.map((i) => `${i.path.map(String).join('.') || '(arguments)'}: ${i.message}`).join('; ');
 
@@ -238,7 +244,7 @@ export function createEngine(options: EngineOptions): Engine {
 
   async function callTool(request: ToolCallRequest): Promise<StepOutcome<CallToolResult>> {
     const tool = tools.get(request.name);
-    if (!tool) return rpcError(ErrorCode.InvalidParams, `Unknown tool: ${request.name}`, { tools: [...tools.keys()] });
+    if (!tool) return rpcError(ErrorCode.InvalidParams, `Unknown tool: ${clip(request.name)}`, { tools: [...tools.keys()] });
     const definition = internalsOf(tool);
     const toolError = (text: string): StepOutcome<CallToolResult> => ({
       type: 'complete',
@@ -265,7 +271,7 @@ export function createEngine(options: EngineOptions): Engine {
 
   async function getPrompt(request: PromptGetRequest): Promise<StepOutcome<GetPromptResult>> {
     const prompt = prompts.get(request.name);
-    if (!prompt) return rpcError(ErrorCode.InvalidParams, `Unknown prompt: ${request.name}`, { prompts: [...prompts.keys()] });
+    if (!prompt) return rpcError(ErrorCode.InvalidParams, `Unknown prompt: ${clip(request.name)}`, { prompts: [...prompts.keys()] });
     const definition = internalsOf(prompt);
     const parsed = definition.args.safeParse(request.arguments ?? {});
     if (!parsed.success) {
@@ -301,12 +307,13 @@ export function createEngine(options: EngineOptions): Engine {
         break;
       }
     }
-    if (!resource || !variables) return rpcError(ErrorCode.InvalidParams, `Resource not found: ${request.uri}`, { uri: request.uri });
+    if (!resource || !variables)
+      return rpcError(ErrorCode.InvalidParams, `Resource not found: ${clip(request.uri)}`, { uri: clip(request.uri) });
     const definition = internalsOf(resource);
     const parsed = definition.args.safeParse(variables);
     if (!parsed.success)
-      return rpcError(ErrorCode.InvalidParams, `Resource not found: ${request.uri} (${argumentProblems(parsed.error.issues)})`, {
-        uri: request.uri,
+      return rpcError(ErrorCode.InvalidParams, `Resource not found: ${clip(request.uri)} (${argumentProblems(parsed.error.issues)})`, {
+        uri: clip(request.uri),
       });
     const pattern = resource.uri ?? resource.uriTemplate!;
     const scope = `resources/read\0${pattern}`;

@@ -351,10 +351,12 @@ async function step<TResult>(
     const found =
       firstNonJson(compact.c, 'context') ?? (compact.ch ? firstNonJson(compact.ch, 'children', { undefinedMembers: 'absent' }) : undefined);
     if (found) return notJson(found);
-    const issuedAt = Math.floor(ctx.now() / 1000);
+    const nowMs = ctx.now();
+    const issuedAt = Math.floor(nowMs / 1000);
     const next: StateEnvelope = {
       iat: issuedAt,
-      exp: issuedAt + ctx.ttlSeconds,
+      // rounded up, so that a state never expires before its full lifetime (at most a second after)
+      exp: Math.ceil(nowMs / 1000) + ctx.ttlSeconds,
       ...binding,
       machine: machine.hash,
       round,

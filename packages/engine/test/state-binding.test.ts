@@ -129,6 +129,16 @@ describe('expiry', () => {
     expect(logs).toContainEqual(rejection('expired', /expired 0s ago \(issued 2026-12-02T12:00:00\.000Z\)/));
   });
 
+  it('never expires a state early when it was issued within a second (the expiry is rounded up)', async () => {
+    let clock = Date.UTC(2026, 11, 2, 12, 0, 0) + 900;
+    const { call } = makeEngine([refund], { now: () => clock });
+    const state = await firstState(call);
+    clock += 599_100; // 12:10:00.000, 0.9 s before the full 10 minutes
+    inputRequired(await call({ name: 'refund_order', arguments: args, requestState: state, inputResponses: { confirm: accept({}) } }));
+    clock += 1_000; // 12:10:01.000, past them
+    expect(await call({ name: 'refund_order', arguments: args, requestState: state, inputResponses: yes })).toEqual(refused('expired'));
+  });
+
   it('honours stateTtlSeconds', async () => {
     let clock = Date.UTC(2026, 11, 2);
     const { call } = makeEngine([refund], { now: () => clock, stateTtlSeconds: 30 });

@@ -316,3 +316,13 @@ describe('unknown tools', () => {
     expect(ErrorCode.InvalidParams).toBe(-32602);
   });
 });
+
+describe('what a client sent, repeated back', () => {
+  it('is cut to 120 characters in an error, with the rest counted', async () => {
+    const { call } = makeEngine([refund]);
+    const name = 'x'.repeat(10_000_000);
+    const outcome = await call({ name, arguments: {} });
+    expect(outcome).toMatchObject({ type: 'error', error: { message: `Unknown tool: ${'x'.repeat(120)}… (9999880 more characters)` } });
+    expect(JSON.stringify(outcome).length).toBeLessThan(1_000);
+  });
+});

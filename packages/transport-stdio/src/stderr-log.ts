@@ -1,10 +1,28 @@
 import type { EngineLogEntry } from '@roundtrip/engine';
 
+/** The longest message one log line carries; the rest is counted, not written. */
+const MAX_MESSAGE_CHARS = 2_000;
+// controls (new lines included) and the Unicode line and paragraph separators
+// biome-ignore lint/suspicious/noControlCharactersInRegex: escaping controls is what it is for
+const CONTROLS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g;
+
+const ESCAPES: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+
+/**
+ * Text as it may stand in one log line: controls escaped (`\n`, `\u001b`), so that nothing a client
+ * sent can start a line of its own or forge one, and long text cut with a count of what was left out.
+ */
+function logSafe(text: string): string {
+  const cut =
+    text.length > MAX_MESSAGE_CHARS ? `${text.slice(0, MAX_MESSAGE_CHARS)}… (${text.length - MAX_MESSAGE_CHARS} more characters)` : text;
+  return cut.replace(CONTROLS, (c) => ESCAPES[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
 /** Writes one line per entry to stderr (stdout belongs to the protocol). */
 export function createStderrLog(serverName: string, write: (line: string) => void = (line) => process.stderr.write(line)) {
   return (entry: EngineLogEntry) => {
-    const where = [entry.target, entry.run && `run ${entry.run}`].filter(Boolean).join(' ');
-    let line = `[${serverName}] ${entry.level} ${entry.event}${where ? ` (${where})` : ''}: ${entry.message}\n`;
+    const where = logSafe([entry.target, entry.run && `run ${entry.run}`].filter(Boolean).join(' '));
+    let line = `[${serverName}] ${entry.level} ${entry.event}${where ? ` (${where})` : ''}: ${logSafe(entry.message)}\n`;
     if (entry.error !== undefined) {
       const error = entry.error;
       line += `    ${error instanceof Error ? (error.stack ?? `${error.name}: ${error.message}`) : describe(error)}\n`.replace(

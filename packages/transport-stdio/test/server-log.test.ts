@@ -24,6 +24,22 @@ describe('createStderrLog', () => {
     ]);
   });
 
+  it('keeps what a client sent on one line: controls escaped, so no line can be forged, and long text cut', () => {
+    const lines: string[] = [];
+    const log = createStderrLog('orders', (line) => lines.push(line));
+    log({
+      level: 'warn',
+      event: 'state_rejected',
+      target: 'tool x\n[orders] info',
+      message: 'Unknown tool: evil\n[orders] info started: forged\u001b[2J\u2028',
+    });
+    expect(lines).toEqual([
+      '[orders] warn state_rejected (tool x\\n[orders] info): Unknown tool: evil\\n[orders] info started: forged\\u001b[2J\\u2028\n',
+    ]);
+    log({ level: 'info', event: 'answer_invalid', message: 'x'.repeat(5_000) });
+    expect(lines[1]).toBe(`[orders] info answer_invalid: ${'x'.repeat(2_000)}… (3000 more characters)\n`);
+  });
+
   it('indents the stack of an error under its line', () => {
     const lines: string[] = [];
     const error = new Error('boom');
