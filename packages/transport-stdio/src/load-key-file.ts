@@ -4,12 +4,60 @@ import { dirname } from 'node:path';
 import { RoundtripConfigError } from './config-error.ts';
 
 const DEFAULT_KEY_FILE = 'the default key file';
+/** A key file holds a few keys; anything larger is not one. */
+const MAX_KEY_FILE_BYTES = 64 * 1024;
 
-/** The text of a key file; undefined when there is none and `missingOk`. */
-function readKeyFileText(path: string, setting: string, missingOk: boolean): string | undefined {
+/**
+ * Checks a key file before it is read: a regular file (not a FIFO, device or folder, which would hang or
+ * exhaust a read) of a key file's size, that no one but its owner can write. A file others can write lets
+ * them plant a key and forge states, so it is refused; a folder others can write, or another owner, is
+ * warned about. Returns the warnings.
+ */
+function checkKeyFile(path: string, setting: string): string[] {
+  const stat = statSync(path);
+  if (!stat.isFile()) {
+    const what = stat.isFIFO()
+      ? 'a FIFO'
+      : stat.isDirectory()
+        ? 'a folder'
+        : stat.isCharacterDevice() || stat.isBlockDevice()
+          ? 'a device'
+          : 'not a regular file';
+    throw new RoundtripConfigError(setting, `The key file ${path} is ${what}, not a file. Point ${setting} at a file that holds the key.`);
+  }
+  if (stat.size > MAX_KEY_FILE_BYTES) {
+    throw new RoundtripConfigError(
+      setting,
+      `The key file ${path} is ${stat.size} bytes; a key file holds a few keys, one a line (under 64 KiB). Check the path in ${setting}.`,
+    );
+  }
+  if (process.platform === 'win32') return [];
+  if ((stat.mode & 0o022) !== 0) {
+    throw new RoundtripConfigError(
+      setting,
+      `The key file ${path} can be written by other users, who could plant a key and forge states. Run \`chmod 600 ${path}\`, then start again.`,
+    );
+  }
+  const warnings: string[] = [];
+  const folder = statSync(dirname(path));
+  if ((folder.mode & 0o002) !== 0 && (folder.mode & 0o1000) === 0) {
+    warnings.push(
+      `The folder of the key file ${path} can be written by other users, who could replace the file; run \`chmod o-w ${dirname(path)}\`.`,
+    );
+  }
+  const uid = process.getuid?.();
+  if (uid !== undefined && stat.uid !== uid)
+    warnings.push(`The key file ${path} belongs to another user (uid ${stat.uid}); whoever owns it can change the keys.`);
+  return warnings;
+}
+
+/** The text of a key file, checked first (warnings go to `warnings`); undefined when there is none and `missingOk`. */
+function readKeyFileText(path: string, setting: string, missingOk: boolean, warnings: string[]): string | undefined {
   try {
+    warnings.push(...checkKeyFile(path, setting));
     return readFileSync(path, 'utf8');
   } catch (error) {
+    if (error instanceof RoundtripConfigError) throw error;
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' && missingOk) return undefined;
     throw new RoundtripConfigError(
@@ -32,8 +80,8 @@ function keysOf(text: string, path: string, setting: string): string[] {
 }
 
 /** Keys of a key file: one base64url key a line, the first seals; blank lines and `#` comments are skipped. */
-export function readKeyFile(path: string, setting: string): string[] {
-  return keysOf(readKeyFileText(path, setting, false)!, path, setting);
+export function readKeyFile(path: string, setting: string, warnings: string[] = []): string[] {
+  return keysOf(readKeyFileText(path, setting, false, warnings)!, path, setting);
 }
 
 /** True when a POSIX key file can be read by users other than its owner. */
@@ -47,8 +95,8 @@ export function isReadableByOthers(path: string): boolean {
  * when it does not exist. Creation is atomic, so two server processes starting at once (a host probing
  * with a second process) end up with the same key.
  */
-export function loadOrCreateKeyFile(path: string): { keys: string[]; created: boolean } {
-  const existing = readKeyFileText(path, DEFAULT_KEY_FILE, true);
+export function loadOrCreateKeyFile(path: string, warnings: string[] = []): { keys: string[]; created: boolean } {
+  const existing = readKeyFileText(path, DEFAULT_KEY_FILE, true, warnings);
   if (existing !== undefined) return { keys: keysOf(existing, path, DEFAULT_KEY_FILE), created: false };
   const folder = dirname(path);
   try {
@@ -73,5 +121,5 @@ export function loadOrCreateKeyFile(path: string): { keys: string[]; created: bo
       `Cannot create the state key file ${path} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}). Set ROUNDTRIP_KEY or ROUNDTRIP_KEY_FILE, or make ${folder} writable.`,
     );
   }
-  return { keys: readKeyFile(path, DEFAULT_KEY_FILE), created: true };
+  return { keys: readKeyFile(path, DEFAULT_KEY_FILE, warnings), created: true };
 }

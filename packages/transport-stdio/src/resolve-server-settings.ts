@@ -85,12 +85,12 @@ export function resolveServerSettings(
     keySource = `ROUNDTRIP_KEY (${keyring.kids.length} key${keyring.kids.length > 1 ? 's' : ''})`;
   } else if (env.ROUNDTRIP_KEY_FILE !== undefined && env.ROUNDTRIP_KEY_FILE.trim() !== '') {
     const path = env.ROUNDTRIP_KEY_FILE.trim();
-    keyring = keyringFrom(readKeyFile(path, 'ROUNDTRIP_KEY_FILE'), 'ROUNDTRIP_KEY_FILE');
+    keyring = keyringFrom(readKeyFile(path, 'ROUNDTRIP_KEY_FILE', warnings), 'ROUNDTRIP_KEY_FILE');
     keySource = `key file ${path}`;
     if (isReadableByOthers(path)) warnings.push(`The key file ${path} can be read by other users; run \`chmod 600 ${path}\`.`);
   } else {
     const path = defaultKeyFilePath(serverName, env);
-    const { keys, created } = loadOrCreateKeyFile(path);
+    const { keys, created } = loadOrCreateKeyFile(path, warnings);
     keyring = keyringFrom(keys, 'the default key file');
     keySource = `key file ${path}${created ? ' (generated now)' : ''}`;
     if (isReadableByOthers(path)) warnings.push(`The key file ${path} can be read by other users; run \`chmod 600 ${path}\`.`);

@@ -1,5 +1,5 @@
-import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { execFile, execFileSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -61,6 +61,36 @@ describe('resolveServerSettings', () => {
     const file = join(tempDir(), 'keys');
     writeFileSync(file, `${generateKey()}\n`, { mode: 0o644 });
     expect(resolveServerSettings('srv', { ROUNDTRIP_KEY_FILE: file }).warnings[0]).toMatch(/can be read by other users; run `chmod 600/);
+  });
+
+  it('checks a key file before reading it: a FIFO, a folder or an oversized file is refused, one others can write too', () => {
+    const dir = tempDir();
+    const fifo = join(dir, 'fifo');
+    execFileSync('mkfifo', [fifo]);
+    expect(() => resolveServerSettings('srv', { ROUNDTRIP_KEY_FILE: fifo })).toThrow(
+      `The key file ${fifo} is a FIFO, not a file. Point ROUNDTRIP_KEY_FILE at a file that holds the key.`,
+    );
+    expect(() => resolveServerSettings('srv', { ROUNDTRIP_KEY_FILE: dir })).toThrow(`The key file ${dir} is a folder, not a file.`);
+    const big = join(dir, 'big');
+    writeFileSync(big, 'x'.repeat(70_000), { mode: 0o600 });
+    expect(() => resolveServerSettings('srv', { ROUNDTRIP_KEY_FILE: big })).toThrow(/is 70000 bytes; a key file holds a few keys/);
+    const shared = join(dir, 'shared');
+    writeFileSync(shared, `${generateKey()}\n`);
+    chmodSync(shared, 0o620);
+    expect(() => resolveServerSettings('srv', { ROUNDTRIP_KEY_FILE: shared })).toThrow(
+      `The key file ${shared} can be written by other users, who could plant a key and forge states. Run \`chmod 600 ${shared}\`, then start again.`,
+    );
+  });
+
+  it('warns when the folder of a key file can be written by others', () => {
+    const dir = tempDir();
+    chmodSync(dir, 0o777);
+    const file = join(dir, 'keys');
+    writeFileSync(file, `${generateKey()}\n`, { mode: 0o600 });
+    chmodSync(file, 0o600);
+    expect(resolveServerSettings('srv', { ROUNDTRIP_KEY_FILE: file }).warnings).toEqual([
+      `The folder of the key file ${file} can be written by other users, who could replace the file; run \`chmod o-w ${dir}\`.`,
+    ]);
   });
 
   it('generates the default key file once, owner-only, and reuses it on the next start', () => {
