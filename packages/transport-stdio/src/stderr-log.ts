@@ -18,9 +18,40 @@ function logSafe(text: string): string {
   return cut.replace(CONTROLS, (c) => ESCAPES[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
-/** Writes one line per entry to stderr (stdout belongs to the protocol). */
-export function createStderrLog(serverName: string, write: (line: string) => void = (line) => process.stderr.write(line)) {
+/** Lines one kind of event may write per window; the rest are counted and summed up in one line. */
+const LINES_PER_WINDOW = 20;
+const WINDOW_MS = 60_000;
+
+/**
+ * Writes one line per entry to stderr (stdout belongs to the protocol). Each kind of event (level and
+ * name) writes at most 20 lines a minute, so a client repeating a refused request cannot flood the log;
+ * what was held back is summed up in one line when that kind of event next comes after the minute.
+ */
+export function createStderrLog(
+  serverName: string,
+  write: (line: string) => void = (line) => process.stderr.write(line),
+  now: () => number = Date.now,
+) {
+  const windows = new Map<string, { start: number; lines: number; held: number }>();
+  const admit = (kind: string): boolean => {
+    const at = now();
+    let window = windows.get(kind);
+    if (!window || at - window.start >= WINDOW_MS) {
+      if (window && window.held > 0)
+        write(`[${serverName}] ${kind}: ${window.held} more like this in ${WINDOW_MS / 1000} s were not logged\n`);
+      if (windows.size > 1000) windows.clear();
+      window = { start: at, lines: 0, held: 0 };
+      windows.set(kind, window);
+    }
+    if (window.lines < LINES_PER_WINDOW) {
+      window.lines++;
+      return true;
+    }
+    window.held++;
+    return false;
+  };
   return (entry: EngineLogEntry) => {
+    if (!admit(`${entry.level} ${logSafe(entry.event)}`)) return;
     const where = logSafe([entry.target, entry.run && `run ${entry.run}`].filter(Boolean).join(' '));
     let line = `[${serverName}] ${entry.level} ${entry.event}${where ? ` (${where})` : ''}: ${logSafe(entry.message)}\n`;
     if (entry.error !== undefined) {

@@ -40,6 +40,27 @@ describe('createStderrLog', () => {
     expect(lines[1]).toBe(`[orders] info answer_invalid: ${'x'.repeat(2_000)}… (3000 more characters)\n`);
   });
 
+  it('writes at most 20 lines a minute of one kind of event, then sums up what it held back', () => {
+    const lines: string[] = [];
+    let clock = 0;
+    const log = createStderrLog(
+      'orders',
+      (line) => lines.push(line),
+      () => clock,
+    );
+    for (let i = 0; i < 25; i++) log({ level: 'warn', event: 'state_rejected', message: `refused ${i}` });
+    log({ level: 'info', event: 'run_complete', message: 'other events still pass' });
+    expect(lines).toHaveLength(21);
+    expect(lines[19]).toBe('[orders] warn state_rejected: refused 19\n');
+    expect(lines[20]).toBe('[orders] info run_complete: other events still pass\n');
+    clock += 60_000;
+    log({ level: 'warn', event: 'state_rejected', message: 'a minute later' });
+    expect(lines.slice(21)).toEqual([
+      '[orders] warn state_rejected: 5 more like this in 60 s were not logged\n',
+      '[orders] warn state_rejected: a minute later\n',
+    ]);
+  });
+
   it('indents the stack of an error under its line', () => {
     const lines: string[] = [];
     const error = new Error('boom');
