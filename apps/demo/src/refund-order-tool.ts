@@ -204,7 +204,20 @@ export function createRefundOrderTool(store: Pick<OrdersStore, 'findOrder' | 're
     questions,
     machine,
     output: refundOutputSchema,
-    result: (output) => ({ text: output.message, structured: output, isError: output.status === 'not_found' }),
+    result: (found) => {
+      // "kept" from an older state of a conversation whose refund went through since: say what is true now
+      const order = found.status === 'kept' ? store.findOrder(found.order_id) : undefined;
+      const output: RefundOutput =
+        order?.status === 'refunded'
+          ? {
+              ...found,
+              status: 'already_refunded',
+              refunded_at: order.refundedAt,
+              message: `Order ${found.order_id} was already refunded${order.refundedAt ? ` on ${order.refundedAt.slice(0, 10)}` : ''}; nothing more was done.`,
+            }
+          : found;
+      return { text: output.message, structured: output, isError: output.status === 'not_found' };
+    },
     annotations: { destructiveHint: true, idempotentHint: false, readOnlyHint: false, openWorldHint: false },
     effects: {
       refundOrder: {

@@ -180,6 +180,33 @@ describe('refund_order answered more than once', () => {
     expect(textOf(late)).toMatch(/^Order ord_51 was already refunded on \d{4}-\d\d-\d\d; nothing more was done\.$/);
     expect(demo.store.countRefunds('ord_51')).toBe(1);
   });
+
+  it('says the order was refunded, not "was not refunded", when an older state of the same call is declined after the refund', async () => {
+    const demo = demoEngine();
+    const asked = question(await demo.call('refund_order', { order_id: 'ord_51' }), 'confirm');
+    const args = { order_id: 'ord_51' };
+    expect(textOf(done(await demo.call('refund_order', args, { requestState: asked.requestState, inputResponses: yes })))).toBe(
+      'Refunded $49.00 for order ord_51.',
+    );
+    const declined = done(
+      await demo.call('refund_order', args, { requestState: asked.requestState, inputResponses: { confirm: { action: 'decline' } } }),
+    );
+    expect(textOf(declined)).toMatch(/^Order ord_51 was already refunded on \d{4}-\d\d-\d\d; nothing more was done\.$/);
+    expect(declined.structuredContent).toMatchObject({ status: 'already_refunded', order_id: 'ord_51' });
+    // a decline before any refund still says it was not refunded
+    const other = question(await demo.call('refund_order', { order_id: 'ord_52' }), 'confirm');
+    expect(
+      textOf(
+        done(
+          await demo.call(
+            'refund_order',
+            { order_id: 'ord_52' },
+            { requestState: other.requestState, inputResponses: { confirm: { action: 'decline' } } },
+          ),
+        ),
+      ),
+    ).toBe('Order ord_52 was not refunded.');
+  });
 });
 
 describe('refund_order when the amount changes after the user saw it', () => {
