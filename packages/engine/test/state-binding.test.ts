@@ -102,6 +102,42 @@ describe('the state is bound to its request', () => {
     complete(await b.call({ name: 'refund_order', arguments: args, requestState: state, inputResponses: yes }));
   });
 
+  it('rotates keys with conversations in flight: add (old still seals), promote (new seals, old opens), retire (old refused)', async () => {
+    const oldKey = generateKey();
+    const newKey = generateKey();
+    const kidOf = (state: string) => state.split('.')[1];
+    const before = makeEngine([profileTool], { keyring: createKeyring([oldKey]) });
+    const added = makeEngine([profileTool], { keyring: createKeyring([oldKey, newKey]) });
+    const promoted = makeEngine([profileTool], { keyring: createKeyring([newKey, oldKey]) });
+    const retired = makeEngine([profileTool], { keyring: createKeyring([newKey]) });
+    const name = { name: accept({ name: 'Ada' }) };
+    const inFlight = inputRequired(await before.call({ name: 'create_profile', arguments: {} })).requestState;
+    // added: a server that knows the new key but still seals with the old one, so old servers open its states
+    const fromAdded = inputRequired(
+      await added.call({ name: 'create_profile', arguments: {}, requestState: inFlight, inputResponses: name }),
+    ).requestState;
+    expect(kidOf(fromAdded)).toBe(kidOf(inFlight));
+    inputRequired(await before.call({ name: 'create_profile', arguments: {}, requestState: inFlight, inputResponses: name }));
+    // promoted: the new key seals; states of the old one still open
+    const fromPromoted = inputRequired(
+      await promoted.call({ name: 'create_profile', arguments: {}, requestState: inFlight, inputResponses: name }),
+    ).requestState;
+    expect(kidOf(fromPromoted)).not.toBe(kidOf(inFlight));
+    // retired: the old key's states are refused with the usual error; the new key's go on
+    expect(await retired.call({ name: 'create_profile', arguments: {}, requestState: inFlight, inputResponses: name })).toEqual(
+      refused('invalid'),
+    );
+    expect(retired.logs.at(-1)).toMatchObject({ level: 'warn', event: 'state_rejected', message: 'requestState refused (invalid): sealed with a key this server does not hold' });
+    inputRequired(
+      await retired.call({
+        name: 'create_profile',
+        arguments: {},
+        requestState: fromPromoted,
+        inputResponses: { age: accept({ age: 36 }) },
+      }),
+    );
+  });
+
   it.each([
     ['a changed character', (s: string) => s.slice(0, -5) + (s.at(-5) === 'A' ? 'B' : 'A') + s.slice(-4)],
     ['-TAMPERED appended', (s: string) => `${s}-TAMPERED`],
