@@ -127,7 +127,11 @@ describe('the state is bound to its request', () => {
     expect(await retired.call({ name: 'create_profile', arguments: {}, requestState: inFlight, inputResponses: name })).toEqual(
       refused('invalid'),
     );
-    expect(retired.logs.at(-1)).toMatchObject({ level: 'warn', event: 'state_rejected', message: 'requestState refused (invalid): sealed with a key this server does not hold' });
+    expect(retired.logs.at(-1)).toMatchObject({
+      level: 'warn',
+      event: 'state_rejected',
+      message: 'requestState refused (invalid): sealed with a key this server does not hold',
+    });
     inputRequired(
       await retired.call({
         name: 'create_profile',
