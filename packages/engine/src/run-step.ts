@@ -258,7 +258,15 @@ async function step<TResult>(
         });
         continue;
       }
-      const answer = readAnswer(answers[key], current.question);
+      // an answer larger than any state this server keeps could never be carried to the next round
+      const size = JSON.stringify(answers[key] ?? null).length;
+      const answer: ReturnType<typeof readAnswer> =
+        size > ctx.maxStateBytes
+          ? {
+              kind: 'invalid',
+              reason: `it is ${size} characters long, more than the ${ctx.maxStateBytes} this server keeps between rounds`,
+            }
+          : readAnswer(answers[key], current.question);
       if (answer.kind === 'invalid') {
         notes.set(key, `Your last answer was not accepted: ${answer.reason}. Please answer again.`);
         logFor({ level: 'info', event: 'answer_invalid', message: `answer to '${key}' not accepted: ${answer.reason}`, run });

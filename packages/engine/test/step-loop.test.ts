@@ -326,3 +326,19 @@ describe('what a client sent, repeated back', () => {
     expect(JSON.stringify(outcome).length).toBeLessThan(1_000);
   });
 });
+
+describe('an answer too large to keep', () => {
+  it('is not accepted: the question is asked again with the reason, and nothing of it is repeated', async () => {
+    const { call, logs } = makeEngine([refund]);
+    const first = inputRequired(await call({ name: 'refund_order', arguments: args }));
+    const huge = { action: 'accept', content: { confirm: true, note: 'x'.repeat(100_000) } };
+    const again = inputRequired(
+      await call({ name: 'refund_order', arguments: args, requestState: first.requestState, inputResponses: { confirm: huge } }),
+    );
+    expect(again.inputRequests.confirm!.params.message).toMatch(
+      /^Refund order ord_1\?\n\nYour last answer was not accepted: it is 1000\d\d characters long, more than the 65536 this server keeps between rounds\. Please answer again\.$/,
+    );
+    expect(JSON.stringify(again).length).toBeLessThan(2_000);
+    expect(logs.at(-1)).toMatchObject({ event: 'answer_invalid' });
+  });
+});
