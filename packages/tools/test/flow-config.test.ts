@@ -1,3 +1,4 @@
+import { describeDefinition } from '@roundtrip/engine';
 import { describe, expect, it } from 'vitest';
 import { createActor } from 'xstate';
 import { z } from 'zod';
@@ -91,8 +92,9 @@ describe('the machine config of a declared flow', () => {
     expect((flowMachineConfig(confirmIt).states as Record<string, unknown>).sure).not.toBeNull();
   });
 
-  it('fully determines the machine: the parsed JSON with the flow\u2019s setup builds the same machine and runs the same way', async () => {
-    const original = flowMachineFrom(confirmIt, flowMachineConfig(confirmIt));
+  it('fully determines the machine: the parsed JSON with the flow\u2019s setup builds the machine the engine serves, and runs the same way', async () => {
+    // the machine the engine serves for the tool (its final actor wrapped by the effect ledger)
+    const original = describeDefinition(confirmIt).machine;
     const fromJson = flowMachineFrom(confirmIt, JSON.parse(JSON.stringify(flowMachineConfig(confirmIt))) as Record<string, unknown>);
     // XState's own description of each machine (its functions, made afresh by each setup, left out)
     const described = (machine: typeof original) => JSON.parse(JSON.stringify(machine.root.definition)) as unknown;

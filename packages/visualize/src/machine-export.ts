@@ -64,7 +64,9 @@ export function exportMachine(definition: Definition): MachineExport {
     // a declared flow: its config is JSON by construction (its one output mapper is shared, not its own)
     config = flowMachineConfig(definition);
     templates = flowQuestionTemplates(definition);
-  } catch {
+  } catch (error) {
+    // not a declared flow (the registry says so with a TypeError): a hand-written machine, walked for code
+    if (!(error instanceof TypeError)) throw error;
     config = jsonOf(view.machine.config, '', '', parts) as Record<string, unknown>;
   }
   return {

@@ -54,7 +54,9 @@ export async function inspectCommand(args: readonly string[], io: CommandIo, sto
   try {
     inspector = await startInspector({ definitions, port, host });
   } catch (error) {
-    io.err.write(`roundtrip inspect: cannot listen on ${host}:${port}: ${(error as Error).message}\n`);
+    io.err.write(
+      `roundtrip inspect: cannot listen on ${host}:${port}: ${(error as Error).message}. Choose another port with --port (0 picks a free one).\n`,
+    );
     return 1;
   }
   const stopped = stop();
