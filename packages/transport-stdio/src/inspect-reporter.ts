@@ -54,14 +54,21 @@ export function createInspectReporter(
       }
     }
   };
+  // a report queued between the drain's last check and its end is sent by the next drain, not stranded
+  const kick = () => {
+    sending ??= drain().finally(() => {
+      sending = undefined;
+      if (queue.length > 0) kick();
+    });
+  };
   return {
     report: (report) => {
       if (queue.length >= QUEUE_LIMIT) queue.shift();
       queue.push(report);
-      sending ??= drain().finally(() => {
-        sending = undefined;
-      });
+      kick();
     },
-    flushed: () => sending ?? Promise.resolve(),
+    flushed: async () => {
+      while (sending) await sending;
+    },
   };
 }
