@@ -83,7 +83,7 @@ export function buildPieces(input: PieceInput) {
   const nowSeconds = () => Math.floor(Date.now() / 1000);
   const opened = openState(keyring, round1State);
   if (!opened.ok) throw new Error('the round-1 state did not open');
-  const checked = checkEnvelope(opened.plaintext, binding, compiled, nowSeconds(), 64);
+  const checked = checkEnvelope(opened.plaintext, binding, compiled, { nowSeconds: nowSeconds(), maxRounds: 64, expiry: 'checked' });
   if (!checked.ok) throw new Error(`the bench binding differs from the engine's: ${checked.rejection.detail}`);
   const envelope: StateEnvelope = checked.envelope;
   const context = envelope.snapshot.c;
@@ -132,7 +132,7 @@ export function buildPieces(input: PieceInput) {
       sink += globalThis.crypto.getRandomValues(nonceSlot.subarray(0, 24))[0]!;
     },
     check: () => {
-      sink += checkEnvelope(opened.plaintext, binding, compiled, nowSeconds(), 64).ok ? 1 : 0;
+      sink += checkEnvelope(opened.plaintext, binding, compiled, { nowSeconds: nowSeconds(), maxRounds: 64, expiry: 'checked' }).ok ? 1 : 0;
     },
     args: () => {
       sink += digestBytes(argsText(), TAG_BYTES.args)[0]!;

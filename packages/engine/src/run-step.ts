@@ -9,15 +9,15 @@ import type { EffectLedger } from './effect-ledger.ts';
 import { setEffectScope } from './effect-scope.ts';
 import { firstNonJson, type NonJson } from './json-value.ts';
 import type { Keyring } from './keyring.ts';
+import { openRoundState } from './open-round-state.ts';
 import type { CompiledQuestion } from './questions.ts';
 import { readAnswer } from './read-answer.ts';
 import { newTrace, type RoundReport, type RoundTrace, reportRound } from './round-report.ts';
-import { openState, sealState } from './sealed-state.ts';
+import { sealState } from './sealed-state.ts';
 import { settleActor } from './settle-actor.ts';
 import { actorFor, compactSnapshot } from './snapshot-codec.ts';
 import {
   type CompactSnapshot,
-  checkEnvelope,
   type EnvelopeRejection,
   encodeEnvelope,
   type StateBinding,
@@ -37,6 +37,12 @@ export interface RoundRequest {
   /** The client capabilities this request declared (per request on 2026-07-28, from initialize before). */
   capabilities: ClientCapabilities | undefined;
   signal?: AbortSignal;
+  /**
+   * True when the requestState never left the server: a 2025-era round, which the server holds open
+   * while the host asks the user (the SDK's legacy shim). Its lifetime is then not checked, since the
+   * user may take longer to answer than a state lives; every other check still applies.
+   */
+  stateHeldByServer?: boolean;
   /** Called as invoked actors start within this round; a transport turns it into progress notifications. */
   onProgress?: (update: ProgressUpdate) => void;
 }
@@ -91,13 +97,6 @@ const invalidState = <T>(reason: EnvelopeRejection['code']): StepOutcome<T> => (
   error: { code: ErrorCode.InvalidParams, message: INVALID_STATE_MESSAGE, data: { reason, hint: INVALID_STATE_HINT } },
 });
 
-const OPEN_FAILURES = {
-  malformed: 'not a sealed Roundtrip state (bad format)',
-  unknown_key: 'sealed with a key this server does not hold',
-  tampered: 'failed authentication (tampered, truncated or corrupted)',
-  header_mismatch: 'header does not match the sealed copy',
-} as const;
-
 /**
  * One round of any MRTR method: size cap, open, check, rehydrate, feed answers, settle, answer.
  * Methods differ only in what `target` holds.
@@ -145,20 +144,16 @@ async function step<TResult>(
   // open and check the state before anything runs
   let envelope: StateEnvelope | undefined;
   if (request.requestState !== undefined) {
-    const raw = request.requestState;
-    const refuse = (code: EnvelopeRejection['code'], detail: string) => {
-      logFor({ level: 'warn', event: 'state_rejected', message: `requestState refused (${code}): ${detail}` });
-      return invalidState<TResult>(code);
-    };
-    if (typeof raw !== 'string' || raw.length === 0)
-      return refuse('invalid', `requestState is ${typeof raw === 'string' ? 'empty' : `a ${typeof raw}, not a string`}`);
-    if (raw.length > ctx.maxStateBytes)
-      return refuse('invalid', `requestState is ${raw.length} bytes, over the ${ctx.maxStateBytes}-byte limit`);
-    const opened = openState(ctx.keyring, raw);
-    if (!opened.ok) return refuse('invalid', OPEN_FAILURES[opened.reason]);
-    const checked = checkEnvelope(opened.plaintext, binding, machine, Math.floor(ctx.now() / 1000), ctx.maxRounds);
-    if (!checked.ok) return refuse(checked.rejection.code, checked.rejection.detail);
-    envelope = checked.envelope;
+    const opened = openRoundState(ctx, request, binding, machine);
+    if (!opened.ok) {
+      logFor({
+        level: 'warn',
+        event: 'state_rejected',
+        message: `requestState refused (${opened.rejection.code}): ${opened.rejection.detail}`,
+      });
+      return invalidState(opened.rejection.code);
+    }
+    envelope = opened.envelope;
   }
 
   const rendered = new Map<CompiledQuestion, ActiveQuestion>();

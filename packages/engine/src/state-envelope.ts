@@ -135,20 +135,32 @@ const equal = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.every
  * Checks an opened state against the current request, the machine and the clock. Integrity is
  * already proven by the box; this proves the state belongs here and now.
  */
+/** What an envelope is checked against besides its binding. */
+export interface EnvelopeLimits {
+  nowSeconds: number;
+  maxRounds: number;
+  /**
+   * 'held': the state never left the server (a 2025-era round, where the server keeps the request open
+   * while the host asks the user), so its lifetime does not apply; everything else is still checked.
+   */
+  expiry: 'checked' | 'held';
+}
+
 export function checkEnvelope(
   plaintext: Uint8Array,
   binding: StateBinding,
   machine: { id: string; hash: Uint8Array },
-  nowSeconds: number,
-  maxRounds: number,
+  limits: EnvelopeLimits,
 ): { ok: true; envelope: StateEnvelope } | { ok: false; rejection: EnvelopeRejection } {
+  const { nowSeconds, maxRounds } = limits;
   const reject = (code: EnvelopeRejection['code'], detail: string) => ({ ok: false as const, rejection: { code, detail } });
   const decoded = decodeEnvelope(plaintext);
   if (decoded === undefined) return reject('invalid', 'the sealed payload is not a Roundtrip state envelope');
   if (!('snapshot' in decoded))
     return reject('outdated', `envelope format version ${decoded.version}; this server reads version ${ENVELOPE_VERSION}`);
   const e = decoded;
-  if (nowSeconds >= e.exp) return reject('expired', `expired ${nowSeconds - e.exp}s ago (issued ${new Date(e.iat * 1000).toISOString()})`);
+  if (limits.expiry === 'checked' && nowSeconds >= e.exp)
+    return reject('expired', `expired ${nowSeconds - e.exp}s ago (issued ${new Date(e.iat * 1000).toISOString()})`);
   if (e.iat > nowSeconds + 60) return reject('invalid', `issued in the future (${new Date(e.iat * 1000).toISOString()})`);
   if (!equal(e.aud, binding.aud)) return reject('mismatch', 'sealed by another server (audience differs)');
   if (!equal(e.sub, binding.sub)) return reject('mismatch', 'sealed for another principal');

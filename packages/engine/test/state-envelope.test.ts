@@ -43,8 +43,7 @@ const check = (bytes: Uint8Array, options: { binding?: StateBinding; hash?: Uint
     bytes,
     options.binding ?? binding,
     { id: machine.id, hash: options.hash ?? machine.hash },
-    options.now ?? NOW,
-    options.maxRounds ?? 64,
+    { nowSeconds: options.now ?? NOW, maxRounds: options.maxRounds ?? 64, expiry: 'checked' },
   );
 
 describe('encodeEnvelope / decodeEnvelope', () => {

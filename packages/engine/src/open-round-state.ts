@@ -1,0 +1,40 @@
+// The first thing a round does with a requestState: size cap, open (authenticated decryption), and the
+// checks of what the state is bound to. Nothing of the machine runs before this has passed.
+import type { CompiledMachine } from './compile-machine.ts';
+import type { RoundRequest, StepContext } from './run-step.ts';
+import { openState } from './sealed-state.ts';
+import { checkEnvelope, type EnvelopeRejection, type StateBinding, type StateEnvelope } from './state-envelope.ts';
+
+const OPEN_FAILURES = {
+  malformed: 'not a sealed Roundtrip state (bad format)',
+  unknown_key: 'sealed with a key this server does not hold',
+  tampered: 'failed authentication (tampered, truncated or corrupted)',
+  header_mismatch: 'header does not match the sealed copy',
+} as const;
+
+export type OpenedRoundState = { ok: true; envelope: StateEnvelope } | { ok: false; rejection: EnvelopeRejection };
+
+/**
+ * Opens and checks the requestState of `request` (which must carry one). A refusal holds the code the
+ * client sees (`data.reason`) and the detail for the log only.
+ */
+export function openRoundState(
+  ctx: StepContext,
+  request: RoundRequest,
+  binding: StateBinding,
+  machine: Pick<CompiledMachine, 'id' | 'hash'>,
+): OpenedRoundState {
+  const raw = request.requestState;
+  const reject = (code: EnvelopeRejection['code'], detail: string): OpenedRoundState => ({ ok: false, rejection: { code, detail } });
+  if (typeof raw !== 'string' || raw.length === 0)
+    return reject('invalid', `requestState is ${typeof raw === 'string' ? 'empty' : `a ${typeof raw}, not a string`}`);
+  if (raw.length > ctx.maxStateBytes)
+    return reject('invalid', `requestState is ${raw.length} bytes, over the ${ctx.maxStateBytes}-byte limit`);
+  const opened = openState(ctx.keyring, raw);
+  if (!opened.ok) return reject('invalid', OPEN_FAILURES[opened.reason]);
+  return checkEnvelope(opened.plaintext, binding, machine, {
+    nowSeconds: Math.floor(ctx.now() / 1000),
+    maxRounds: ctx.maxRounds,
+    expiry: request.stateHeldByServer ? 'held' : 'checked',
+  });
+}
