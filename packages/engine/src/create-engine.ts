@@ -6,6 +6,7 @@ import { definitionError, ProblemList } from './definition-error.ts';
 import { internalsOf } from './definition-internals.ts';
 import { digestBytes } from './digest.ts';
 import type { EffectLedger } from './effect-ledger.ts';
+import { fallbackCall } from './fallback-arguments.ts';
 import type { Keyring } from './keyring.ts';
 import { createMemoryLedger } from './memory-ledger.ts';
 import type { RoundReport } from './round-report.ts';
@@ -250,7 +251,10 @@ export function createEngine(options: EngineOptions): Engine {
       type: 'complete',
       result: { content: [{ type: 'text', text }], isError: true },
     });
-    const parsed = definition.args.safeParse(request.arguments ?? {});
+    // a tool with fallback questions takes the model's answers and continuation token beside its own arguments
+    const call = fallbackCall(tool, definition.machine, request, () => targetTag(`tools/call\0${tool.name}\0continuation`));
+    if (!call.ok) return toolError(call.text);
+    const parsed = definition.args.safeParse(call.args ?? {});
     if (!parsed.success) {
       return toolError(
         `Invalid arguments for tool '${tool.name}': ${argumentProblems(parsed.error.issues)}. Call it again with arguments matching its input schema.`,
@@ -265,8 +269,9 @@ export function createEngine(options: EngineOptions): Engine {
       args: parsed.data as Record<string, unknown>,
       finishWith: {},
       fail: toolError,
+      ...(call.modelFallback && { modelFallback: call.modelFallback }),
     };
-    return runStep(ctx, target, request);
+    return runStep(ctx, target, call.round);
   }
 
   async function getPrompt(request: PromptGetRequest): Promise<StepOutcome<GetPromptResult>> {

@@ -4,6 +4,7 @@ import type { DefinitionChecks, EffectSpecs } from './definition-checks.ts';
 import { ProblemList } from './definition-error.ts';
 import { compileDefinition, setInternals } from './definition-internals.ts';
 import type { AnswerSchema } from './elicitation-schema.ts';
+import type { MachineMigrations } from './machine-migrations.ts';
 import type { AnyQuestions, Questions } from './questions.ts';
 import { jsonSchemaOf } from './schema-json.ts';
 import type { GetPromptResult, PromptMessage } from './wire-shapes.ts';
@@ -26,6 +27,13 @@ export interface PromptConfig<TArgs extends z.ZodObject, Q extends AnyQuestions,
   /** Turns the machine's output into the prompt's messages. */
   messages: (output: OutputFrom<M>) => PromptMessageView[];
   effects?: EffectSpecs<M>;
+  /**
+   * How states sealed by earlier versions of the machine continue, keyed by the version they were sealed
+   * under (the machine's own `version`, from createMachine({ version })). Each step leads to a later
+   * version, the last to the current one: `{ '1': { to: '2', migrate: (s) => ({ ...s, value: … }) } }`.
+   * A state of a version no migration leads from is refused and the user starts again.
+   */
+  migrations?: MachineMigrations;
   /** See ToolConfig.acceptAnswersWithoutState. @defaultValue false */
   acceptAnswersWithoutState?: boolean;
 }
@@ -106,7 +114,7 @@ export function definePrompt<
       );
     }
   }
-  const machine = compileDefinition(owner, config.machine, config.questions, config.effects as never, problems);
+  const machine = compileDefinition(owner, config.machine, config.questions, config.effects as never, problems, config.migrations);
   problems.throwIfAny();
   const render = config.messages as (output: unknown) => PromptMessageView[];
   const definition: PromptDefinition = Object.freeze({

@@ -4,6 +4,7 @@ import type { DefinitionChecks, EffectSpecs } from './definition-checks.ts';
 import { ProblemList } from './definition-error.ts';
 import { compileDefinition, setInternals } from './definition-internals.ts';
 import type { AnswerSchema } from './elicitation-schema.ts';
+import type { MachineMigrations } from './machine-migrations.ts';
 import type { AnyQuestions, Questions } from './questions.ts';
 import { parseUriTemplate } from './uri-template.ts';
 import type { ReadResourceResult } from './wire-shapes.ts';
@@ -35,6 +36,13 @@ export interface ResourceConfig<U extends string, TVars extends z.ZodObject, Q e
   /** Turns the machine's output into the resource's contents. */
   contents: (output: OutputFrom<M>) => ResourceBody;
   effects?: EffectSpecs<M>;
+  /**
+   * How states sealed by earlier versions of the machine continue, keyed by the version they were sealed
+   * under (the machine's own `version`, from createMachine({ version })). Each step leads to a later
+   * version, the last to the current one: `{ '1': { to: '2', migrate: (s) => ({ ...s, value: … }) } }`.
+   * A state of a version no migration leads from is refused and the user starts again.
+   */
+  migrations?: MachineMigrations;
   /** See ToolConfig.acceptAnswersWithoutState. @defaultValue false */
   acceptAnswersWithoutState?: boolean;
 }
@@ -110,7 +118,7 @@ export function defineResource<
       }
     }
   }
-  const machine = compileDefinition(owner, config.machine, config.questions, config.effects as never, problems);
+  const machine = compileDefinition(owner, config.machine, config.questions, config.effects as never, problems, config.migrations);
   problems.throwIfAny();
   const uri = parsed as Exclude<typeof parsed, { problem: string }>;
   const isTemplate = uri.variables.length > 0;

@@ -4,7 +4,9 @@ import type { DefinitionChecks, EffectSpecs } from './definition-checks.ts';
 import { ProblemList } from './definition-error.ts';
 import { compileDefinition, setInternals } from './definition-internals.ts';
 import type { AnswerSchema } from './elicitation-schema.ts';
+import { checkFallbacks, fallbackQuestions, withFallbackArguments } from './fallback-arguments.ts';
 import { firstNonJson } from './json-value.ts';
+import type { MachineMigrations } from './machine-migrations.ts';
 import type { AnyQuestions, Questions } from './questions.ts';
 import { jsonSchemaOf } from './schema-json.ts';
 import type { CallToolResult, JsonObject, ToolAnnotations, ToolInputSchema } from './wire-shapes.ts';
@@ -42,6 +44,13 @@ export interface ToolConfig<
   annotations?: ToolAnnotations;
   /** Guards for named actors of the machine: at most once per run, values the user confirmed. */
   effects?: EffectSpecs<M>;
+  /**
+   * How states sealed by earlier versions of the machine continue, keyed by the version they were sealed
+   * under (the machine's own `version`, from createMachine({ version })). Each step leads to a later
+   * version, the last to the current one: `{ '1': { to: '2', migrate: (s) => ({ ...s, value: … }) } }`.
+   * A state of a version no migration leads from is refused and the user starts again.
+   */
+  migrations?: MachineMigrations;
   /**
    * Accept answers that arrive on a first call with no requestState, for clients that already know the
    * form. Off by default; never turn it on for a tool that moves money or deletes things.
@@ -110,7 +119,10 @@ export function defineTool<
       'Describe structuredContent with z.object({ … }), or leave it out.',
     );
   }
-  const machine = compileDefinition(owner, config.machine, config.questions, config.effects as never, problems);
+  const machine = compileDefinition(owner, config.machine, config.questions, config.effects as never, problems, config.migrations);
+  const fallbacks = fallbackQuestions(machine);
+  const ownInput = config.input instanceof z.ZodObject ? jsonSchemaOf(config.input, 'input') : undefined;
+  if (ownInput) checkFallbacks(owner, fallbacks, ownInput, config.annotations, problems);
   problems.throwIfAny();
   const outputSchema = config.output as z.ZodObject | undefined;
   const result = config.result as (output: unknown) => ToolResultView<unknown>;
@@ -119,7 +131,8 @@ export function defineTool<
     name: config.name,
     title: config.title,
     description: config.description,
-    inputSchema: jsonSchemaOf(config.input, 'input'),
+    // with the optional `answers` and `continuation` arguments when a question falls back to the model
+    inputSchema: withFallbackArguments(ownInput!, fallbacks),
     outputSchema: outputSchema ? jsonSchemaOf(outputSchema, 'output') : undefined,
     annotations: config.annotations ? Object.freeze({ ...config.annotations }) : undefined,
     acceptAnswersWithoutState: config.acceptAnswersWithoutState ?? false,

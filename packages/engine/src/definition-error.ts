@@ -15,6 +15,7 @@ export type DefinitionProblemCode =
   | 'invalid_uri'
   | 'invalid_key'
   | 'invalid_option'
+  | 'invalid_migration'
   // of declared flows (@roundtrip/tools)
   | 'invalid_step'
   | 'invalid_condition'

@@ -2,6 +2,7 @@ import type { AnyActorLogic, AnyStateMachine } from 'xstate';
 import type { z } from 'zod';
 import { type CompiledMachine, compileMachine } from './compile-machine.ts';
 import type { ProblemList } from './definition-error.ts';
+import { planMigrations } from './machine-migrations.ts';
 import { type EffectSpec, guardEffect } from './once-effect.ts';
 import { type AnyQuestions, compiledQuestions, noQuestions } from './questions.ts';
 
@@ -32,8 +33,8 @@ export function internalsOf(definition: object): DefinitionInternals {
 }
 
 /**
- * Checks a machine with its questions and effect specs, and wraps the effect actors (once-only,
- * confirmed values). Problems go to `problems`; the caller throws them together.
+ * Checks a machine with its questions, effect specs and migrations, and wraps the effect actors
+ * (once-only, confirmed values). Problems go to `problems`; the caller throws them together.
  */
 export function compileDefinition(
   owner: string,
@@ -41,6 +42,7 @@ export function compileDefinition(
   questions: AnyQuestions | undefined,
   effects: Readonly<Record<string, EffectSpec<never> | undefined>> | undefined,
   problems: ProblemList,
+  migrations?: unknown,
 ): CompiledMachine {
   let served = machine;
   const actors = (machine.implementations.actors ?? {}) as Record<string, AnyActorLogic>;
@@ -61,5 +63,16 @@ export function compileDefinition(
     wrapped[src] = guardEffect(logic, spec as EffectSpec);
   }
   if (Object.keys(wrapped).length > 0) served = machine.provide({ actors: wrapped } as never) as AnyStateMachine;
-  return compileMachine(served, owner, compiledQuestions(questions ?? noQuestions), problems);
+  const compiled = compileMachine(served, owner, compiledQuestions(questions ?? noQuestions), problems);
+  if (migrations !== undefined && machine.version === undefined) {
+    problems.add(
+      `${owner} › migrations`,
+      'invalid_migration',
+      `it migrates states of earlier versions, but machine '${machine.id}' has no version.`,
+      "Give the machine its current version: createMachine({ version: '2', … }).",
+    );
+    return compiled;
+  }
+  const plan = planMigrations(owner, compiled.version, migrations, problems);
+  return plan ? { ...compiled, migrations: plan } : compiled;
 }

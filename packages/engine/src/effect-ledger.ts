@@ -12,9 +12,13 @@ export interface EffectKey {
 /** What an effect ended with, as recorded: its output (plain JSON), or the message of the error it threw. */
 export type EffectOutcome = { readonly ok: true; readonly value: JsonValue } | { readonly ok: false; readonly error: string };
 
-/** A ledger row: the effect has started (and not finished yet, or its process died), or it is done. */
+/**
+ * A ledger row: the effect has started (and not finished yet, or its process died), or it is done.
+ * `abandoned` marks a running record whose process the ledger knows has ended before recording an
+ * outcome (it crashed or was killed): nobody will complete it, and what the effect did is unknown.
+ */
 export type EffectRecord =
-  | { readonly state: 'running'; readonly startedAt: number }
+  | { readonly state: 'running'; readonly startedAt: number; readonly abandoned?: boolean }
   | { readonly state: 'done'; readonly startedAt: number; readonly finishedAt: number; readonly outcome: EffectOutcome };
 
 /**

@@ -32,6 +32,7 @@ export type { EffectKey, EffectLedger, EffectOutcome, EffectRecord } from './eff
 export type { AnswerSchema } from './elicitation-schema.ts';
 export type { Keyring } from './keyring.ts';
 export { createKeyring, generateKey, KEY_BYTES, parseKey } from './keyring.ts';
+export type { MachineMigration, MachineMigrations, MigrationSnapshot, SnapshotValue } from './machine-migrations.ts';
 export type { MemoryLedger, MemoryLedgerOptions } from './memory-ledger.ts';
 export { createMemoryLedger } from './memory-ledger.ts';
 export type { EffectSpec } from './once-effect.ts';
@@ -42,6 +43,7 @@ export type {
   AnswerOf,
   AnyQuestions,
   AskMeta,
+  QuestionFallback,
   QuestionKey,
   QuestionSpec,
   Questions,
@@ -51,7 +53,7 @@ export { defineQuestions } from './questions.ts';
 export type { InspectedAnswer, RoundReport } from './round-report.ts';
 export type { ProgressUpdate, RoundRequest } from './run-step.ts';
 export type { EngineLogEntry, StepError, StepOutcome } from './step-outcome.ts';
-export { ErrorCode, INVALID_STATE_HINT, INVALID_STATE_MESSAGE } from './step-outcome.ts';
+export { ErrorCode, INVALID_STATE_HINT, INVALID_STATE_MESSAGE, OUTDATED_STATE_HINT } from './step-outcome.ts';
 export type {
   CallToolResult,
   ClientCapabilities,

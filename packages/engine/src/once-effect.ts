@@ -55,10 +55,15 @@ async function waitForRecord(scope: EffectScope, key: EffectKey, startedAt: numb
     const record = await scope.ledger.read(key);
     if (record?.state === 'done') return record.outcome;
     const since = record?.startedAt ?? startedAt;
-    if (scope.now() - since > scope.orphanAfterMs) {
-      throw new EffectOutcomeUnknownError(
-        `Effect '${key.effect}' of this conversation started at ${new Date(since).toISOString()} and never recorded an outcome (its process may have died), so whether it happened is unknown. Check before doing it again.`,
-      );
+    const unknown = record?.abandoned
+      ? `Effect '${key.effect}' of this conversation was started at ${new Date(since).toISOString()} by a server process that ended before it recorded an outcome (it crashed or was killed), so whether it happened is unknown. Check before doing it again.`
+      : scope.now() - since > scope.orphanAfterMs
+        ? `Effect '${key.effect}' of this conversation started at ${new Date(since).toISOString()} and never recorded an outcome (its process may have died), so whether it happened is unknown. Check before doing it again.`
+        : undefined;
+    if (unknown) {
+      // the machine may handle the error (read its store again); the operator hears of it either way
+      scope.log({ level: 'warn', event: 'effect_outcome_unknown', message: unknown, run: key.run });
+      throw new EffectOutcomeUnknownError(unknown);
     }
     if (signal.aborted) throw new Error(`Stopped while waiting for effect '${key.effect}' started by another round.`);
     await new Promise((resolve) => setTimeout(resolve, delay));

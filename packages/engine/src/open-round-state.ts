@@ -1,6 +1,9 @@
-// The first thing a round does with a requestState: size cap, open (authenticated decryption), and the
-// checks of what the state is bound to. Nothing of the machine runs before this has passed.
+// The first thing a round does with a requestState: size cap, open (authenticated decryption), the
+// checks of what the state is bound to, and the migration of a state an earlier machine version sealed.
+// Nothing of the machine runs before this has passed.
+import { encodeBase64url } from './base64url.ts';
 import type { CompiledMachine } from './compile-machine.ts';
+import { migrateSnapshot } from './machine-migrations.ts';
 import type { RoundRequest, StepContext } from './run-step.ts';
 import { openState } from './sealed-state.ts';
 import { checkEnvelope, type EnvelopeRejection, type StateBinding, type StateEnvelope } from './state-envelope.ts';
@@ -22,7 +25,7 @@ export function openRoundState(
   ctx: StepContext,
   request: RoundRequest,
   binding: StateBinding,
-  machine: Pick<CompiledMachine, 'id' | 'hash'>,
+  machine: Pick<CompiledMachine, 'machine' | 'id' | 'version' | 'hash' | 'migrations'>,
 ): OpenedRoundState {
   const raw = request.requestState;
   const reject = (code: EnvelopeRejection['code'], detail: string): OpenedRoundState => ({ ok: false, rejection: { code, detail } });
@@ -32,9 +35,20 @@ export function openRoundState(
     return reject('invalid', `requestState is ${raw.length} bytes, over the ${ctx.maxStateBytes}-byte limit`);
   const opened = openState(ctx.keyring, raw);
   if (!opened.ok) return reject('invalid', OPEN_FAILURES[opened.reason]);
-  return checkEnvelope(opened.plaintext, binding, machine, {
+  const checked = checkEnvelope(opened.plaintext, binding, machine, {
     nowSeconds: Math.floor(ctx.now() / 1000),
     maxRounds: ctx.maxRounds,
     expiry: request.stateHeldByServer ? 'held' : 'checked',
   });
+  if (!checked.ok || checked.migrateFrom === undefined || !machine.migrations) return checked;
+  // sealed by an earlier version: migrate the snapshot; the questions it pinned still count by key and hash
+  const migrated = migrateSnapshot(machine.machine, machine.version, machine.migrations, checked.envelope.snapshot);
+  if (!migrated.ok) return reject('outdated', migrated.detail);
+  ctx.log({
+    level: 'info',
+    event: 'state_migrated',
+    message: `state of machine '${machine.id}' migrated from version ${migrated.path.map((v) => `'${v}'`).join(' → ')}`,
+    run: encodeBase64url(checked.envelope.run),
+  });
+  return { ok: true, envelope: { ...checked.envelope, snapshot: migrated.snapshot } };
 }

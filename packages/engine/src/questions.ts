@@ -12,7 +12,31 @@ import type { ElicitationSchema } from './wire-shapes.ts';
 export interface QuestionSpec<TContext = unknown, TSchema extends AnswerSchema = AnswerSchema> {
   message: string | ((args: { context: TContext }) => string);
   schema: TSchema;
+  /** How to ask when the host cannot show this form (it declared no elicitation); see {@link QuestionFallback}. */
+  fallback?: QuestionFallback;
 }
+
+/**
+ * What a tool does when it must ask this question of a host that cannot show it: a host that declared
+ * no elicitation at all (LM Studio and other desktop hosts), or a URL-mode question for a host without
+ * `elicitation.url`. Without a fallback the request fails with -32021 (a tool error naming the missing
+ * capability on 2025-era connections).
+ *
+ * `'model'`: the model asks instead. The tool's result tells the model what to ask the user (message,
+ * fields, allowed values; for a URL-mode question, the page to show) and to call the tool again with
+ * the same arguments plus the user's answers under `answers` and the sealed `continuation` token it was
+ * given, which is checked like any request state. The tool's input schema then advertises those two
+ * optional arguments. The answers pass through the model: use it only for questions whose answer the
+ * model may relay, never for a confirmation that must come from the user's own hand.
+ *
+ * On a tool that may be destructive (MCP's default unless its annotations say `readOnlyHint: true` or
+ * `destructiveHint: false`) a plain `'model'` is a definition problem: opt in per question with
+ * `{ via: 'model', onDestructiveTool: true }`.
+ *
+ * Only `tools/call` falls back: prompts and resources have no model in the loop of `prompts/get` and
+ * `resources/read`, so they ignore it and answer -32021.
+ */
+export type QuestionFallback = 'model' | { readonly via: 'model'; readonly onDestructiveTool?: boolean };
 
 /**
  * A URL-mode question: the client opens `url` (to sign in, or pay) and answers accept (the user agreed to
@@ -23,6 +47,8 @@ export interface QuestionSpec<TContext = unknown, TSchema extends AnswerSchema =
 export interface UrlQuestionSpec<TContext = unknown> {
   message: string | ((args: { context: TContext }) => string);
   url: string | ((args: { context: TContext }) => string);
+  /** For hosts without `elicitation.url`: the model shows the user the page instead; see {@link QuestionFallback}. */
+  fallback?: QuestionFallback;
 }
 
 /** The answer schema of a URL-mode question: accept carries no content. */
@@ -91,6 +117,8 @@ export interface CompiledQuestion {
   readonly requestedSchema: ElicitationSchema;
   /** The requested schema as canonical JSON, part of every question hash. */
   readonly schemaText: string;
+  /** Asked through the model when the host cannot show it (absent: no fallback). */
+  readonly fallback: { readonly via: 'model'; readonly onDestructiveTool: boolean } | undefined;
 }
 
 const compiled = new WeakMap<object, ReadonlyMap<string, CompiledQuestion>>();
@@ -101,6 +129,18 @@ export function compiledQuestions(questions: AnyQuestions): ReadonlyMap<string, 
   const found = compiled.get(questions);
   if (!found) throw new TypeError('Not a question set: create it with defineQuestions<Context>()({ … }).');
   return found;
+}
+
+/** A question's fallback, checked: undefined when it has none. */
+function readFallback(fallback: unknown): CompiledQuestion['fallback'] | 'invalid' {
+  if (fallback === undefined) return undefined;
+  if (fallback === 'model') return { via: 'model', onDestructiveTool: false };
+  if (typeof fallback === 'object' && fallback !== null && (fallback as { via?: unknown }).via === 'model') {
+    const { onDestructiveTool, ...rest } = fallback as { via: 'model'; onDestructiveTool?: unknown };
+    if (Object.keys(rest).length === 1 && (onDestructiveTool === undefined || typeof onDestructiveTool === 'boolean'))
+      return { via: 'model', onDestructiveTool: onDestructiveTool === true };
+  }
+  return 'invalid';
 }
 
 type SchemasOf<TSpecs> = {
@@ -166,6 +206,16 @@ export function defineQuestions<TContext>() {
         );
         continue;
       }
+      const fallback = readFallback(spec.fallback);
+      if (fallback === 'invalid') {
+        problems.add(
+          `${path} › fallback`,
+          'invalid_question',
+          `the fallback ${JSON.stringify(spec.fallback)} is not one the engine knows.`,
+          "Write fallback: 'model', or { via: 'model', onDestructiveTool: true } on a destructive tool, or leave it out.",
+        );
+        continue;
+      }
       if ('url' in spec) {
         if (typeof spec.url !== 'string' && typeof spec.url !== 'function') {
           problems.add(
@@ -185,6 +235,7 @@ export function defineQuestions<TContext>() {
           schema: z.object({}),
           requestedSchema,
           schemaText: canonicalJson({ mode: 'url' }),
+          fallback,
         });
         continue;
       }
@@ -198,6 +249,7 @@ export function defineQuestions<TContext>() {
           schema: spec.schema,
           requestedSchema,
           schemaText: canonicalJson(requestedSchema),
+          fallback,
         });
       } catch (error) {
         const problem = (error as { problems?: readonly { message: string; fix: string; code: 'unexpressible_schema' }[] }).problems?.[0];

@@ -30,6 +30,13 @@ export function readAnswer(raw: unknown, ask: CompiledQuestion): ReadAnswer {
       return { kind: 'event', event: { type: `${key}.accept`, key, content: parsed.data as Record<string, unknown> } };
     }
     default:
-      return { kind: 'invalid', reason: `the answer's action was ${JSON.stringify(action)}, expected accept, decline or cancel` };
+      return { kind: 'invalid', reason: `the answer's action was ${quoteAction(action)}, expected accept, decline or cancel` };
   }
+}
+
+/** The action a client sent, as a re-ask note may repeat it: a short string quoted, anything else by kind. */
+function quoteAction(action: unknown): string {
+  if (action === undefined) return 'missing';
+  if (typeof action !== 'string') return `a ${action === null ? 'null' : Array.isArray(action) ? 'list' : typeof action}, not a word`;
+  return action.length > 24 ? `${JSON.stringify(action.slice(0, 24))}… (${action.length} characters)` : JSON.stringify(action);
 }

@@ -1,17 +1,20 @@
 import nacl from 'tweetnacl';
 import type { AnyActorRef, AnyMachineSnapshot, InspectionEvent } from 'xstate';
 import { type ActiveQuestion, activeQuestions } from './active-questions.ts';
+import { fallbackLog, gateRound, inputRequestsOf, missingCapability } from './answer-round.ts';
 import { encodeBase64url } from './base64url.ts';
 import { CLIENT_EVENT, elicitationModes } from './client-event.ts';
 import type { DefinitionInternals } from './definition-internals.ts';
 import { canonicalJson, digestBytes } from './digest.ts';
 import type { EffectLedger } from './effect-ledger.ts';
 import { setEffectScope } from './effect-scope.ts';
+import type { ModelFallback } from './fallback-arguments.ts';
+import { continuationRefusedText, fallbackText } from './fallback-text.ts';
+import { feedAnswers } from './feed-answers.ts';
 import { firstNonJson, type NonJson } from './json-value.ts';
 import type { Keyring } from './keyring.ts';
 import { openRoundState } from './open-round-state.ts';
 import type { CompiledQuestion } from './questions.ts';
-import { readAnswer } from './read-answer.ts';
 import { newTrace, type RoundReport, type RoundTrace, reportRound } from './round-report.ts';
 import { sealState } from './sealed-state.ts';
 import { settleActor } from './settle-actor.ts';
@@ -24,8 +27,8 @@ import {
   type StateEnvelope,
   TAG_BYTES,
 } from './state-envelope.ts';
-import { type EngineLogEntry, ErrorCode, INVALID_STATE_HINT, INVALID_STATE_MESSAGE, type StepOutcome } from './step-outcome.ts';
-import type { ClientCapabilities, ElicitInputRequest } from './wire-shapes.ts';
+import { type EngineLogEntry, ErrorCode, INVALID_STATE_MESSAGE, invalidStateHint, type StepOutcome } from './step-outcome.ts';
+import type { ClientCapabilities } from './wire-shapes.ts';
 
 /** What one round of any MRTR method carries besides its own arguments. */
 export interface RoundRequest {
@@ -88,13 +91,13 @@ export interface StepTarget<TResult> {
   readonly finishWith: { uri?: string };
   /** The client-facing outcome of a failure: a tool error result for tools, a JSON-RPC error otherwise. */
   readonly fail: (text: string) => StepOutcome<TResult>;
+  /** How to ask through the model: only tools/call of a tool with fallback questions (prompts and resources have no model in the loop). */
+  readonly modelFallback?: ModelFallback<TResult>;
 }
-
-const sameBytes = (a: Uint8Array | undefined, b: Uint8Array) => a !== undefined && a.length === b.length && a.every((x, i) => x === b[i]);
 
 const invalidState = <T>(reason: EnvelopeRejection['code']): StepOutcome<T> => ({
   type: 'error',
-  error: { code: ErrorCode.InvalidParams, message: INVALID_STATE_MESSAGE, data: { reason, hint: INVALID_STATE_HINT } },
+  error: { code: ErrorCode.InvalidParams, message: INVALID_STATE_MESSAGE, data: { reason, hint: invalidStateHint(reason) } },
 });
 
 /**
@@ -141,17 +144,25 @@ async function step<TResult>(
     args: digestBytes(`${target.argsScope}\0${canonicalJson(target.args)}`, TAG_BYTES.args),
   };
 
+  // a continuation token is bound to its own target tag, so it never passes as a requestState, nor the reverse
+  const fallback = target.modelFallback;
+  const continued = fallback?.continued === true;
+  const stateName = continued ? 'continuation token' : 'requestState';
+  // refused like any invalid state; a token that came through the model gets words the model can act on
+  const refuse = (code: EnvelopeRejection['code']): StepOutcome<TResult> =>
+    continued ? target.fail(continuationRefusedText(fallback!.tool, code)) : invalidState(code);
+
   // open and check the state before anything runs
   let envelope: StateEnvelope | undefined;
   if (request.requestState !== undefined) {
-    const opened = openRoundState(ctx, request, binding, machine);
+    const opened = openRoundState(ctx, request, continued ? { ...binding, target: fallback!.continuationTag } : binding, machine);
     if (!opened.ok) {
       logFor({
         level: 'warn',
         event: 'state_rejected',
-        message: `requestState refused (${opened.rejection.code}): ${opened.rejection.detail}`,
+        message: `${stateName} refused (${opened.rejection.code}): ${opened.rejection.detail}`,
       });
-      return invalidState(opened.rejection.code);
+      return refuse(opened.rejection.code);
     }
     envelope = opened.envelope;
   }
@@ -200,6 +211,14 @@ async function step<TResult>(
     );
   };
 
+  /** The client cancelled the request: not a failure of the server; nothing more reaches the client anyway. */
+  const cancelled = (): StepOutcome<TResult> => {
+    actor.stop();
+    const message = `the request was cancelled while machine '${machine.id}' was running; invoked work still running was stopped`;
+    logFor({ level: 'info', event: 'request_cancelled', message, run });
+    return target.fail(`${definition.owner} was cancelled before it finished.`);
+  };
+
   try {
     actor.start();
     if (envelope && actor.getSnapshot().status === 'error') {
@@ -207,14 +226,15 @@ async function step<TResult>(
       logFor({
         level: 'warn',
         event: 'state_rejected',
-        message: `requestState refused (outdated): the snapshot does not fit machine '${machine.id}'`,
+        message: `${stateName} refused (outdated): the snapshot does not fit machine '${machine.id}'`,
         run,
         error: machineError,
       });
-      return invalidState('outdated');
+      return refuse('outdated');
     }
     if (machine.handlesClientEvent) actor.send({ type: CLIENT_EVENT, elicitation: elicitationModes(request.capabilities) });
     const firstSettle = await settleActor(actor as AnyActorRef, ctx.settleTimeoutMs, request.signal);
+    if (firstSettle === 'aborted') return cancelled();
     if (firstSettle !== 'settled')
       return fail(`settle_${firstSettle}`, `machine '${machine.id}' did not settle (${firstSettle}) before answers were fed`);
 
@@ -224,59 +244,21 @@ async function step<TResult>(
       pinned = new Map(activeQuestions(machine, actor.getSnapshot(), rendered).map((a) => [a.question.key, a.hash]));
     }
 
-    // what to tell the user next to a question asked again: why their last answer did not count
-    const notes = new Map<string, string>();
-    const responses = request.inputResponses;
-    const answers =
-      typeof responses === 'object' && responses !== null && !Array.isArray(responses) ? (responses as Record<string, unknown>) : undefined;
-    if (!answers && responses !== undefined && responses !== null) {
-      logFor({
-        level: 'info',
-        event: 'answer_invalid',
-        message: `inputResponses is a ${Array.isArray(responses) ? 'list' : typeof responses}, not an object; answers ignored`,
-        run,
-      });
-    }
-    for (const [key, hash] of pinned) {
-      if (actor.getSnapshot().status !== 'active') break;
-      if (!answers || !Object.hasOwn(answers, key)) {
-        if (envelope) notes.set(key, 'No answer to this question arrived; please answer it.');
-        continue;
-      }
-      const current = activeQuestions(machine, actor.getSnapshot(), rendered).find((a) => a.question.key === key);
-      if (!current || !sameBytes(hash, current.hash)) {
-        logFor({
-          level: 'info',
-          event: 'answer_ignored',
-          message: `answer to '${key}' ignored: the question it answers is no longer the one being asked`,
-          run,
-        });
-        continue;
-      }
-      // an answer larger than any state this server keeps could never be carried to the next round
-      const size = JSON.stringify(answers[key] ?? null).length;
-      const answer: ReturnType<typeof readAnswer> =
-        size > ctx.maxStateBytes
-          ? {
-              kind: 'invalid',
-              reason: `it is ${size} characters long, more than the ${ctx.maxStateBytes} this server keeps between rounds`,
-            }
-          : readAnswer(answers[key], current.question);
-      if (answer.kind === 'invalid') {
-        notes.set(key, `Your last answer was not accepted: ${answer.reason}. Please answer again.`);
-        logFor({ level: 'info', event: 'answer_invalid', message: `answer to '${key}' not accepted: ${answer.reason}`, run });
-        continue;
-      }
-      actor.send(answer.event);
-      trace?.events.push(answer.event.type);
-    }
+    const { notes } = feedAnswers({
+      actor: actor as AnyActorRef,
+      machine,
+      rendered,
+      pinned,
+      continuing: envelope !== undefined,
+      inputResponses: request.inputResponses,
+      maxStateBytes: ctx.maxStateBytes,
+      log: logFor,
+      run,
+      trace,
+    });
 
     const settled = await settleActor(actor as AnyActorRef, ctx.settleTimeoutMs, request.signal);
-    if (settled === 'aborted')
-      return fail(
-        'settle_aborted',
-        `the request was cancelled while machine '${machine.id}' was running; invoked work still running was stopped`,
-      );
+    if (settled === 'aborted') return cancelled();
     if (settled !== 'settled') {
       return fail(
         `settle_${settled}`,
@@ -314,26 +296,12 @@ async function step<TResult>(
         `machine '${machine.id}' settled in state ${JSON.stringify(snapshot.value)}, which neither asks for input nor is final. Add meta.ask to the state or a transition out of it.`,
       );
     }
-    const modes = elicitationModes(request.capabilities);
-    const missing = [...new Set(asks.map((a) => a.question.mode))].filter((mode) => !modes[mode]);
-    if (missing.length > 0) {
+    const gate = gateRound(asks, request.capabilities, fallback !== undefined);
+    if (gate.kind === 'missing') {
       actor.stop();
-      const keys = asks.map((a) => `'${a.question.key}'`).join(', ');
-      const declared = missing
-        .map((mode) => (mode === 'form' ? 'the elicitation capability' : 'URL-mode elicitation (elicitation.url)'))
-        .join(' or ');
-      const supports = missing.map((mode) => (mode === 'form' ? 'form elicitation' : 'URL-mode elicitation')).join(' and ');
-      logFor({ level: 'info', event: 'capability_missing', message: `cannot ask ${keys}: the request did not declare ${supports}`, run });
-      return {
-        type: 'error',
-        error: {
-          code: ErrorCode.MissingRequiredClientCapability,
-          message: `${definition.owner} needs to ask the user (${keys}), but this request did not declare ${declared}. Use a client that supports ${supports}.`,
-          data: {
-            requiredCapabilities: { elicitation: missing.includes('url') ? Object.fromEntries(missing.map((mode) => [mode, {}])) : {} },
-          },
-        },
-      };
+      const { log, error } = missingCapability(definition.owner, asks, gate.missing);
+      logFor({ level: 'info', event: 'capability_missing', message: log, run });
+      return { type: 'error', error };
     }
 
     const notJson = (found: NonJson) =>
@@ -361,25 +329,27 @@ async function step<TResult>(
       // rounded up, so that a state never expires before its full lifetime (at most a second after)
       exp: Math.ceil(nowMs / 1000) + ctx.ttlSeconds,
       ...binding,
+      ...(gate.kind === 'fallback' && { target: fallback!.continuationTag }),
       machine: machine.hash,
       round,
       run: runId,
       questions: new Map(asks.map((a) => [a.question.key, a.hash])),
       snapshot: compact,
     };
-    const inputRequests: Record<string, ElicitInputRequest> = {};
-    for (const a of asks) {
-      const note = notes.get(a.question.key);
-      const message = note ? `${a.message}\n\n${note}` : a.message;
-      inputRequests[a.question.key] =
-        a.url === undefined
-          ? { method: 'elicitation/create', params: { mode: 'form', message, requestedSchema: a.question.requestedSchema } }
-          : {
-              method: 'elicitation/create',
-              params: { mode: 'url', message, url: a.url, elicitationId: `${a.question.key}-${encodeBase64url(a.hash)}` },
-            };
+    const sealed = sealState(ctx.keyring, encodeEnvelope(next));
+    // a state larger than the server accepts back would be refused next round, after the user answered
+    if (sealed.length > ctx.maxStateBytes)
+      return fail(
+        'state_too_large',
+        `round ${round} of machine '${machine.id}' would seal a state of ${sealed.length} bytes, over the ${ctx.maxStateBytes}-byte limit (maxStateBytes, ROUNDTRIP_MAX_STATE_BYTES); keep less in context, or raise the limit`,
+        undefined,
+        `${definition.owner} cannot go on: what this conversation holds grew past what the server keeps between rounds. Start again with shorter answers.`,
+      );
+    if (gate.kind === 'fallback') {
+      logFor({ level: 'info', event: 'fallback_used', message: fallbackLog(asks, gate.missing), run });
+      return fallback!.answer(fallbackText({ tool: fallback!.tool, args: target.args, asks, notes, continuation: sealed }));
     }
-    return { type: 'input_required', inputRequests, requestState: sealState(ctx.keyring, encodeEnvelope(next)) };
+    return { type: 'input_required', inputRequests: inputRequestsOf(asks, notes), requestState: sealed };
   } catch (error) {
     return fail('engine_error', `round ${round} of ${target.label} threw: ${(error as Error)?.message ?? String(error)}`, error);
   } finally {

@@ -1,13 +1,17 @@
 // The one module that knows how XState persists a snapshot, so a move to XState v6
 // (restoreActor, snapshot migrations) changes this file only.
-import { type Actor, type AnyActorRef, type AnyStateMachine, createActor, type InspectionEvent } from 'xstate';
+import { type Actor, type AnyStateMachine, createActor, type InspectionEvent } from 'xstate';
 import type { CompactSnapshot } from './state-envelope.ts';
 import type { JsonObject, JsonValue } from './wire-shapes.ts';
 
-/** A settled snapshot without the parts that are always the same when sealed. */
-export function compactSnapshot(actor: AnyActorRef): CompactSnapshot {
+/**
+ * A settled snapshot without the parts that are always the same when sealed, stamped with the version
+ * of the machine that took it (XState does not persist it).
+ */
+export function compactSnapshot(actor: Actor<AnyStateMachine>): CompactSnapshot {
   const persisted = actor.getPersistedSnapshot() as Record<string, unknown>;
-  const out: CompactSnapshot = { v: persisted.value as JsonValue, c: (persisted.context ?? null) as JsonValue };
+  const version = actor.logic.version ?? '0';
+  const out: CompactSnapshot = { version, v: persisted.value as JsonValue, c: (persisted.context ?? null) as JsonValue };
   const history = persisted.historyValue as JsonObject | undefined;
   if (history && Object.keys(history).length > 0) out.h = history;
   const children = persisted.children as JsonObject | undefined;

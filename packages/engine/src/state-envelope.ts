@@ -1,13 +1,24 @@
 import type { JsonObject, JsonValue } from './wire-shapes.ts';
 
-/** Format version of the plaintext inside a sealed state. */
-export const ENVELOPE_VERSION = 1;
+/**
+ * Format version of the plaintext inside a sealed state. Version 2 added the machine's version string;
+ * version-1 states (sealed before) are refused as outdated.
+ */
+export const ENVELOPE_VERSION = 2;
+
+/** The longest machine version string (UTF-8 bytes) a state can carry. */
+export const MAX_MACHINE_VERSION_BYTES = 64;
 
 /** Byte lengths of the tags and digests in an envelope. */
 export const TAG_BYTES = { aud: 4, sub: 6, target: 4, args: 9, machine: 8, run: 9, question: 6 } as const;
 
 /** A settled snapshot without the parts that are always the same when sealed. */
 export interface CompactSnapshot {
+  /**
+   * The version of the machine that took the snapshot (`machine.version`, '0' when it has none). Sealed
+   * in the envelope's header, beside the structure hash, so a later version knows what to migrate from.
+   */
+  version: string;
   v: JsonValue;
   c: JsonValue;
   h?: JsonObject;
@@ -31,7 +42,7 @@ export interface StateEnvelope {
   target: Uint8Array;
   /** digest of the canonical arguments */
   args: Uint8Array;
-  /** digest of the machine's id, version and structure */
+  /** digest of the machine's id, version and structure (its version string is `snapshot.version`) */
   machine: Uint8Array;
   /** round number, 1 for the state the first call returned */
   round: number;
@@ -54,16 +65,32 @@ export interface EnvelopeRejection {
 const encoder = new TextEncoder();
 const decoder = new TextDecoder('utf-8', { fatal: true });
 
+/** The machine a state is checked against: the current one, and the versions it can migrate from. */
+export interface MachineIdentity {
+  id: string;
+  version: string;
+  hash: Uint8Array;
+  /** The definition's migrations: `paths` holds every version they lead from to this one. */
+  migrations?: { readonly paths: ReadonlyMap<string, unknown> } | undefined;
+}
+
 /**
- * Binary layout (version 1): version u8, iat u32, exp u32, aud, sub, target, args, machine, round u16,
- * run, question count u8 and per question (key length u8, key, digest), then the snapshot as JSON.
- * Fixed-size binary keeps a sealed state close to the size of the snapshot itself.
+ * Binary layout (version 2): version u8, iat u32, exp u32, aud, sub, target, args, machine, machine
+ * version (length u8, UTF-8), round u16, run, question count u8 and per question (key length u8, key,
+ * digest), then the snapshot as JSON. Fixed-size binary keeps a sealed state close to the size of the
+ * snapshot itself.
  */
 export function encodeEnvelope(e: StateEnvelope): Uint8Array {
+  const { version: machineVersion, ...snapshotJson } = e.snapshot;
+  const versionBytes = encoder.encode(machineVersion);
+  if (versionBytes.length > MAX_MACHINE_VERSION_BYTES) {
+    throw new RangeError(`machine version is ${versionBytes.length} bytes; a state carries at most ${MAX_MACHINE_VERSION_BYTES}`);
+  }
   const questions = [...e.questions].map(([key, digest]) => [encoder.encode(key), digest] as const);
-  const snapshot = encoder.encode(JSON.stringify(e.snapshot));
-  const fixed = 1 + 4 + 4 + TAG_BYTES.aud + TAG_BYTES.sub + TAG_BYTES.target + TAG_BYTES.args + TAG_BYTES.machine + 2 + TAG_BYTES.run + 1;
-  const size = fixed + questions.reduce((n, [key]) => n + 1 + key.length + TAG_BYTES.question, 0) + snapshot.length;
+  const snapshot = encoder.encode(JSON.stringify(snapshotJson));
+  const fixed =
+    1 + 4 + 4 + TAG_BYTES.aud + TAG_BYTES.sub + TAG_BYTES.target + TAG_BYTES.args + TAG_BYTES.machine + 1 + 2 + TAG_BYTES.run + 1;
+  const size = fixed + versionBytes.length + questions.reduce((n, [key]) => n + 1 + key.length + TAG_BYTES.question, 0) + snapshot.length;
   const out = new Uint8Array(size);
   const view = new DataView(out.buffer);
   let at = 0;
@@ -75,6 +102,9 @@ export function encodeEnvelope(e: StateEnvelope): Uint8Array {
     out.set(tag, at);
     at += tag.length;
   }
+  out[at++] = versionBytes.length;
+  out.set(versionBytes, at);
+  at += versionBytes.length;
   view.setUint16(at, e.round);
   at += 2;
   out.set(e.run, at);
@@ -91,7 +121,7 @@ export function encodeEnvelope(e: StateEnvelope): Uint8Array {
   return out;
 }
 
-/** Reads an envelope; undefined when the bytes are not a version-1 envelope. */
+/** Reads an envelope; the format version alone when it is not version 2; undefined when the bytes are not an envelope. */
 export function decodeEnvelope(bytes: Uint8Array): StateEnvelope | { version: number } | undefined {
   if (bytes.length < 1) return undefined;
   if (bytes[0] !== ENVELOPE_VERSION) return { version: bytes[0]! };
@@ -112,6 +142,9 @@ export function decodeEnvelope(bytes: Uint8Array): StateEnvelope | { version: nu
     const target = take(TAG_BYTES.target);
     const args = take(TAG_BYTES.args);
     const machine = take(TAG_BYTES.machine);
+    const versionLength = take(1)[0]!;
+    if (versionLength > MAX_MACHINE_VERSION_BYTES) return undefined;
+    const machineVersion = decoder.decode(take(versionLength));
     const round = view.getUint16(at);
     at += 2;
     const run = take(TAG_BYTES.run);
@@ -121,8 +154,9 @@ export function decodeEnvelope(bytes: Uint8Array): StateEnvelope | { version: nu
       const key = decoder.decode(take(take(1)[0]!));
       questions.set(key, take(TAG_BYTES.question));
     }
-    const snapshot = JSON.parse(decoder.decode(bytes.subarray(at))) as CompactSnapshot;
-    if (typeof snapshot !== 'object' || snapshot === null || !('v' in snapshot) || !('c' in snapshot)) return undefined;
+    const parsed = JSON.parse(decoder.decode(bytes.subarray(at))) as Omit<CompactSnapshot, 'version'>;
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed) || !('v' in parsed) || !('c' in parsed)) return undefined;
+    const snapshot: CompactSnapshot = { version: machineVersion, ...parsed };
     return { iat, exp, aud, sub, target, args, machine, round, run, questions, snapshot };
   } catch {
     return undefined;
@@ -131,10 +165,6 @@ export function decodeEnvelope(bytes: Uint8Array): StateEnvelope | { version: nu
 
 const equal = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.every((x, i) => x === b[i]);
 
-/**
- * Checks an opened state against the current request, the machine and the clock. Integrity is
- * already proven by the box; this proves the state belongs here and now.
- */
 /** What an envelope is checked against besides its binding. */
 export interface EnvelopeLimits {
   nowSeconds: number;
@@ -146,18 +176,28 @@ export interface EnvelopeLimits {
   expiry: 'checked' | 'held';
 }
 
+/** A checked envelope; `migrateFrom` is set when it was sealed by an older version that migrations lead from. */
+export type CheckedEnvelope = { ok: true; envelope: StateEnvelope; migrateFrom?: string } | { ok: false; rejection: EnvelopeRejection };
+
+/**
+ * Checks an opened state against the current request, the machine and the clock. Integrity is
+ * already proven by the box; this proves the state belongs here and now, and was sealed by this
+ * machine or by a version the definition's migrations lead from (which the caller then migrates).
+ */
 export function checkEnvelope(
   plaintext: Uint8Array,
   binding: StateBinding,
-  machine: { id: string; hash: Uint8Array },
+  machine: MachineIdentity,
   limits: EnvelopeLimits,
-): { ok: true; envelope: StateEnvelope } | { ok: false; rejection: EnvelopeRejection } {
+): CheckedEnvelope {
   const { nowSeconds, maxRounds } = limits;
   const reject = (code: EnvelopeRejection['code'], detail: string) => ({ ok: false as const, rejection: { code, detail } });
   const decoded = decodeEnvelope(plaintext);
   if (decoded === undefined) return reject('invalid', 'the sealed payload is not a Roundtrip state envelope');
-  if (!('snapshot' in decoded))
-    return reject('outdated', `envelope format version ${decoded.version}; this server reads version ${ENVELOPE_VERSION}`);
+  if (!('snapshot' in decoded)) {
+    const before = decoded.version < ENVELOPE_VERSION ? ', sealed by an earlier release of Roundtrip (the user starts again)' : '';
+    return reject('outdated', `envelope format version ${decoded.version}; this server reads version ${ENVELOPE_VERSION}${before}`);
+  }
   const e = decoded;
   if (limits.expiry === 'checked' && nowSeconds >= e.exp)
     return reject('expired', `expired ${nowSeconds - e.exp}s ago (issued ${new Date(e.iat * 1000).toISOString()})`);
@@ -166,9 +206,18 @@ export function checkEnvelope(
   if (!equal(e.sub, binding.sub)) return reject('mismatch', 'sealed for another principal');
   if (!equal(e.target, binding.target)) return reject('mismatch', 'sealed for another method or target (tool, prompt or resource)');
   if (!equal(e.args, binding.args)) return reject('mismatch', 'sealed for other arguments of this target');
-  if (!equal(e.machine, machine.hash)) {
-    return reject('outdated', `sealed by another version of machine '${machine.id}' (its id, version or structure changed since)`);
-  }
   if (e.round < 1 || e.round >= maxRounds) return reject('invalid', `round ${e.round} is past the limit of ${maxRounds} rounds`);
-  return { ok: true, envelope: e };
+  if (equal(e.machine, machine.hash)) return { ok: true, envelope: e };
+  const sealed = e.snapshot.version;
+  if (sealed === machine.version) {
+    return reject(
+      'outdated',
+      `machine '${machine.id}' changed but its version is still '${sealed}'; bump its version and add a migration from '${sealed}', or states sealed before the change are refused`,
+    );
+  }
+  if (machine.migrations?.paths.has(sealed)) return { ok: true, envelope: e, migrateFrom: sealed };
+  return reject(
+    'outdated',
+    `sealed by version '${sealed}' of machine '${machine.id}', which is now version '${machine.version}' with no migration from '${sealed}' (add migrations: { '${sealed}': { to, migrate } } to continue such states)`,
+  );
 }

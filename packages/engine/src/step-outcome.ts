@@ -26,6 +26,14 @@ export const INVALID_STATE_MESSAGE = 'Invalid or expired requestState';
 /** What the client (and the model reading the error) can do about a refused requestState. */
 export const INVALID_STATE_HINT = 'Start over: send the request again without requestState or inputResponses.';
 
+/** The hint for a state the server can no longer continue: its tool, prompt or resource was updated since. */
+export const OUTDATED_STATE_HINT = `The server was updated since this conversation started. ${INVALID_STATE_HINT}`;
+
+/** The hint sent with a refused requestState, by the reason sent beside it (`data.reason`). */
+export function invalidStateHint(reason: 'invalid' | 'expired' | 'mismatch' | 'outdated'): string {
+  return reason === 'outdated' ? OUTDATED_STATE_HINT : INVALID_STATE_HINT;
+}
+
 /** One line for the operator's log (stderr in a stdio server). */
 export interface EngineLogEntry {
   level: 'info' | 'warn' | 'error';

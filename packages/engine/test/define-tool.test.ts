@@ -298,7 +298,7 @@ describe('the structure hash sealed with every state', () => {
     expect(withInvoke('a')).not.toEqual(withInvoke('b'));
   });
 
-  it('changes when a question of an asking state changes (its message or its form)', () => {
+  it('changes when the form of a question changes, not when only its message is reworded (the question is asked again)', () => {
     const hashOf = (message: string, schema: z.ZodObject) => {
       const questions = defineQuestions<unknown>()({ confirm: { message, schema } });
       const machine = setup({
@@ -312,7 +312,7 @@ describe('the structure hash sealed with every state', () => {
         .machine.hash;
     };
     expect(hashOf('Sure?', okSchema)).toEqual(hashOf('Sure?', okSchema));
-    expect(hashOf('Sure?', okSchema)).not.toEqual(hashOf('Really sure?', okSchema));
+    expect(hashOf('Sure?', okSchema)).toEqual(hashOf('Really sure?', okSchema));
     expect(hashOf('Sure?', okSchema)).not.toEqual(hashOf('Sure?', z.object({ ok: z.string() })));
   });
 });

@@ -154,7 +154,7 @@ describe('invoked actors', () => {
       await call({ name: 'refund_order', arguments: args, signal: controller.signal, onProgress: () => controller.abort() }),
     );
     expect(outcome.result.isError).toBe(true);
-    expect(logs).toContainEqual(expect.objectContaining({ level: 'error', event: 'settle_aborted', target: 'tool refund_order' }));
+    expect(logs).toContainEqual(expect.objectContaining({ level: 'info', event: 'request_cancelled', target: 'tool refund_order' }));
     expect(calls.aborted).toBe(1);
   });
 });

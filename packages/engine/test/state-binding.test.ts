@@ -223,7 +223,10 @@ describe('changed machines', () => {
       refused('outdated'),
     );
     expect(after.logs).toContainEqual(
-      rejection('outdated', "sealed by another version of machine 'confirm' (its id, version or structure changed since)"),
+      rejection(
+        'outdated',
+        "machine 'confirm' changed but its version is still '0'; bump its version and add a migration from '0', or states sealed before the change are refused",
+      ),
     );
   });
 

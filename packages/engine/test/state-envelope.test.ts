@@ -25,7 +25,7 @@ function makeEnvelope(overrides: Partial<StateEnvelope> = {}): StateEnvelope {
     round: 1,
     run: nacl.randomBytes(TAG_BYTES.run),
     questions: new Map([['confirm', tag(6, TAG_BYTES.question)]]),
-    snapshot: { v: 'asking', c: { orderId: 'ord_1' } },
+    snapshot: { version: '1', v: 'asking', c: { orderId: 'ord_1' } },
     ...overrides,
   };
 }
@@ -36,13 +36,27 @@ const binding: StateBinding = {
   target: tag(3, TAG_BYTES.target),
   args: tag(4, TAG_BYTES.args),
 };
-const machine = { id: 'refund', hash: tag(5, TAG_BYTES.machine) };
+const machine = { id: 'refund', version: '1', hash: tag(5, TAG_BYTES.machine) };
 
-const check = (bytes: Uint8Array, options: { binding?: StateBinding; hash?: Uint8Array; now?: number; maxRounds?: number } = {}) =>
+interface CheckOptions {
+  binding?: StateBinding;
+  hash?: Uint8Array;
+  version?: string;
+  migratesFrom?: string[];
+  now?: number;
+  maxRounds?: number;
+}
+
+const check = (bytes: Uint8Array, options: CheckOptions = {}) =>
   checkEnvelope(
     bytes,
     options.binding ?? binding,
-    { id: machine.id, hash: options.hash ?? machine.hash },
+    {
+      id: machine.id,
+      version: options.version ?? machine.version,
+      hash: options.hash ?? machine.hash,
+      migrations: { paths: new Map((options.migratesFrom ?? []).map((v) => [v, []])) },
+    },
     { nowSeconds: options.now ?? NOW, maxRounds: options.maxRounds ?? 64, expiry: 'checked' },
   );
 
@@ -55,6 +69,7 @@ describe('encodeEnvelope / decodeEnvelope', () => {
         ['colour', tag(8, TAG_BYTES.question)],
       ]),
       snapshot: {
+        version: '2.0.0-beta.1+ünï',
         v: { choosing: { size: 'asking', colour: 'done' } },
         c: { note: 'ünïcødé ✓', n: [1, 2.5, null] },
         h: { x: 'y' },
@@ -67,17 +82,32 @@ describe('encodeEnvelope / decodeEnvelope', () => {
   });
 
   it('round-trips an envelope with no questions and a null context', () => {
-    const envelope = makeEnvelope({ questions: new Map(), snapshot: { v: 'idle', c: null } });
+    const envelope = makeEnvelope({ questions: new Map(), snapshot: { version: '', v: 'idle', c: null } });
     expect(decodeEnvelope(encodeEnvelope(envelope))).toEqual(envelope);
   });
 
-  it('lays out a fixed 52-byte header, then each question, then the snapshot JSON', () => {
+  it('lays out a fixed 53-byte header with the machine version after the hash, then each question, then the snapshot JSON', () => {
     const envelope = makeEnvelope();
     const bytes = encodeEnvelope(envelope);
-    const snapshotJson = JSON.stringify(envelope.snapshot);
+    const snapshotJson = JSON.stringify({ v: envelope.snapshot.v, c: envelope.snapshot.c });
     expect(bytes[0]).toBe(ENVELOPE_VERSION);
-    expect(bytes.length).toBe(52 + (1 + 'confirm'.length + TAG_BYTES.question) + snapshotJson.length);
+    expect(ENVELOPE_VERSION).toBe(2);
+    expect(bytes.length).toBe(53 + '1'.length + (1 + 'confirm'.length + TAG_BYTES.question) + snapshotJson.length);
+    // version u8, iat, exp, aud, sub, target, args, machine hash: the version string's length then its bytes
+    expect(bytes[40]).toBe(1);
+    expect(new TextDecoder().decode(bytes.subarray(41, 42))).toBe('1');
     expect(new TextDecoder().decode(bytes.subarray(bytes.length - snapshotJson.length))).toBe(snapshotJson);
+  });
+
+  it('carries a machine version of up to 64 bytes, refuses to seal a longer one and to read a longer length', () => {
+    const longest = makeEnvelope({ snapshot: { version: 'v'.repeat(64), v: 'a', c: null } });
+    expect(decodeEnvelope(encodeEnvelope(longest))).toEqual(longest);
+    expect(() => encodeEnvelope(makeEnvelope({ snapshot: { version: 'é'.repeat(33), v: 'a', c: null } }))).toThrow(
+      'machine version is 66 bytes; a state carries at most 64',
+    );
+    const bytes = encodeEnvelope(longest);
+    bytes[40] = 65;
+    expect(decodeEnvelope(bytes)).toBeUndefined();
   });
 
   it('decodes an envelope that sits inside a larger buffer (a subarray)', () => {
@@ -90,8 +120,8 @@ describe('encodeEnvelope / decodeEnvelope', () => {
 
   it('reports the version of an envelope of another format version instead of reading it', () => {
     const bytes = encodeEnvelope(makeEnvelope());
-    bytes[0] = 2;
-    expect(decodeEnvelope(bytes)).toEqual({ version: 2 });
+    bytes[0] = 1;
+    expect(decodeEnvelope(bytes)).toEqual({ version: 1 });
   });
 
   it('returns undefined for every truncation of an envelope', () => {
@@ -109,7 +139,7 @@ describe('encodeEnvelope / decodeEnvelope', () => {
     ['an object without v', '{"c":1}'],
     ['broken JSON', '{"v":'],
   ])('returns undefined when the snapshot is %s', (_, json) => {
-    const header = encodeEnvelope(makeEnvelope({ snapshot: { v: 0, c: 0 } }));
+    const header = encodeEnvelope(makeEnvelope({ snapshot: { version: '1', v: 0, c: 0 } }));
     const withoutSnapshot = header.subarray(0, header.length - '{"v":0,"c":0}'.length);
     const bytes = new Uint8Array([...withoutSnapshot, ...new TextEncoder().encode(json)]);
     expect(decodeEnvelope(bytes)).toBeUndefined();
@@ -117,7 +147,7 @@ describe('encodeEnvelope / decodeEnvelope', () => {
 
   it('returns undefined when a question key is not UTF-8', () => {
     const bytes = encodeEnvelope(makeEnvelope({ questions: new Map([['k', tag(0, TAG_BYTES.question)]]) }));
-    bytes[52 + 1] = 0xff; // the key's only byte
+    bytes[53 + '1'.length + 1] = 0xff; // the key's only byte
     expect(decodeEnvelope(bytes)).toBeUndefined();
   });
 });
@@ -148,12 +178,39 @@ describe('checkEnvelope', () => {
     expect(result).toEqual({ ok: false, rejection: { code: 'mismatch', detail } });
   });
 
-  it('refuses an envelope sealed by another version of the machine as outdated', () => {
+  it('refuses a state of a machine that changed without a version bump as outdated, telling the author to bump it', () => {
     const result = check(encodeEnvelope(makeEnvelope()), { hash: tag(9, TAG_BYTES.machine) });
     expect(result).toEqual({
       ok: false,
-      rejection: { code: 'outdated', detail: "sealed by another version of machine 'refund' (its id, version or structure changed since)" },
+      rejection: {
+        code: 'outdated',
+        detail:
+          "machine 'refund' changed but its version is still '1'; bump its version and add a migration from '1', or states sealed before the change are refused",
+      },
     });
+  });
+
+  it('refuses a state of another machine version that no migration leads from as outdated', () => {
+    const result = check(encodeEnvelope(makeEnvelope()), { hash: tag(9, TAG_BYTES.machine), version: '3', migratesFrom: ['2'] });
+    expect(result).toEqual({
+      ok: false,
+      rejection: {
+        code: 'outdated',
+        detail:
+          "sealed by version '1' of machine 'refund', which is now version '3' with no migration from '1' (add migrations: { '1': { to, migrate } } to continue such states)",
+      },
+    });
+  });
+
+  it('accepts a state of an earlier machine version that a migration leads from, naming the version to migrate from', () => {
+    const envelope = makeEnvelope();
+    const result = check(encodeEnvelope(envelope), { hash: tag(9, TAG_BYTES.machine), version: '3', migratesFrom: ['1'] });
+    expect(result).toEqual({ ok: true, envelope, migrateFrom: '1' });
+  });
+
+  it('accepts a state whose structure hash matches whatever its version string (no migration)', () => {
+    const envelope = makeEnvelope();
+    expect(check(encodeEnvelope(envelope), { version: '3', migratesFrom: ['1'] })).toEqual({ ok: true, envelope });
   });
 
   it('refuses an envelope issued more than a minute in the future as invalid, and tolerates a minute of clock skew', () => {
@@ -178,14 +235,26 @@ describe('checkEnvelope', () => {
     bytes[0] = 7;
     expect(check(bytes)).toEqual({
       ok: false,
-      rejection: { code: 'outdated', detail: 'envelope format version 7; this server reads version 1' },
+      rejection: { code: 'outdated', detail: 'envelope format version 7; this server reads version 2' },
+    });
+  });
+
+  it('refuses a version-1 envelope (sealed before machine versions were carried) as outdated', () => {
+    const bytes = encodeEnvelope(makeEnvelope());
+    bytes[0] = 1;
+    expect(check(bytes)).toEqual({
+      ok: false,
+      rejection: {
+        code: 'outdated',
+        detail: 'envelope format version 1; this server reads version 2, sealed by an earlier release of Roundtrip (the user starts again)',
+      },
     });
   });
 
   it('refuses garbage as invalid', () => {
     const invalid = { ok: false, rejection: { code: 'invalid', detail: 'the sealed payload is not a Roundtrip state envelope' } };
     expect(check(new Uint8Array(0))).toEqual(invalid);
-    expect(check(new TextEncoder().encode('\u0001 this is not an envelope at all, just text'))).toEqual(invalid);
+    expect(check(new TextEncoder().encode('\u0002 this is not an envelope at all, just text'))).toEqual(invalid);
     const random = nacl.randomBytes(200);
     random[0] = ENVELOPE_VERSION;
     expect(check(random)).toEqual(invalid);

@@ -101,7 +101,10 @@ export const refused = (reason: 'invalid' | 'expired' | 'mismatch' | 'outdated')
   error: {
     code: -32602,
     message: 'Invalid or expired requestState',
-    data: { reason, hint: 'Start over: send the request again without requestState or inputResponses.' },
+    data: {
+      reason,
+      hint: `${reason === 'outdated' ? 'The server was updated since this conversation started. ' : ''}Start over: send the request again without requestState or inputResponses.`,
+    },
   },
 });
 

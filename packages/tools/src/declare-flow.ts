@@ -1,6 +1,6 @@
 // One flow, checked and built: compile the declaration, name its questions, make its machine. Shared by
 // the tool, prompt and resource forms; problems from every stage are reported together.
-import { type AnyQuestions, type DefinitionProblem, RoundtripDefinitionError } from '@roundtrip/engine';
+import { type AnyQuestions, type DefinitionProblem, type QuestionFallback, RoundtripDefinitionError } from '@roundtrip/engine';
 import type { AnyStateMachine } from 'xstate';
 import type { z } from 'zod';
 import { type CompiledFlow, compileFlow } from './compile-flow.ts';
@@ -30,13 +30,15 @@ export function declareFlow(
   input: z.ZodObject,
   steps: Readonly<Record<string, StepSpec>>,
   final: (input: FinalInput) => unknown,
+  /** The default fallback of every question (tools only: prompts and resources have no model in the loop). */
+  fallback?: QuestionFallback,
 ): DeclaredFlow {
   const problems: DefinitionProblem[] = [];
   const compiled = compileFlow(owner, name, input, steps, problems);
   if (problems.length > 0) throw new RoundtripDefinitionError(problems);
   let questions: AnyQuestions;
   try {
-    questions = flowQuestions(compiled);
+    questions = flowQuestions(compiled, fallback);
   } catch (error) {
     if (!(error instanceof RoundtripDefinitionError)) throw error;
     // the engine names questions by form; say which flow they belong to

@@ -7,8 +7,9 @@ import type { FlowOutcome } from './flow-context.ts';
 import { registerFlow } from './flow-registry.ts';
 import type { FinalInput } from './flow-setup.ts';
 import type { AnswersOf, StepSpec } from './flow-spec.ts';
+import { type FlowVersioning, withVersion } from './flow-version.ts';
 
-export interface FlowPromptConfig<TArgs extends z.ZodObject, TSteps extends Record<string, StepSpec>> {
+export interface FlowPromptConfig<TArgs extends z.ZodObject, TSteps extends Record<string, StepSpec>> extends FlowVersioning {
   /** Prompt name as clients ask for it: 1–128 characters of letters, digits, `_`, `-` and `.`. */
   readonly name: string;
   readonly description: string;
@@ -29,9 +30,10 @@ export function defineFlowPrompt<
 >(config: FlowPromptConfig<TArgs, TSteps>): PromptDefinition {
   const args = (config.arguments ?? z.object({})) as z.ZodObject;
   const final = (input: FinalInput) => config.final(input as never);
-  const flow = declareFlow(`prompt '${config.name}'`, config.name, args, config.steps, final);
+  const flow = withVersion(declareFlow(`prompt '${config.name}'`, config.name, args, config.steps, final), config.version, final);
   const ended = config.ended;
   const definition = definePrompt({
+    ...(config.migrations ? { migrations: config.migrations } : {}),
     name: config.name,
     description: config.description,
     title: config.title,

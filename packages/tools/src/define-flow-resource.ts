@@ -7,6 +7,7 @@ import type { FlowOutcome } from './flow-context.ts';
 import { registerFlow } from './flow-registry.ts';
 import type { FinalInput } from './flow-setup.ts';
 import type { AnswersOf, StepSpec } from './flow-spec.ts';
+import { type FlowVersioning, withVersion } from './flow-version.ts';
 
 /** The `{variables}` of a URI template type. */
 type UriVariables<U extends string> = U extends `${string}{${infer V}}${infer R}` ? V | UriVariables<R> : never;
@@ -18,7 +19,7 @@ export interface FlowResourceConfig<
   U extends string,
   TSteps extends Record<string, StepSpec>,
   TVars extends z.ZodObject = DefaultVariables<U>,
-> {
+> extends FlowVersioning {
   /** A fixed URI, or a URI template whose `{variables}` are the input (`statement://customers/{customer}`). */
   readonly uri: U;
   /** A short name for lists. */
@@ -47,9 +48,10 @@ export function defineFlowResource<
   const names = [...String(config.uri).matchAll(/\{([^{}]+)\}/g)].map((m) => m[1]!);
   const variables = (config.variables as z.ZodObject | undefined) ?? z.object(Object.fromEntries(names.map((name) => [name, z.string()])));
   const final = (input: FinalInput) => config.final(input as never);
-  const flow = declareFlow(`resource '${config.name}'`, config.name, variables, config.steps, final);
+  const flow = withVersion(declareFlow(`resource '${config.name}'`, config.name, variables, config.steps, final), config.version, final);
   const ended = config.ended;
   const definition = defineResource({
+    ...(config.migrations ? { migrations: config.migrations } : {}),
     uri: config.uri,
     name: config.name,
     title: config.title,

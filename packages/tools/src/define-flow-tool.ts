@@ -1,11 +1,12 @@
 // A tool declared as a flow of questions, served by the engine like any other tool.
-import { defineTool, type ToolAnnotations, type ToolDefinition, type ToolResultView } from '@roundtrip/engine';
+import { defineTool, type QuestionFallback, type ToolAnnotations, type ToolDefinition, type ToolResultView } from '@roundtrip/engine';
 import type { z } from 'zod';
 import { declareFlow, endedText } from './declare-flow.ts';
 import type { FlowOutcome } from './flow-context.ts';
 import { registerFlow } from './flow-registry.ts';
 import { type FinalInput, type FinishInput, shownNow } from './flow-setup.ts';
 import type { AnswersOf, StepSpec } from './flow-spec.ts';
+import { type FlowVersioning, withVersion } from './flow-version.ts';
 
 /** How a flow ended early: at which step, how the user left it, and what was known by then. */
 export interface EndedInfo<TSteps, TInput = Record<string, unknown>> {
@@ -26,7 +27,7 @@ export interface FlowToolConfig<
   TInput extends z.ZodObject,
   TSteps extends Record<string, StepSpec>,
   TOutput extends z.ZodObject = z.ZodObject,
-> {
+> extends FlowVersioning {
   /** Tool name as clients call it: 1–128 characters of letters, digits, `_`, `-` and `.`. */
   readonly name: string;
   readonly description: string;
@@ -48,6 +49,14 @@ export interface FlowToolConfig<
   readonly output?: TOutput;
   /** The result when the user declined, cancelled or abandoned; by default a text saying nothing was done. */
   readonly ended?: (info: EndedInfo<TSteps, z.output<TInput>>) => FlowToolResult<NoInfer<TOutput>>;
+  /**
+   * How every question is asked of a host that cannot show forms (it declared no elicitation, like LM
+   * Studio): `'model'` puts each to the model, which asks the user and calls the tool again with the
+   * answers and a sealed continuation token; a step or form's own `fallback` overrides it (`false`: never).
+   * A tool that may be destructive (no `readOnlyHint: true` or `destructiveHint: false`) must opt in with
+   * `{ via: 'model', onDestructiveTool: true }`. Without a fallback such hosts get -32021.
+   */
+  readonly fallback?: QuestionFallback;
 }
 
 /**
@@ -68,9 +77,10 @@ export function defineFlowTool<
 >(config: FlowToolConfig<TInput, TSteps, TOutput>): ToolDefinition {
   const owner = `tool '${config.name}'`;
   const final = (args: FinalInput) => config.final(args as never);
-  const flow = declareFlow(owner, config.name, config.input, config.steps, final);
+  const flow = withVersion(declareFlow(owner, config.name, config.input, config.steps, final, config.fallback), config.version, final);
   const ended = config.ended;
   const definition = defineTool({
+    ...(config.migrations ? { migrations: config.migrations } : {}),
     name: config.name,
     description: config.description,
     title: config.title,

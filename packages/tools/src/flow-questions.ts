@@ -1,8 +1,9 @@
 // The questions of a compiled flow: one per form and one per review, messages rendered from context.
-import { type AnyQuestions, defineQuestions } from '@roundtrip/engine';
+import { type AnyQuestions, defineQuestions, type QuestionFallback } from '@roundtrip/engine';
 import { z } from 'zod';
 import type { CompiledFlow } from './compile-flow.ts';
 import { type FlowContext, valuesOf } from './flow-context.ts';
+import type { StepFallback } from './flow-spec.ts';
 import { ABANDON, CONFIRM, changeOption } from './flow-states.ts';
 import { renderText, renderUrl, safeValue } from './safe-text.ts';
 
@@ -85,12 +86,23 @@ function choiceSchema(flow: CompiledFlow, review: string) {
   return z.object({ choice: z.union(literals as unknown as [z.ZodLiteral<string>, z.ZodLiteral<string>]).meta({ title: 'Your choice' }) });
 }
 
-/** The question set of a compiled flow, for the engine. */
-export function flowQuestions(flow: CompiledFlow): AnyQuestions {
-  const specs: Record<string, { message: (args: { context: FlowContext }) => string; schema: z.ZodObject }> = {};
+/** A question's fallback: its own (`false`: none), else the flow's. */
+function fallbackOf(own: StepFallback | undefined, flow: QuestionFallback | undefined): { fallback?: QuestionFallback } {
+  const chosen = own === undefined ? flow : own;
+  return chosen === undefined || chosen === false ? {} : { fallback: chosen };
+}
+
+/** The question set of a compiled flow, for the engine; `fallback` is the flow's default for every question. */
+export function flowQuestions(flow: CompiledFlow, fallback?: QuestionFallback): AnyQuestions {
+  const specs: Record<string, { message: (args: { context: FlowContext }) => string; schema: z.ZodObject; fallback?: QuestionFallback }> =
+    {};
   for (const [form, { spec }] of flow.forms) {
     const schema = z.object(spec.fields);
-    specs[form] = { message: ({ context }) => renderText(spec.message, valuesOf(context)) + note(context.problems[form]), schema };
+    specs[form] = {
+      message: ({ context }) => renderText(spec.message, valuesOf(context)) + note(context.problems[form]),
+      schema,
+      ...fallbackOf(spec.fallback, fallback),
+    };
   }
   const pages: Record<string, { message: (args: { context: FlowContext }) => string; url: (args: { context: FlowContext }) => string }> =
     {};
@@ -105,6 +117,7 @@ export function flowQuestions(flow: CompiledFlow): AnyQuestions {
       message: ({ context }) =>
         `${renderText(spec.message, valuesOf(context))}\n\n${summary(flow, context)}${note(context.problems[name])}`,
       schema: choiceSchema(flow, name),
+      ...fallbackOf(spec.fallback, fallback),
     };
   }
   return defineQuestions<FlowContext>()({ ...specs, ...pages } as never) as unknown as AnyQuestions;

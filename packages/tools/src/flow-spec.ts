@@ -1,6 +1,14 @@
 // What an author writes: the steps of a flow as data, built with `ask`, `askAll` and `review`.
+import type { QuestionFallback } from '@roundtrip/engine';
 import type { z } from 'zod';
 import type { Condition } from './conditions.ts';
+
+/**
+ * How a question is asked of a host that cannot show forms (it declared no elicitation): `'model'` puts
+ * it to the model, which asks the user and calls the tool again with the answers (see the engine's
+ * QuestionFallback); `false` never does, even when the flow's `fallback` says so. Only tools fall back.
+ */
+export type StepFallback = QuestionFallback | false;
 
 /** The fields of one form: names to zod schemas, usually made with `field.*`. */
 export type Fields = Record<string, z.ZodType>;
@@ -49,6 +57,8 @@ export interface FormSpec<TFields extends Fields = Fields> {
   readonly onDecline?: Leave;
   /** In a step of several forms: what cancelling this form does, instead of the step's `onCancel`. */
   readonly onCancel?: Leave;
+  /** For hosts without elicitation; overrides the step's and the flow's `fallback`. */
+  readonly fallback?: StepFallback;
 }
 
 interface StepCommon {
@@ -93,6 +103,8 @@ export interface ReviewStep extends StepCommon {
   show?(args: ShowArgs): Shown;
   /** The option labels. */
   readonly labels: { readonly confirm: string; readonly change: string; readonly abandon: string };
+  /** For hosts without elicitation; overrides the flow's `fallback`. On a destructive tool the model would relay the confirmation: opt in knowingly. */
+  readonly fallback?: StepFallback;
 }
 
 /** What a page step's check sees: the input and the answers so far. */
@@ -139,17 +151,29 @@ export function form<const TFields extends Fields>(spec: FormSpec<TFields>): For
 
 /** Several independent forms asked in the same round; each form's name is its key. */
 export function askAll<const TForms extends Record<string, Fields>>(
-  spec: { readonly forms: { readonly [K in keyof TForms]: FormSpec<TForms[K]> } } & StepCommon,
+  spec: { readonly forms: { readonly [K in keyof TForms]: FormSpec<TForms[K]> }; readonly fallback?: StepFallback } & StepCommon,
 ): AskStep<TForms> {
-  return { kind: 'ask', form: undefined, forms: spec.forms, next: spec.next, onDecline: spec.onDecline, onCancel: spec.onCancel };
+  // the step's fallback is the default of each of its forms
+  const forms =
+    spec.fallback === undefined
+      ? spec.forms
+      : (Object.fromEntries(
+          Object.entries(spec.forms as Record<string, FormSpec>).map(([name, f]) => [
+            name,
+            f?.fallback === undefined ? { ...f, fallback: spec.fallback } : f,
+          ]),
+        ) as typeof spec.forms);
+  return { kind: 'ask', form: undefined, forms, next: spec.next, onDecline: spec.onDecline, onCancel: spec.onCancel };
 }
 
 /** A review of the answers so far: confirm, change one answer (its step is asked again), or abandon. */
 export function review(
-  spec: { readonly message: string; readonly labels?: Partial<ReviewStep['labels']>; show?(args: ShowArgs): Shown } & Omit<
-    StepCommon,
-    'onDecline'
-  >,
+  spec: {
+    readonly message: string;
+    readonly labels?: Partial<ReviewStep['labels']>;
+    show?(args: ShowArgs): Shown;
+    readonly fallback?: StepFallback;
+  } & Omit<StepCommon, 'onDecline'>,
 ): ReviewStep {
   return {
     kind: 'review',
@@ -159,6 +183,7 @@ export function review(
     next: spec.next,
     onDecline: 'end',
     onCancel: spec.onCancel,
+    ...(spec.fallback !== undefined && { fallback: spec.fallback }),
   };
 }
 

@@ -27,6 +27,8 @@ export type {
   PageCheckArgs,
   PageStep,
   ReviewStep,
+  StepFallback,
   StepSpec,
 } from './flow-spec.ts';
 export { ask, askAll, form, openPage, review } from './flow-spec.ts';
+export type { FlowVersioning } from './flow-version.ts';

@@ -3,13 +3,19 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import type { EffectKey, EffectLedger, EffectOutcome, EffectRecord } from '../effect-ledger.ts';
+import { ownerGone, THIS_PROCESS } from './effect-owner.ts';
+import { waitForLock } from './wait-for-lock.ts';
 
 type JsonValue = Extract<EffectOutcome, { ok: true }>['value'];
 
 export interface SqliteLedgerOptions {
   /** The database file. Its folder is created if absent; the file may hold the application's own tables too. */
   path: string;
-  /** How long a write waits for another connection's lock before failing. @defaultValue 5000 */
+  /**
+   * How long a call waits for another connection's lock before failing with an error that says so.
+   * The wait never blocks the event loop: the call returns a Promise and tries again with backoff,
+   * so requests that do not need the ledger go on being served meanwhile. @defaultValue 5000
+   */
   busyTimeoutMs?: number;
   /**
    * How long done records are kept after they finish, in milliseconds. Older ones are pruned when the
@@ -21,12 +27,14 @@ export interface SqliteLedgerOptions {
   now?: () => number;
 }
 
-/** An {@link EffectLedger} backed by one SQLite file. Every call is synchronous. */
+/**
+ * An {@link EffectLedger} backed by one SQLite file. Each call answers at once (synchronously) when
+ * the file is free, and with a Promise when it must wait for another connection's lock: `await` the
+ * result of every call.
+ */
 export interface SqliteLedger extends EffectLedger {
-  claim(key: EffectKey, now: number): 'claimed' | EffectRecord;
   /** Records the outcome of a claimed effect. The first outcome recorded for a key is kept; later ones are ignored. */
-  complete(key: EffectKey, outcome: EffectOutcome, now: number): void;
-  read(key: EffectKey): EffectRecord | undefined;
+  complete(key: EffectKey, outcome: EffectOutcome, now: number): void | Promise<void>;
   /** Closes the connection. Later calls throw; closing again does nothing. */
   close(): void;
   /** The database file, as given. */
@@ -43,6 +51,7 @@ const SCHEMA = `
     effect      TEXT NOT NULL,
     state       TEXT NOT NULL CHECK (state IN ('running', 'done')),
     started_at  INTEGER NOT NULL,
+    owner       TEXT,
     finished_at INTEGER,
     ok          INTEGER CHECK (ok IN (0, 1)),
     value       TEXT,
@@ -54,6 +63,7 @@ const SCHEMA = `
 
 interface EffectRow {
   state: string;
+  owner: string | null;
   started_at: number;
   finished_at: number | null;
   ok: number | null;
@@ -66,6 +76,13 @@ interface EffectRow {
  * the database's write lock (`BEGIN IMMEDIATE`) and inserts only if the key is absent, so exactly one
  * caller across every process sharing the file gets `'claimed'`. The file is opened in WAL mode and
  * its one table, `roundtrip_effects`, can sit beside the application's own tables.
+ *
+ * A claim records which process made it (host, process id): a `running` record whose process on this
+ * host has ended (crashed or killed before recording an outcome) reads as `abandoned`, so a retry
+ * learns at once that the outcome is unknown instead of waiting for it.
+ *
+ * While another connection holds the write lock, calls wait for it without blocking the event loop
+ * (they return Promises), for at most `busyTimeoutMs`; then they fail saying the file stayed locked.
  *
  * @throws Error naming the path and what to do, when the file cannot be opened or its table made.
  *
@@ -93,6 +110,7 @@ export function createSqliteLedger(options: SqliteLedgerOptions): SqliteLedger {
   let statements: ReturnType<typeof prepareStatements>;
   try {
     db.exec(SCHEMA);
+    addOwnerColumn(db);
     statements = prepareStatements(db);
   } catch (error) {
     db.close();
@@ -116,8 +134,11 @@ export function createSqliteLedger(options: SqliteLedgerOptions): SqliteLedger {
     throw openError(path, error);
   }
 
+  // from here on a lock is waited for in waitForLock, never inside SQLite (which would block the thread)
+  db.pragma('busy_timeout = 0');
+
   const claimTx = db.transaction((run: string, effect: string, startedAt: number): 'claimed' | EffectRecord => {
-    if (insertRunning.run(run, effect, startedAt).changes === 1) return 'claimed';
+    if (insertRunning.run(run, effect, startedAt, THIS_PROCESS).changes === 1) return 'claimed';
     const row = selectRecord.get(run, effect);
     if (!row)
       throw new Error(
@@ -135,21 +156,43 @@ export function createSqliteLedger(options: SqliteLedgerOptions): SqliteLedger {
     if (!db.open) throw new Error(`The effect ledger at ${path} is closed; create a new one with createSqliteLedger to use it again.`);
   };
 
+  /** Runs `work` now; if the file is locked, again with backoff until it is free or `busyTimeoutMs` has passed. */
+  const whenFree = <T>(what: string, work: () => T): T | Promise<T> => {
+    assertOpen();
+    try {
+      return work();
+    } catch (error) {
+      if (!isBusy(error) || busyTimeoutMs === 0) throw lockError(error, path, what, busyTimeoutMs);
+    }
+    return waitForLock(
+      () => {
+        assertOpen();
+        return work();
+      },
+      isBusy,
+      busyTimeoutMs,
+      (error) => lockError(error, path, what, busyTimeoutMs),
+    );
+  };
+  const describeKey = (key: EffectKey) => `run "${key.run}", effect "${key.effect}"`;
+
   return {
     path,
     claim: (key, now) => {
-      assertOpen();
-      return claimTx.immediate(key.run, key.effect, toMillis(now));
+      const at = toMillis(now);
+      return whenFree(`claim ${describeKey(key)} (the effect was not started)`, () => claimTx.immediate(key.run, key.effect, at));
     },
     complete: (key, outcome, now) => {
-      assertOpen();
-      completeTx.immediate(key.run, key.effect, outcome, toMillis(now));
+      const at = toMillis(now);
+      return whenFree(`record the outcome of ${describeKey(key)} (the effect ran; its record stays "running")`, () =>
+        completeTx.immediate(key.run, key.effect, outcome, at),
+      );
     },
-    read: (key) => {
-      assertOpen();
-      const row = selectRecord.get(key.run, key.effect);
-      return row ? decodeRecord(row, path, key) : undefined;
-    },
+    read: (key) =>
+      whenFree(`read ${describeKey(key)}`, () => {
+        const row = selectRecord.get(key.run, key.effect);
+        return row ? decodeRecord(row, path, key) : undefined;
+      }),
     close: () => {
       if (db.open) db.close();
     },
@@ -178,11 +221,11 @@ function openDatabase(path: string, busyTimeoutMs: number): Database.Database {
 
 function prepareStatements(db: Database.Database) {
   return {
-    insertRunning: db.prepare<[string, string, number]>(
-      "INSERT INTO roundtrip_effects (run, effect, state, started_at) VALUES (?, ?, 'running', ?) ON CONFLICT (run, effect) DO NOTHING",
+    insertRunning: db.prepare<[string, string, number, string]>(
+      "INSERT INTO roundtrip_effects (run, effect, state, started_at, owner) VALUES (?, ?, 'running', ?, ?) ON CONFLICT (run, effect) DO NOTHING",
     ),
     selectRecord: db.prepare<[string, string], EffectRow>(
-      'SELECT state, started_at, finished_at, ok, value, error FROM roundtrip_effects WHERE run = ? AND effect = ?',
+      'SELECT state, started_at, owner, finished_at, ok, value, error FROM roundtrip_effects WHERE run = ? AND effect = ?',
     ),
     // a key completed without a claim (e.g. pruned meanwhile) is recorded as started when it finished;
     // a key already done keeps its first outcome
@@ -197,13 +240,38 @@ function prepareStatements(db: Database.Database) {
   };
 }
 
+/** Files made before claims recorded their process get the column (null for their rows: liveness unknown). */
+function addOwnerColumn(db: Database.Database): void {
+  const has = db.prepare("SELECT 1 FROM pragma_table_info('roundtrip_effects') WHERE name = 'owner'").get();
+  if (!has) db.exec('ALTER TABLE roundtrip_effects ADD COLUMN owner TEXT');
+}
+
+function isBusy(error: unknown): boolean {
+  const code = codeOf(error);
+  return code === 'SQLITE_BUSY' || code === 'SQLITE_BUSY_SNAPSHOT' || code === 'SQLITE_LOCKED';
+}
+
+/** The error of a call that gave up waiting for the lock; any other error as it is. */
+function lockError(error: unknown, path: string, what: string, busyTimeoutMs: number): unknown {
+  if (!isBusy(error)) return error;
+  return new Error(
+    `The effect ledger at ${path} stayed locked by another connection for ${busyTimeoutMs} ms, so this server could not ${what}. ` +
+      'Find the process that holds the database lock (a long transaction on the same file), or raise busyTimeoutMs; then try again.',
+    { cause: error },
+  );
+}
+
 function decodeRecord(row: EffectRow, path: string, key: EffectKey): EffectRecord {
   const malformed = (what: string) =>
     new Error(
       `The effect ledger at ${path} holds a malformed record for run "${key.run}", effect "${key.effect}" (${what}). ` +
         'Delete that row from roundtrip_effects; the ledger only writes well-formed rows.',
     );
-  if (row.state === 'running') return { state: 'running', startedAt: row.started_at };
+  if (row.state === 'running') {
+    return row.owner !== null && ownerGone(row.owner)
+      ? { state: 'running', startedAt: row.started_at, abandoned: true }
+      : { state: 'running', startedAt: row.started_at };
+  }
   if (row.state !== 'done') throw malformed(`state ${JSON.stringify(row.state)}`);
   if (row.finished_at === null) throw malformed('done without finished_at');
   const base = { state: 'done', startedAt: row.started_at, finishedAt: row.finished_at } as const;

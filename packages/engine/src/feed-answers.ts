@@ -1,0 +1,96 @@
+// Step 5 of a round: the answers of the request, each to a question the opened state proves was asked,
+// read and sent to the machine as events; what cannot be accepted becomes a note for the re-asked question.
+import type { AnyActorRef, AnyMachineSnapshot } from 'xstate';
+import { type ActiveQuestion, activeQuestions } from './active-questions.ts';
+import type { CompiledMachine } from './compile-machine.ts';
+import type { CompiledQuestion } from './questions.ts';
+import { type ReadAnswer, readAnswer } from './read-answer.ts';
+import type { RoundTrace } from './round-report.ts';
+import type { EngineLogEntry } from './step-outcome.ts';
+
+export interface FedAnswers {
+  /** Key → why the last answer to that question did not count, to stand under it when it is asked again. */
+  notes: Map<string, string>;
+}
+
+interface FeedInput {
+  actor: AnyActorRef;
+  machine: CompiledMachine;
+  rendered: Map<CompiledQuestion, ActiveQuestion>;
+  /** Key → digest of the question as asked; only these keys are read. */
+  pinned: Map<string, Uint8Array>;
+  /** The request carried a state: a missing answer is worth a note. */
+  continuing: boolean;
+  inputResponses: unknown;
+  maxStateBytes: number;
+  log: (entry: Omit<EngineLogEntry, 'target'>) => void;
+  run: string;
+  trace: RoundTrace | undefined;
+}
+
+const sameBytes = (a: Uint8Array | undefined, b: Uint8Array) => a !== undefined && a.length === b.length && a.every((x, i) => x === b[i]);
+
+/** Why an answer as sent is too large to read, if it is: larger than a whole state, or nested too deeply to measure. */
+function rawSizeProblem(answer: unknown, maxStateBytes: number): string | undefined {
+  let size: number;
+  try {
+    size = JSON.stringify(answer ?? null).length;
+  } catch {
+    // JSON.stringify runs out of stack on an answer nested some thousands of levels deep
+    return 'it is nested too deeply to read';
+  }
+  return size > maxStateBytes
+    ? `it is ${size} characters long, more than the ${maxStateBytes} this server keeps between rounds`
+    : undefined;
+}
+
+/**
+ * Why accepted content is too large to carry to the next round, if it is: base64url makes a sealed state
+ * a third larger than its JSON, so content is measured as it would stand in the state.
+ */
+function sealedSizeProblem(content: unknown, maxStateBytes: number): string | undefined {
+  const sealed = Math.ceil((JSON.stringify(content ?? null).length * 4) / 3);
+  return sealed > maxStateBytes
+    ? `it would take about ${sealed} bytes of the ${maxStateBytes} this server keeps between rounds`
+    : undefined;
+}
+
+/** Feeds the request's answers to the machine; see the file comment. */
+export function feedAnswers(input: FeedInput): FedAnswers {
+  const { actor, machine, rendered, log, run } = input;
+  const notes = new Map<string, string>();
+  const responses = input.inputResponses;
+  const answers =
+    typeof responses === 'object' && responses !== null && !Array.isArray(responses) ? (responses as Record<string, unknown>) : undefined;
+  if (!answers && responses !== undefined && responses !== null) {
+    const what = Array.isArray(responses) ? 'list' : typeof responses;
+    log({ level: 'info', event: 'answer_invalid', message: `inputResponses is a ${what}, not an object; answers ignored`, run });
+  }
+  for (const [key, hash] of input.pinned) {
+    if (actor.getSnapshot().status !== 'active') break;
+    if (!answers || !Object.hasOwn(answers, key)) {
+      if (input.continuing) notes.set(key, 'No answer to this question arrived; please answer it.');
+      continue;
+    }
+    const current = activeQuestions(machine, actor.getSnapshot() as AnyMachineSnapshot, rendered).find((a) => a.question.key === key);
+    if (!current || !sameBytes(hash, current.hash)) {
+      const message = `answer to '${key}' ignored: the question it answers is no longer the one being asked`;
+      log({ level: 'info', event: 'answer_ignored', message, run });
+      continue;
+    }
+    // an answer larger than any state this server keeps could never be carried to the next round
+    const tooLarge = rawSizeProblem(answers[key], input.maxStateBytes);
+    let answer: ReadAnswer = tooLarge ? { kind: 'invalid', reason: tooLarge } : readAnswer(answers[key], current.question);
+    const content = answer.kind === 'event' && 'content' in answer.event ? answer.event.content : undefined;
+    const tooLargeToKeep = content === undefined ? undefined : sealedSizeProblem(content, input.maxStateBytes);
+    if (tooLargeToKeep) answer = { kind: 'invalid', reason: tooLargeToKeep };
+    if (answer.kind === 'invalid') {
+      notes.set(key, `Your last answer was not accepted: ${answer.reason}. Please answer again.`);
+      log({ level: 'info', event: 'answer_invalid', message: `answer to '${key}' not accepted: ${answer.reason}`, run });
+      continue;
+    }
+    actor.send(answer.event);
+    input.trace?.events.push(answer.event.type);
+  }
+  return { notes };
+}
