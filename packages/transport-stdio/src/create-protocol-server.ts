@@ -1,5 +1,14 @@
 import { ProtocolError, Server, type ServerCapabilities, type ServerContext } from '@modelcontextprotocol/server';
 import { type ClientCapabilities, type Engine, ErrorCode, type RoundRequest, type StepOutcome } from '@roundtrip/engine';
+import {
+  adaptElicitationRequests,
+  capabilitiesForRevision,
+  fitInputRequests,
+  type UnaskableQuestion,
+  unaskableMessage,
+} from './legacy-elicitation.ts';
+import { createRequestRounds } from './request-rounds.ts';
+import { DEFAULT_ANSWER_TIMEOUT_MS } from './resolve-limits.ts';
 
 const CLIENT_CAPABILITIES_KEY = 'io.modelcontextprotocol/clientCapabilities';
 
@@ -12,6 +21,11 @@ export interface ProtocolServerOptions {
   era: 'legacy' | 'modern';
   /** Rounds the SDK's legacy shim drives one 2025-era request through before it gives up. @defaultValue the SDK's (8) */
   legacyMaxRounds?: number;
+  /**
+   * How long a 2025-era host may take to answer one question while the request is held open; then
+   * the request ends with an error saying so. @defaultValue 600000 (ten minutes)
+   */
+  legacyAnswerTimeoutMs?: number;
   onError: (error: Error) => void;
 }
 
@@ -33,47 +47,96 @@ function capabilitiesOf(engine: Engine): ServerCapabilities {
  * `tools/call`, `prompts/get` and `resources/read` answer `input_required` on every era: 2026-07-28
  * clients get it as is, and the SDK's legacy shim turns it into real `elicitation/create` requests
  * for 2025-era hosts.
+ *
+ * On a 2025-era connection the server holds the request open while the host asks the user, so the
+ * state handed from one round to the next never leaves the server and its lifetime is not checked;
+ * each question waits at most `legacyAnswerTimeoutMs`. A 2025-06-18 host gets forms in its own
+ * revision's shape. Progress of one request counts up across all its rounds, and nothing is sent
+ * for a request once it is cancelled.
  */
 export function createProtocolServer(options: ProtocolServerOptions): Server {
   const { engine, era } = options;
   const capabilities = capabilitiesOf(engine);
+  const answerTimeoutMs = options.legacyAnswerTimeoutMs ?? DEFAULT_ANSWER_TIMEOUT_MS;
   const server = new Server(
     { name: options.name, version: options.version },
     {
       capabilities,
       ...(options.instructions ? { instructions: options.instructions } : {}),
-      ...(options.legacyMaxRounds !== undefined && { inputRequired: { maxRounds: options.legacyMaxRounds } }),
+      inputRequired: {
+        roundTimeoutMs: answerTimeoutMs,
+        ...(options.legacyMaxRounds !== undefined && { maxRounds: options.legacyMaxRounds }),
+      },
     },
   );
   server.onerror = options.onError;
+  if (era === 'legacy') adaptElicitationRequests(server, answerTimeoutMs, options.onError);
+  const roundsOf = createRequestRounds();
+  // the revision a 2025-era host negotiated at initialize (the deprecated accessor is the way to read it there)
+  const legacyRevision = () => (era === 'legacy' ? server.getNegotiatedProtocolVersion() : undefined);
 
   /** What every round carries besides its own arguments: answers, state, principal, capabilities, progress. */
   const roundOf = (ctx: ServerContext): RoundRequest => {
     const progressToken = ctx.mcpReq._meta?.progressToken;
+    const { signal } = ctx.mcpReq;
+    const rounds = roundsOf(signal);
+    const requestState = ctx.mcpReq.requestState();
     return {
       inputResponses: ctx.mcpReq.inputResponses,
-      requestState: ctx.mcpReq.requestState(),
+      requestState,
       principal: options.principal,
       // per request on 2026-07-28; declared once at initialize before
       capabilities:
         era === 'modern'
           ? ((ctx.mcpReq.envelope as Record<string, unknown> | undefined)?.[CLIENT_CAPABILITIES_KEY] as ClientCapabilities | undefined)
-          : (server.getClientCapabilities() as ClientCapabilities | undefined),
-      signal: ctx.mcpReq.signal,
+          : capabilitiesForRevision(server.getClientCapabilities() as ClientCapabilities | undefined, legacyRevision()),
+      // only a state this request's previous round handed to the legacy shim never left the server
+      ...(era === 'legacy' && rounds.isHeld(requestState) && { stateHeldByServer: true }),
+      signal,
       ...(progressToken !== undefined && {
-        onProgress: ({ progress, message }) =>
-          void ctx.mcpReq.notify({ method: 'notifications/progress', params: { progressToken, progress, message } }).catch(options.onError),
+        onProgress: ({ message }) => {
+          // a cancelled request gets nothing more
+          if (signal.aborted) return;
+          void ctx.mcpReq
+            .notify({ method: 'notifications/progress', params: { progressToken, progress: rounds.nextProgress(), message } })
+            .catch(options.onError);
+        },
       }),
     };
   };
 
-  /** The wire answer of one round: the result, `input_required`, or a JSON-RPC error. */
-  const answer = <T>(outcome: StepOutcome<T>) => {
+  /** A question a 2025-06-18 host cannot be shown ends a prompt or resource request with this JSON-RPC error. */
+  const refuse = (text: string, question: UnaskableQuestion, revision: string | undefined): never => {
+    throw new ProtocolError(ErrorCode.InternalError, text, { question: question.key, protocolVersion: revision });
+  };
+
+  /**
+   * The wire answer of one round: the result, `input_required`, or a JSON-RPC error. `what` names
+   * the request for a question a 2025-06-18 host cannot be shown, and `unaskable` answers that.
+   */
+  const answer = <T>(
+    outcome: StepOutcome<T>,
+    ctx: ServerContext,
+    what: string,
+    unaskable: (text: string, question: UnaskableQuestion, revision: string | undefined) => T = refuse,
+  ) => {
     switch (outcome.type) {
       case 'complete':
         return outcome.result;
-      case 'input_required':
-        return { resultType: 'input_required' as const, inputRequests: outcome.inputRequests, requestState: outcome.requestState };
+      case 'input_required': {
+        if (era === 'modern') {
+          return { resultType: 'input_required' as const, inputRequests: outcome.inputRequests, requestState: outcome.requestState };
+        }
+        const revision = legacyRevision();
+        const fitted = fitInputRequests(outcome.inputRequests, revision);
+        if (!fitted.ok) {
+          const text = unaskableMessage(what, fitted.question, revision);
+          options.onError(new Error(text));
+          return unaskable(text, fitted.question, revision);
+        }
+        roundsOf(ctx.mcpReq.signal).hand(outcome.requestState);
+        return { resultType: 'input_required' as const, inputRequests: fitted.inputRequests, requestState: outcome.requestState };
+      }
       case 'error': {
         const { code, message, data } = outcome.error;
         throw new ProtocolError(code, message, data);
@@ -89,14 +152,18 @@ export function createProtocolServer(options: ProtocolServerOptions): Server {
       if (outcome.type === 'error' && outcome.error.code === ErrorCode.MissingRequiredClientCapability && era === 'legacy') {
         return { content: [{ type: 'text', text: outcome.error.message }], isError: true };
       }
-      return answer(outcome);
+      return answer(outcome, ctx, `The tool '${request.params.name}'`, (text) => ({ content: [{ type: 'text', text }], isError: true }));
     });
   }
 
   if (capabilities.prompts) {
     server.setRequestHandler('prompts/list', async () => ({ prompts: engine.listPrompts() }));
     server.setRequestHandler('prompts/get', async (request, ctx) =>
-      answer(await engine.getPrompt({ name: request.params.name, arguments: request.params.arguments, ...roundOf(ctx) })),
+      answer(
+        await engine.getPrompt({ name: request.params.name, arguments: request.params.arguments, ...roundOf(ctx) }),
+        ctx,
+        `The prompt '${request.params.name}'`,
+      ),
     );
   }
 
@@ -104,7 +171,7 @@ export function createProtocolServer(options: ProtocolServerOptions): Server {
     server.setRequestHandler('resources/list', async () => ({ resources: engine.listResources() }));
     server.setRequestHandler('resources/templates/list', async () => ({ resourceTemplates: engine.listResourceTemplates() }));
     server.setRequestHandler('resources/read', async (request, ctx) =>
-      answer(await engine.readResource({ uri: request.params.uri, ...roundOf(ctx) })),
+      answer(await engine.readResource({ uri: request.params.uri, ...roundOf(ctx) }), ctx, `The resource '${request.params.uri}'`),
     );
   }
   return server;

@@ -21,6 +21,13 @@ export interface ServerFactoryOptions {
    * the same point. @defaultValue the SDK's default (8)
    */
   legacyMaxRounds?: number;
+  /**
+   * How long a 2025-era host may take to answer one question. On those revisions the request is held
+   * open while the user answers (the state never leaves the server, so its lifetime does not apply);
+   * a host that has not answered by then gets the request ended with an error saying so.
+   * @defaultValue 600000 (ten minutes)
+   */
+  legacyAnswerTimeoutMs?: number;
   /** Receives protocol errors the SDK reports out of band (a malformed message, a failed notification). */
   onError?: (error: Error) => void;
 }
@@ -50,6 +57,7 @@ export function createServerFactory(options: ServerFactoryOptions): (context: Mc
       principal: typeof options.principal === 'function' ? options.principal(context) : options.principal,
       era: context.era,
       ...(options.legacyMaxRounds !== undefined && { legacyMaxRounds: options.legacyMaxRounds }),
+      ...(options.legacyAnswerTimeoutMs !== undefined && { legacyAnswerTimeoutMs: options.legacyAnswerTimeoutMs }),
       onError,
     });
 }

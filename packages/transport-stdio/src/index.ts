@@ -8,6 +8,7 @@ export type { InspectReporter } from './inspect-reporter.ts';
 export { createInspectReporter } from './inspect-reporter.ts';
 export { defaultKeyFilePath } from './key-file-path.ts';
 export { defaultLedgerPath } from './ledger-file-path.ts';
+export { readKeyFile } from './load-key-file.ts';
 export type { ServerSettings, ServerSettingsFromCode } from './resolve-server-settings.ts';
 export { resolveServerSettings } from './resolve-server-settings.ts';
 export type { RunningStdioServer, StdioServerOptions } from './run-stdio-server.ts';

@@ -40,6 +40,21 @@ const LIMIT_VARIABLES: { readonly [K in keyof ResolvedLimits]: LimitVariable } =
   },
 };
 
+/** Reads one whole-number setting: the variable when set, else `fromCode`, else the default. */
+function readSetting(env: NodeJS.ProcessEnv, spec: LimitVariable, fromCode: number | undefined): number {
+  const { variable, what, min, max, fallback } = spec;
+  const text = env[variable]?.trim();
+  if (!text) return fromCode ?? fallback;
+  const value = Number(text);
+  if (!/^\d+$/.test(text) || value < min || value > max) {
+    throw new RoundtripConfigError(
+      variable,
+      `${variable} is ${JSON.stringify(text)}; give ${what} from ${min} to ${max} (default ${fallback}).`,
+    );
+  }
+  return value;
+}
+
 /**
  * The limits a server runs with: each from its environment variable when set (the operator has the
  * last word), else from the server's code, else the engine's default. Values from code are checked
@@ -50,20 +65,61 @@ const LIMIT_VARIABLES: { readonly [K in keyof ResolvedLimits]: LimitVariable } =
 export function resolveLimits(env: NodeJS.ProcessEnv, fromCode: EngineLimits = {}): ResolvedLimits {
   const limits = {} as ResolvedLimits;
   for (const key of Object.keys(LIMIT_VARIABLES) as (keyof ResolvedLimits)[]) {
-    const { variable, what, min, max, fallback } = LIMIT_VARIABLES[key];
-    const text = env[variable]?.trim();
-    if (!text) {
-      limits[key] = fromCode[key] ?? fallback;
-      continue;
-    }
-    const value = Number(text);
-    if (!/^\d+$/.test(text) || value < min || value > max) {
-      throw new RoundtripConfigError(
-        variable,
-        `${variable} is ${JSON.stringify(text)}; give ${what} from ${min} to ${max} (default ${fallback}).`,
-      );
-    }
-    limits[key] = value;
+    limits[key] = readSetting(env, LIMIT_VARIABLES[key], fromCode[key]);
   }
   return limits;
+}
+
+/** How long a 2025-era host may take to answer one question, by default: ten minutes, because a person answers. */
+export const DEFAULT_ANSWER_TIMEOUT_MS = 600_000;
+/** The longest answer timeout accepted: a day. */
+const MAX_ANSWER_TIMEOUT_MS = 86_400_000;
+
+const ANSWER_TIMEOUT: LimitVariable = {
+  variable: 'ROUNDTRIP_ANSWER_TIMEOUT_MS',
+  what: 'how long a 2025-era host may take to answer one question, in whole milliseconds',
+  min: 1,
+  max: MAX_ANSWER_TIMEOUT_MS,
+  fallback: DEFAULT_ANSWER_TIMEOUT_MS,
+};
+
+/**
+ * How long the server holds a 2025-era request open waiting for the host's answer to one
+ * `elicitation/create` (ROUNDTRIP_ANSWER_TIMEOUT_MS, else the code's value, else ten minutes).
+ * Throws RoundtripConfigError for a bad variable or value from code.
+ */
+export function resolveAnswerTimeout(env: NodeJS.ProcessEnv, fromCode?: number): number {
+  if (fromCode !== undefined && (!Number.isInteger(fromCode) || fromCode < 1 || fromCode > MAX_ANSWER_TIMEOUT_MS)) {
+    throw new RoundtripConfigError(
+      'legacyAnswerTimeoutMs',
+      `legacyAnswerTimeoutMs is ${fromCode}; give ${ANSWER_TIMEOUT.what} from 1 to ${MAX_ANSWER_TIMEOUT_MS} (default ${DEFAULT_ANSWER_TIMEOUT_MS}).`,
+    );
+  }
+  return readSetting(env, ANSWER_TIMEOUT, fromCode);
+}
+
+/** The longest request line read by default: 4 MiB (a line past the limit is answered with an error, not read). */
+const DEFAULT_MAX_REQUEST_BYTES = 4 * 1024 * 1024;
+
+const MAX_REQUEST: LimitVariable = {
+  variable: 'ROUNDTRIP_MAX_REQUEST_BYTES',
+  what: 'the size of the largest request line read from stdin, in whole bytes',
+  min: 64 * 1024,
+  max: 8 * 1024 * 1024,
+  fallback: DEFAULT_MAX_REQUEST_BYTES,
+};
+
+/**
+ * The size of the largest JSON-RPC line the stdio server reads (ROUNDTRIP_MAX_REQUEST_BYTES, else the
+ * code's value, else 4 MiB); a longer one is answered with -32600 "Request too large" and skipped.
+ * Throws RoundtripConfigError for a bad variable or value from code.
+ */
+export function resolveMaxRequestBytes(env: NodeJS.ProcessEnv, fromCode?: number): number {
+  if (fromCode !== undefined && (!Number.isInteger(fromCode) || fromCode < MAX_REQUEST.min || fromCode > MAX_REQUEST.max)) {
+    throw new RoundtripConfigError(
+      'maxRequestBytes',
+      `maxRequestBytes is ${fromCode}; give ${MAX_REQUEST.what} from ${MAX_REQUEST.min} to ${MAX_REQUEST.max} (default ${DEFAULT_MAX_REQUEST_BYTES}).`,
+    );
+  }
+  return readSetting(env, MAX_REQUEST, fromCode);
 }

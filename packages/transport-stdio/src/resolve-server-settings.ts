@@ -5,7 +5,7 @@ import { defaultKeyFilePath } from './key-file-path.ts';
 import { isReadableByOthers, loadOrCreateKeyFile, readKeyFile } from './load-key-file.ts';
 import { type InspectSettings, resolveInspect } from './resolve-inspect.ts';
 import { resolveLedgerPath } from './resolve-ledger-path.ts';
-import { resolveLimits } from './resolve-limits.ts';
+import { resolveAnswerTimeout, resolveLimits, resolveMaxRequestBytes } from './resolve-limits.ts';
 
 /** What the server's code sets; the environment overrides it. */
 export interface ServerSettingsFromCode {
@@ -17,6 +17,18 @@ export interface ServerSettingsFromCode {
    * @defaultValue a SQLite file at `defaultLedgerPath(name)`
    */
   ledger?: EffectLedger | { path: string };
+  /**
+   * How long a 2025-era host may take to answer one question before the request ends with an error
+   * saying so (on those revisions the server holds the request open while the user answers).
+   * ROUNDTRIP_ANSWER_TIMEOUT_MS overrides it. @defaultValue 600000 (ten minutes)
+   */
+  legacyAnswerTimeoutMs?: number;
+  /**
+   * The size of the largest request line read from stdin, in bytes (64 KiB to 8 MiB); a longer one is
+   * answered with -32600 "Request too large" and skipped. ROUNDTRIP_MAX_REQUEST_BYTES overrides it.
+   * @defaultValue 4194304 (4 MiB)
+   */
+  maxRequestBytes?: number;
 }
 
 /** What a stdio server reads from its environment (and its code) before it serves anything. */
@@ -27,6 +39,10 @@ export interface ServerSettings {
   principal: string;
   /** Every limit the engine runs with: from the environment, else from code, else the default. */
   limits: Required<EngineLimits>;
+  /** How long a 2025-era host may take to answer one question, in milliseconds. */
+  legacyAnswerTimeoutMs: number;
+  /** The size of the largest request line read from stdin, in bytes. */
+  maxRequestBytes: number;
   /**
    * The SQLite file to keep the effect ledger in (absolute, or `:memory:`); undefined when the code
    * supplies its own ledger and ROUNDTRIP_LEDGER is not set.
@@ -57,6 +73,10 @@ function keyringFrom(keys: string[], setting: string): Keyring {
  * - `ROUNDTRIP_SETTLE_TIMEOUT_MS`: how long invoked work may run within one round (default 10000, at most 600000).
  * - `ROUNDTRIP_MAX_ROUNDS`: rounds one request may take (default 64, at most 1000).
  * - `ROUNDTRIP_MAX_STATE_BYTES`: largest requestState accepted (default 65536, at most 1048576).
+ * - `ROUNDTRIP_ANSWER_TIMEOUT_MS`: how long a 2025-era host may take to answer one question while the
+ *   server holds the request open (default 600000, at most 86400000).
+ * - `ROUNDTRIP_MAX_REQUEST_BYTES`: largest request line read from stdin; a longer one is answered with
+ *   an error and skipped (default 4194304, from 65536 to 8388608).
  * - `ROUNDTRIP_INSPECT`: the address of an inspector page to report every round to (never blocks a round);
  *   `ROUNDTRIP_INSPECT_ANSWERS=shown` includes answer values (default: field names only).
  * - `ROUNDTRIP_LEDGER`: the SQLite file of the effect ledger (default: the code's ledger, else
@@ -72,6 +92,8 @@ export function resolveServerSettings(
 ): ServerSettings {
   // variables checked before anything is written (a key file generated)
   const limits = resolveLimits(env, fromCode.limits);
+  const legacyAnswerTimeoutMs = resolveAnswerTimeout(env, fromCode.legacyAnswerTimeoutMs);
+  const maxRequestBytes = resolveMaxRequestBytes(env, fromCode.maxRequestBytes);
   const warnings: string[] = [];
   let keyring: Keyring;
   let keySource: string;
@@ -110,5 +132,5 @@ export function resolveServerSettings(
 
   const ledgerPath = resolveLedgerPath(serverName, env, fromCode.ledger, (message) => warnings.push(message));
   const inspect = resolveInspect(env);
-  return { keyring, keySource, principal, limits, ledgerPath, inspect, warnings };
+  return { keyring, keySource, principal, limits, legacyAnswerTimeoutMs, maxRequestBytes, ledgerPath, inspect, warnings };
 }

@@ -10,6 +10,7 @@ import { resolveServerSettings, type ServerSettingsFromCode } from './resolve-se
 import { startupMessage } from './startup-message.ts';
 import { startStatelyInspector } from './stately-inspector.ts';
 import { createStderrLog } from './stderr-log.ts';
+import { StdinLineTransport } from './stdin-line-transport.ts';
 
 export interface StdioServerOptions extends ServerSettingsFromCode {
   /** Server name, shown to hosts and used as the audience states are sealed for. */
@@ -81,9 +82,12 @@ export async function runStdioServer(options: StdioServerOptions): Promise<Runni
     ...(options.instructions ? { instructions: options.instructions } : {}),
     principal: settings.principal,
     legacyMaxRounds: settings.limits.maxRounds,
+    legacyAnswerTimeoutMs: settings.legacyAnswerTimeoutMs,
     onError,
   });
-  const handle = serveStdio(factory, { onerror: onError });
+  // our own line reader: a line over the limit is answered and skipped, where the SDK's would end the session
+  const transport = new StdinLineTransport({ maxLineBytes: settings.maxRequestBytes, log });
+  const handle = serveStdio(factory, { onerror: onError, transport });
   log({ level: 'info', event: 'started', message: startupMessage(options.name, options.version, engine, settings) });
 
   let closing: Promise<void> | undefined;

@@ -18,6 +18,24 @@ function logSafe(text: string): string {
   return cut.replace(CONTROLS, (c) => ESCAPES[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
+/** The longest error report (stack) one log entry carries. */
+const MAX_STACK_CHARS = 4_000;
+// the controls of CONTROLS but the new line, which separates the (indented) lines of a stack
+// biome-ignore lint/suspicious/noControlCharactersInRegex: escaping controls is what it is for
+const STACK_CONTROLS = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u2028\u2029]/g;
+
+/**
+ * An error's report as indented lines under its entry: cut like a message, every control but the new
+ * line escaped, and each line indented, so no text in an error message (which may quote a client) can
+ * stand at the start of a line of its own.
+ */
+function stackSafe(text: string): string {
+  const cut =
+    text.length > MAX_STACK_CHARS ? `${text.slice(0, MAX_STACK_CHARS)}… (${text.length - MAX_STACK_CHARS} more characters)` : text;
+  const escaped = cut.replace(STACK_CONTROLS, (c) => ESCAPES[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return `    ${escaped.replace(/\n/g, '\n    ')}\n`;
+}
+
 /** Lines one kind of event may write per window; the rest are counted and summed up in one line. */
 const LINES_PER_WINDOW = 20;
 const WINDOW_MS = 60_000;
@@ -56,10 +74,7 @@ export function createStderrLog(
     let line = `[${serverName}] ${entry.level} ${entry.event}${where ? ` (${where})` : ''}: ${logSafe(entry.message)}\n`;
     if (entry.error !== undefined) {
       const error = entry.error;
-      line += `    ${error instanceof Error ? (error.stack ?? `${error.name}: ${error.message}`) : describe(error)}\n`.replace(
-        /\n(?!$)/g,
-        '\n    ',
-      );
+      line += stackSafe(error instanceof Error ? (error.stack ?? `${error.name}: ${error.message}`) : describe(error));
     }
     write(line);
   };

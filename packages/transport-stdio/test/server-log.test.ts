@@ -97,6 +97,8 @@ describe('the startup line', () => {
       keySource: 'ROUNDTRIP_KEY (2 keys)',
       principal: 'ada',
       limits: { stateTtlSeconds: 120, settleTimeoutMs: 5000, maxRounds: 1, maxStateBytes: 4096 },
+      legacyAnswerTimeoutMs: 600_000,
+      maxRequestBytes: 4_194_304,
       inspect: { address: undefined, stately: false, answers: 'masked' },
       ledgerPath: '/var/lib/orders/effects.db',
       warnings: [],

@@ -1,0 +1,50 @@
+// A 2025-06-18 host over real stdio, speaking raw JSON-RPC lines: the server reads its answer timeout
+// from ROUNDTRIP_ANSWER_TIMEOUT_MS, asks with an elicitation/create that has no `mode`, and ends the
+// call with a tool error once the host has not answered in time.
+import { join } from 'node:path';
+import { generateKey } from '@roundtrip/engine';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createBundles } from './fixtures/bundle-script.ts';
+import { type RawServer, spawnRawServer } from './fixtures/spawn-raw-server.ts';
+
+const bundles = createBundles();
+let script: string;
+beforeAll(async () => {
+  script = await bundles.of(join(import.meta.dirname, 'fixtures', 'greeting-server.ts'));
+});
+const running: RawServer[] = [];
+afterEach(() => {
+  for (const server of running.splice(0)) if (server.child.exitCode === null) server.child.kill('SIGKILL');
+});
+afterAll(() => bundles.remove());
+
+describe('a 2025-06-18 host over stdio that never answers', () => {
+  it('is asked without `mode` and gets a tool error after ROUNDTRIP_ANSWER_TIMEOUT_MS', async () => {
+    const server = spawnRawServer(script, {
+      ROUNDTRIP_KEY: generateKey(),
+      ROUNDTRIP_LEDGER: ':memory:',
+      ROUNDTRIP_ANSWER_TIMEOUT_MS: '300',
+    });
+    running.push(server);
+    server.send({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: { elicitation: {} }, clientInfo: { name: 'raw-0618', version: '0' } },
+    });
+    expect((await server.next((m) => m.id === 1)).result).toMatchObject({ protocolVersion: '2025-06-18' });
+    server.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    server.send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'greet', arguments: { greeting: 'Hello' } } });
+    const asked = await server.next((m) => m.method === 'elicitation/create');
+    expect(asked.params).not.toHaveProperty('mode');
+    expect(asked.params).toMatchObject({ message: 'Whom should I say "Hello" to?', requestedSchema: { type: 'object' } });
+    const ended = await server.next((m) => m.id === 2);
+    expect(ended.result).toMatchObject({
+      isError: true,
+      content: [{ type: 'text', text: expect.stringContaining('The question was not answered within 300 ms, so this request ended.') }],
+    });
+    expect(await server.stderrMatching(/ROUNDTRIP_ANSWER_TIMEOUT_MS/)).toMatch(
+      /warn protocol: no answer to elicitation\/create within 300 ms/,
+    );
+  });
+});
