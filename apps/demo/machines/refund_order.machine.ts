@@ -14,6 +14,7 @@ export const refundOrderMachine = setup({
     confirmed: () => false,
     amountChanged: () => false,
     orderVanished: () => false,
+    outcomeUnknown: () => false,
     refundDone: () => false,
     refundSawNewAmount: () => false,
   },
@@ -31,7 +32,7 @@ export const refundOrderMachine = setup({
   },
 }).createMachine({
   id: 'refund_order',
-  version: '2',
+  version: '3',
   initial: 'lookingUp',
   states: {
     lookingUp: { invoke: { id: 'lookup', src: 'lookupOrder', onDone: { target: 'checkingOrder', actions: { type: 'rememberOrder' } } } },
@@ -58,8 +59,19 @@ export const refundOrderMachine = setup({
         onError: [
           { guard: { type: 'amountChanged' }, target: 'confirming', actions: { type: 'noteNewAmount' } },
           { guard: { type: 'orderVanished' }, target: 'notFound', actions: 'forgetOrder' },
+          { guard: { type: 'outcomeUnknown' }, target: 'recheckingOrder' },
         ],
       },
+    },
+    recheckingOrder: {
+      invoke: { id: 'recheck', src: 'lookupOrder', onDone: { target: 'checkingInterrupted', actions: { type: 'rememberOrder' } } },
+    },
+    checkingInterrupted: {
+      always: [
+        { guard: 'orderMissing', target: 'notFound' },
+        { guard: 'orderAlreadyRefunded', target: 'alreadyRefunded' },
+        { target: 'interrupted' },
+      ],
     },
     checkingRefund: {
       always: [
@@ -74,5 +86,6 @@ export const refundOrderMachine = setup({
     kept: { type: 'final' },
     notFound: { type: 'final' },
     amountChanged: { type: 'final' },
+    interrupted: { type: 'final' },
   },
 });

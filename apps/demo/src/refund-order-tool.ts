@@ -6,6 +6,7 @@ import {
   ConfirmedValueChangedError,
   defineQuestions,
   defineTool,
+  EffectOutcomeUnknownError,
   type ToolDefinition,
 } from '@roundtrip/engine';
 import { assign, fromPromise, setup } from 'xstate';
@@ -14,7 +15,7 @@ import { formatCents } from './money.ts';
 import type { Order, OrdersStore, RefundResult } from './orders-store.ts';
 
 const refundOutputSchema = z.object({
-  status: z.enum(['refunded', 'already_refunded', 'kept', 'not_found', 'amount_changed']),
+  status: z.enum(['refunded', 'already_refunded', 'kept', 'not_found', 'amount_changed', 'interrupted']),
   order_id: z.string(),
   /** The order's amount as text (`$49.00`); for `refunded`, the amount refunded. Null when there is no such order. */
   amount: z.string().nullable(),
@@ -58,6 +59,7 @@ function outputFor(status: RefundStatus, { orderId, order, refund }: RefundConte
     kept: `Order ${orderId} was not refunded.`,
     refunded: `Refunded ${amount} for order ${orderId}.`,
     amount_changed: `The amount of order ${orderId} changed to ${amount} while it was being refunded, so nothing was refunded. Call refund_order again to refund the new amount.`,
+    interrupted: `The refund of order ${orderId} was interrupted (the server stopped while refunding), and the order shows no refund. Call refund_order again to refund it.`,
   }[status];
   return { status, order_id: orderId, amount, amount_cents: amountCents, refunded_at: order?.refundedAt ?? null, message };
 }
@@ -121,10 +123,12 @@ export function createRefundOrderTool(store: Pick<OrdersStore, 'findOrder' | 're
       amountChanged: (_, params: { error: unknown }) =>
         params.error instanceof ConfirmedValueChangedError && typeof params.error.current === 'number',
       orderVanished: (_, params: { error: unknown }) => params.error instanceof ConfirmedValueChangedError && params.error.current === null,
+      /** The server that ran this refund stopped before recording how it ended: the store says what happened. */
+      outcomeUnknown: (_, params: { error: unknown }) => params.error instanceof EffectOutcomeUnknownError,
     },
   }).createMachine({
     id: 'refund_order',
-    version: '2',
+    version: '3',
     context: ({ input }) => ({ orderId: input.order_id, order: null, amount: '', note: '', refund: null }),
     initial: 'lookingUp',
     states: {
@@ -172,8 +176,25 @@ export function createRefundOrderTool(store: Pick<OrdersStore, 'findOrder' | 're
               target: 'notFound',
               actions: 'forgetOrder',
             },
+            { guard: { type: 'outcomeUnknown', params: ({ event }) => ({ error: event.error }) }, target: 'recheckingOrder' },
           ],
         },
+      },
+      // the refund was started by a server that stopped before recording its outcome: read the order again
+      recheckingOrder: {
+        invoke: {
+          id: 'recheck',
+          src: 'lookupOrder',
+          input: ({ context }) => ({ orderId: context.orderId }),
+          onDone: { target: 'checkingInterrupted', actions: { type: 'rememberOrder', params: ({ event }) => ({ order: event.output }) } },
+        },
+      },
+      checkingInterrupted: {
+        always: [
+          { guard: 'orderMissing', target: 'notFound' },
+          { guard: 'orderAlreadyRefunded', target: 'alreadyRefunded' },
+          { target: 'interrupted' },
+        ],
       },
       checkingRefund: {
         always: [
@@ -190,6 +211,7 @@ export function createRefundOrderTool(store: Pick<OrdersStore, 'findOrder' | 're
       kept: finalFor('kept'),
       notFound: finalFor('not_found'),
       amountChanged: finalFor('amount_changed'),
+      interrupted: finalFor('interrupted'),
     },
     output: ({ event }) => event.output as RefundOutput,
   });
@@ -216,8 +238,11 @@ export function createRefundOrderTool(store: Pick<OrdersStore, 'findOrder' | 're
               message: `Order ${found.order_id} was already refunded${order.refundedAt ? ` on ${order.refundedAt.slice(0, 10)}` : ''}; nothing more was done.`,
             }
           : found;
-      return { text: output.message, structured: output, isError: output.status === 'not_found' };
+      return { text: output.message, structured: output, isError: output.status === 'not_found' || output.status === 'interrupted' };
     },
+    // version 3 added the states that read the order again after an interrupted refund; states sealed by
+    // version 2 stand in states version 3 still has, so they continue as they are
+    migrations: { '2': { to: '3', migrate: (snapshot) => snapshot } },
     annotations: { destructiveHint: true, idempotentHint: false, readOnlyHint: false, openWorldHint: false },
     effects: {
       refundOrder: {

@@ -1,0 +1,130 @@
+// The demo server killed with SIGKILL (no cleanup, as in a crash) and started again on the same
+// database and key: between two rounds the conversation simply goes on; during the refund, the
+// ledger's record and the store agree, and nothing is refunded twice.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { openOrdersStore } from '../src/orders-store.ts';
+import { bundleForNode } from './support/bundle.ts';
+import { accept, callRound, type DemoSettings, freshDemoSettings } from './support/demo-client.ts';
+import { type DemoProcess, startDemoProcess } from './support/demo-process.ts';
+
+const bundleDir = mkdtempSync(join(tmpdir(), 'rt-demo-crash-'));
+let server: string;
+let heldRefundServer: string;
+beforeAll(async () => {
+  [server, heldRefundServer] = await Promise.all([
+    bundleForNode(new URL('../src/server.ts', import.meta.url), join(bundleDir, 'server.mjs')),
+    bundleForNode(new URL('./fixtures/held-refund-server.ts', import.meta.url), join(bundleDir, 'held-refund-server.mjs')),
+  ]);
+});
+afterAll(() => rmSync(bundleDir, { recursive: true, force: true }));
+
+const started: DemoProcess[] = [];
+const start = async (settings: DemoSettings, launcher: string) => {
+  const demo = await startDemoProcess({ ...settings, launcher });
+  started.push(demo);
+  return demo;
+};
+afterEach(async () => {
+  await Promise.all(started.splice(0).map((demo) => demo.close()));
+});
+
+function refundsIn(db: string, orderId: string): number {
+  const store = openOrdersStore(db);
+  try {
+    return store.countRefunds(orderId);
+  } finally {
+    store.close();
+  }
+}
+
+/** The ledger's rows, read straight from the file. */
+function ledgerRows(db: string): Array<{ effect: string; state: string; owner: string | null }> {
+  const file = new Database(db, { readonly: true });
+  try {
+    return file.prepare('SELECT effect, state, owner FROM roundtrip_effects').all() as Array<{
+      effect: string;
+      state: string;
+      owner: string | null;
+    }>;
+  } finally {
+    file.close();
+  }
+}
+
+const order = { order_id: 'ord_51' };
+const yes = { confirm: accept({ confirm: true }) };
+
+describe('the demo server killed and restarted', () => {
+  it('between two rounds: the restarted server takes the confirming retry and refunds once', async () => {
+    const settings = freshDemoSettings();
+    const before = await start(settings, server);
+    const ask = await callRound(before.client, 'refund_order', order);
+    expect(ask.inputRequests?.confirm?.params.message).toBe('Refund $49.00 for order ord_51?');
+    await before.kill();
+
+    const after = await start(settings, server);
+    const done = await callRound(after.client, 'refund_order', order, { requestState: ask.requestState, inputResponses: yes });
+    expect(done.content?.[0]?.text).toBe('Refunded $49.00 for order ord_51.');
+    const again = await callRound(after.client, 'refund_order', order, { requestState: ask.requestState, inputResponses: yes });
+    expect(again).toEqual(done);
+    expect(refundsIn(settings.db, 'ord_51')).toBe(1);
+    expect(ledgerRows(settings.db)).toEqual([expect.objectContaining({ effect: 'refund', state: 'done' })]);
+  });
+
+  it('during the refund: the retry after the restart learns at once that the outcome is unknown, reads the order again, and nothing is refunded twice', async () => {
+    const settings = freshDemoSettings();
+    const held = await start(settings, heldRefundServer);
+    const ask = await callRound(held.client, 'refund_order', order);
+    const retry = { requestState: ask.requestState, inputResponses: yes };
+    // the round never answers: the refund is written, then held until the process is killed
+    void callRound(held.client, 'refund_order', order, retry).catch(() => {});
+    await held.waitForLog(/^held-refund: refund written for ord_51 \(refunded\)$/, { timeoutMs: 10_000 });
+    await held.kill();
+    expect(refundsIn(settings.db, 'ord_51')).toBe(1);
+    expect(ledgerRows(settings.db)).toEqual([{ effect: 'refund', state: 'running', owner: expect.stringContaining(`"pid":${held.pid}`) }]);
+
+    const after = await start(settings, server);
+    const from = after.stderr().length;
+    const outcome = await callRound(after.client, 'refund_order', order, retry);
+    // the tool reads the store again: the refund went through before the crash
+    expect(outcome.content?.[0]?.text).toMatch(/^Order ord_51 was already refunded on \d{4}-\d\d-\d\d; nothing more was done\.$/);
+    expect(await after.waitForLog(/by a server process that ended before it recorded an outcome/, { from, timeoutMs: 5_000 })).toMatch(
+      /Effect 'refund' of this conversation was started at .* by a server process that ended before it recorded an outcome \(it crashed or was killed\), so whether it happened is unknown\. Check before doing it again\./,
+    );
+    // a new conversation reads the store: the order is refunded, once
+    const fresh = await callRound(after.client, 'refund_order', order);
+    expect(fresh.content?.[0]?.text).toMatch(/^Order ord_51 was already refunded on \d{4}-\d\d-\d\d; nothing more was done\.$/);
+    expect(refundsIn(settings.db, 'ord_51')).toBe(1);
+  });
+
+  it('during the refund, before the store wrote it: the retry after the restart says the refund was interrupted, and a new call refunds once', async () => {
+    const settings = freshDemoSettings();
+    const other = { order_id: 'ord_52' };
+    const held = await start(settings, heldRefundServer);
+    const ask = await callRound(held.client, 'refund_order', other);
+    const retry = { requestState: ask.requestState, inputResponses: yes };
+    void callRound(held.client, 'refund_order', other, retry).catch(() => {});
+    await held.waitForLog(/^held-refund: refund of ord_52 started, nothing written$/, { timeoutMs: 10_000 });
+    await held.kill();
+    expect(refundsIn(settings.db, 'ord_52')).toBe(0);
+
+    const after = await start(settings, server);
+    const outcome = await callRound(after.client, 'refund_order', other, retry);
+    expect(outcome.isError).toBe(true);
+    expect(outcome.content?.[0]?.text).toBe(
+      'The refund of order ord_52 was interrupted (the server stopped while refunding), and the order shows no refund. Call refund_order again to refund it.',
+    );
+    // the same retry again: the same answer, and still nothing refunded by it
+    expect(await callRound(after.client, 'refund_order', other, retry)).toEqual(outcome);
+    expect(refundsIn(settings.db, 'ord_52')).toBe(0);
+    // a new conversation asks again and refunds, once
+    const again = await callRound(after.client, 'refund_order', other);
+    const done = await callRound(after.client, 'refund_order', other, { requestState: again.requestState, inputResponses: yes });
+    expect(done.content?.[0]?.text).toBe('Refunded $120.00 for order ord_52.');
+    expect(refundsIn(settings.db, 'ord_52')).toBe(1);
+  });
+});

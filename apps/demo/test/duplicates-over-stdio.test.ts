@@ -1,0 +1,84 @@
+// 100 identical confirming retries at once (the same requestState and the same answer) against real
+// demo server processes: one connection to one process, and 50 + 50 over two processes that share the
+// database file and the key. Exactly one refund, one ledger record, and 100 identical results.
+// (refund-order.test.ts covers a handful of duplicates in this process; this is the process-level load.)
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Client } from '@modelcontextprotocol/client';
+import Database from 'better-sqlite3';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { openOrdersStore } from '../src/orders-store.ts';
+import { bundleForNode } from './support/bundle.ts';
+import { accept, callRound, connectDemo, type DemoConnection, type DemoSettings, freshDemoSettings } from './support/demo-client.ts';
+
+const bundleDir = mkdtempSync(join(tmpdir(), 'rt-demo-duplicates-'));
+let launcher: string;
+beforeAll(async () => {
+  launcher = await bundleForNode(new URL('../src/server.ts', import.meta.url), join(bundleDir, 'server.mjs'));
+});
+afterAll(() => rmSync(bundleDir, { recursive: true, force: true }));
+
+const open: DemoConnection[] = [];
+const connect = async (settings: DemoSettings) => {
+  const demo = await connectDemo({ ...settings, launcher });
+  open.push(demo);
+  return demo;
+};
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((demo) => demo.close()));
+});
+
+function refundsIn(db: string, orderId: string): number {
+  const store = openOrdersStore(db);
+  try {
+    return store.countRefunds(orderId);
+  } finally {
+    store.close();
+  }
+}
+
+function ledgerStates(db: string): string[] {
+  const file = new Database(db, { readonly: true });
+  try {
+    return (file.prepare('SELECT state FROM roundtrip_effects').all() as Array<{ state: string }>).map((row) => row.state);
+  } finally {
+    file.close();
+  }
+}
+
+const order = { order_id: 'ord_52' };
+const yes = { confirm: accept({ confirm: true }) };
+const confirmTimes = (client: Client, requestState: string | undefined, times: number) =>
+  Array.from({ length: times }, () => callRound(client, 'refund_order', order, { requestState, inputResponses: yes }));
+
+describe('100 concurrent duplicates of the confirming retry', () => {
+  it('over one connection to one process: one refund, 100 identical results', async () => {
+    const settings = freshDemoSettings();
+    const demo = await connect(settings);
+    const ask = await callRound(demo.client, 'refund_order', order);
+    const results = await Promise.all(confirmTimes(demo.client, ask.requestState, 100));
+    expect(results[0]?.content?.[0]?.text).toBe('Refunded $120.00 for order ord_52.');
+    for (const result of results) expect(result).toEqual(results[0]);
+    expect(refundsIn(settings.db, 'ord_52')).toBe(1);
+    expect(ledgerStates(settings.db)).toEqual(['done']);
+    expect(demo.stderr().match(/info effect_recorded/g)).toHaveLength(1);
+  });
+
+  it('split 50 + 50 over two processes sharing the database and the key: one refund, 100 identical results', async () => {
+    const settings = freshDemoSettings();
+    const [first, second] = await Promise.all([connect(settings), connect(settings)]);
+    if (!first || !second) throw new Error('two servers should have started');
+    const ask = await callRound(first.client, 'refund_order', order);
+    const results = await Promise.all([
+      ...confirmTimes(first.client, ask.requestState, 50),
+      ...confirmTimes(second.client, ask.requestState, 50),
+    ]);
+    expect(results[0]?.content?.[0]?.text).toBe('Refunded $120.00 for order ord_52.');
+    for (const result of results) expect(result).toEqual(results[0]);
+    expect(refundsIn(settings.db, 'ord_52')).toBe(1);
+    expect(ledgerStates(settings.db)).toEqual(['done']);
+    const recorded = [first, second].map((demo) => demo.stderr().match(/info effect_recorded/g)?.length ?? 0);
+    expect(recorded.reduce((sum, n) => sum + n, 0)).toBe(1);
+  });
+});
