@@ -4,4 +4,6 @@ export interface CommandIo {
   readonly out: { write(text: string): unknown };
   readonly err: { write(text: string): unknown };
   readonly cwd: string;
+  /** Where an interactive command (call, chat) reads the person's answers. @defaultValue process.stdin */
+  readonly in?: NodeJS.ReadableStream;
 }

@@ -1,0 +1,104 @@
+// `roundtrip call`: spawns a server, runs one tool, prompt or resource, answers its questions at the
+// terminal, prints the result.
+import type { CommandIo } from './command-io.ts';
+import { EXIT } from './host/explain-failure.ts';
+import { type HostArgs, parseHostArgs } from './host/host-args.ts';
+import { runAndPrint, withSession } from './host/host-session.ts';
+import { findOfferings, listOfferings, offeringLabel } from './host/offerings.ts';
+import { askArguments } from './host/run-offering.ts';
+
+/** What `call` and `chat` share in their help: the server, the questions, the options (`extra` first). */
+export const hostNotes = (
+  extra = '',
+) => `Server: a module of definitions is served by \`roundtrip serve <module>\`; any other stdio MCP server
+  is given after \`--\` (\`--server\` may precede it), e.g. \`-- node apps/demo/bin/roundtrip-demo.mjs\`.
+  It runs in the current folder with this shell's environment (ROUNDTRIP_KEY, ROUNDTRIP_PRINCIPAL …).
+  Its stderr is not shown while you answer; it is printed (dimmed) when the server fails, and
+  --server-log <file> appends all of it to a file (watch it with tail -f).
+Questions: each field shows its title, what fits and its [default]. Enter keeps the default or skips
+  an optional field; a bad value is asked again with the reason. :decline refuses the question,
+  :cancel or Ctrl-C cancels it, Ctrl-D (end of input) cancels too; ::text means a value ":text".
+  Selects take a number, a value or a title; multi selects a comma-separated list (- for none).
+Options:
+${extra}  --era <version>      2026-07-28 (default), 2025-11-25 or 2025-06-18
+  --server-log <file>  append the server's stderr to this file
+Exit codes: 0 done; 1 the result is an error (isError) or the server refused the request;
+  2 the command line is wrong (or the name is not offered); 3 the server could not start, or stopped;
+  130 interrupted (Ctrl-C while the server works, or the arguments form cancelled).`;
+
+export const CALL_USAGE = `Usage: roundtrip call <module> <name> [--args <json>] [options]
+       roundtrip call <name> [--args <json>] [options] -- <server command…>
+
+Runs one tool, prompt or resource of a server, asks its questions at the terminal, prints the result.
+<name> is a tool or prompt name, a resource URI or name, or a resource template name (its variables
+come from --args). Prefix it with tool:, prompt:, resource: or template: when two kinds share it.
+Without --args, the arguments are asked as a form. The result goes to stdout (text, then
+structuredContent as JSON); questions and messages go to stderr.
+${hostNotes(`  --args <json>        the arguments as a JSON object, e.g. --args '{"orderId":"A-1001"}'\n`)}`;
+
+type ParsedArgs = { ok: true; value: Record<string, unknown> | undefined } | { ok: false; problem: string };
+
+function readArgs(text: string | undefined): ParsedArgs {
+  if (text === undefined) return { ok: true, value: undefined };
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    return { ok: false, problem: `--args is not JSON (${(error as Error).message}). Quote it for the shell: --args '{"name":"value"}'.` };
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    return { ok: false, problem: '--args must be a JSON object of argument names to values.' };
+  return { ok: true, value: value as Record<string, unknown> };
+}
+
+async function call(args: HostArgs, given: Record<string, unknown> | undefined, io: CommandIo): Promise<number> {
+  const typed = args.words[0]!;
+  return withSession('call', args, io, async (session) => {
+    let offerings: Awaited<ReturnType<typeof listOfferings>>;
+    try {
+      offerings = await listOfferings(session.connection.client);
+    } catch (error) {
+      return session.fail(error);
+    }
+    const found = findOfferings(offerings, typed);
+    if (found.length !== 1) {
+      const list = offerings.map((o) => `  ${offeringLabel(o)}`).join('\n') || '  (nothing)';
+      const problem =
+        found.length === 0
+          ? `the server offers no tool, prompt or resource named '${typed}'. It offers:\n${list}`
+          : `'${typed}' names ${found.map(offeringLabel).join(' and ')}: prefix it with the kind (e.g. ${found[0]!.kind}:${typed}).`;
+      io.err.write(`roundtrip call: ${problem}\n`);
+      return EXIT.usage;
+    }
+    const offering = found[0]!;
+    let values = given;
+    if (values === undefined) {
+      const form = await askArguments(session.terminal, offering, offeringLabel(offering));
+      if (form.action !== 'accept') {
+        io.err.write('roundtrip call: cancelled before the request was sent.\n');
+        return EXIT.interrupted;
+      }
+      values = form.content;
+    }
+    return runAndPrint(session, offering, values);
+  });
+}
+
+/** `roundtrip call …`: resolves to the exit code. */
+export async function callCommand(argv: readonly string[], io: CommandIo): Promise<number> {
+  const parsed = parseHostArgs('call', argv, io.cwd, 1);
+  if (!parsed.ok) {
+    if (parsed.help) {
+      io.out.write(`${CALL_USAGE}\n`);
+      return EXIT.ok;
+    }
+    io.err.write(`roundtrip call: ${parsed.problem}\n\n${CALL_USAGE}\n`);
+    return EXIT.usage;
+  }
+  const given = readArgs(parsed.value.args);
+  if (!given.ok) {
+    io.err.write(`roundtrip call: ${given.problem}\n`);
+    return EXIT.usage;
+  }
+  return call(parsed.value, given.value, io);
+}

@@ -1,0 +1,79 @@
+// What went wrong between the terminal host and the server, said for the developer at the terminal:
+// what happened, what to do, the server's own log when it has something to say, and the exit code.
+import { ProtocolError, SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
+import type { Era } from './host-args.ts';
+
+/** Exit codes of `roundtrip call` and `roundtrip chat` (documented in their --help). */
+export const EXIT = { ok: 0, failed: 1, usage: 2, server: 3, interrupted: 130 } as const;
+
+export interface Failure {
+  readonly message: string;
+  readonly code: number;
+  /** Whether the server's log helps (it stopped, or could not start). */
+  readonly showLog: boolean;
+}
+
+const stopped = (server: string, connecting: boolean): Failure => ({
+  message: `the server '${server}' ${connecting ? 'stopped before it answered' : 'stopped during the request'}. Its log is below; fix what it says and run again.`,
+  code: EXIT.server,
+  showLog: true,
+});
+
+const isAbort = (error: unknown) => error instanceof Error && (error.name === 'AbortError' || /aborted/i.test(error.message));
+
+/** Explains an error thrown while connecting (`connecting`) or while running a request. */
+export function explainFailure(error: unknown, { era, server, connecting }: { era: Era; server: string; connecting: boolean }): Failure {
+  const message = error instanceof Error ? error.message : String(error);
+  if ((error as { code?: unknown }).code === 'ENOENT') {
+    return {
+      message: `cannot start the server '${server}': no such program. Check the command after --, or that node is on PATH.`,
+      code: EXIT.server,
+      showLog: false,
+    };
+  }
+  if (error instanceof SdkError) {
+    switch (error.code) {
+      case SdkErrorCode.EraNegotiationFailed:
+        if (/connection closed/i.test(message)) return stopped(server, true);
+        return {
+          message: `the server '${server}' does not offer protocol ${era}${era === '2026-07-28' ? ' (it may be a 2025-era server): try --era 2025-11-25' : ''}. (${message})`,
+          code: EXIT.server,
+          showLog: true,
+        };
+      case SdkErrorCode.ConnectionClosed:
+      case SdkErrorCode.NotConnected:
+      case SdkErrorCode.SendFailed:
+        return stopped(server, connecting);
+      case SdkErrorCode.InputRequiredRoundsExceeded:
+        return {
+          message: `the conversation took more rounds than this host allows (50): the server kept asking. (${message})`,
+          code: EXIT.failed,
+          showLog: true,
+        };
+      case SdkErrorCode.RequestTimeout:
+        return { message: `the server '${server}' did not answer in time. (${message})`, code: EXIT.failed, showLog: true };
+      default:
+        break;
+    }
+  }
+  if (isAbort(error)) return { message: 'interrupted.', code: EXIT.interrupted, showLog: false };
+  if (error instanceof ProtocolError) {
+    return { message: `the server refused the request: ${message} (JSON-RPC error ${error.code}).`, code: EXIT.failed, showLog: true };
+  }
+  return {
+    message: connecting ? `cannot connect to the server '${server}': ${message}` : message,
+    code: connecting ? EXIT.server : EXIT.failed,
+    showLog: true,
+  };
+}
+
+/** The server's log, indented and dimmed by `dim`, or a note that it wrote none. */
+export function formatServerLog(log: string, dim: (text: string) => string): string {
+  const lines = log
+    .trimEnd()
+    .split('\n')
+    .filter((line) => line !== '');
+  if (lines.length === 0) return `${dim('  (the server wrote nothing to stderr)')}\n`;
+  const shown = lines.slice(-40);
+  return `${dim(`  server log${shown.length < lines.length ? ` (last ${shown.length} lines)` : ''}:`)}\n${shown.map((line) => dim(`  │ ${line}`)).join('\n')}\n`;
+}

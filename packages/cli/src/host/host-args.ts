@@ -1,0 +1,112 @@
+// The command line shared by `roundtrip call` and `roundtrip chat`: which server to spawn (a module
+// served by this CLI, or any command after `--`), the protocol era, where the server's log goes.
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ERAS = ['2026-07-28', '2025-11-25', '2025-06-18'] as const;
+export type Era = (typeof ERAS)[number];
+
+/** The process to spawn as the MCP server. */
+export interface ServerTarget {
+  readonly command: string;
+  readonly args: readonly string[];
+  /** How messages name it: the module, or the command line. */
+  readonly label: string;
+}
+
+export interface HostArgs {
+  /** The words that are not options, after the module when there is one. */
+  readonly words: readonly string[];
+  readonly target: ServerTarget;
+  readonly era: Era;
+  /** `--args`: JSON text of the arguments, not parsed yet. */
+  readonly args?: string;
+  /** `--server-log`: a file the server's stderr is appended to. */
+  readonly serverLog?: string;
+}
+
+export type ParsedHostArgs = { ok: true; value: HostArgs } | { ok: false; help: true } | { ok: false; help: false; problem: string };
+
+/** The `roundtrip` launcher, spawned as `node <bin> serve <module>`. */
+const CLI_BIN = fileURLToPath(new URL('../../bin/roundtrip.mjs', import.meta.url));
+
+/**
+ * Reads `[options] <module> <words…>` or `[options] <words…> -- <server command…>`.
+ * `wordCount` is how many words follow the module (call: 1, the name; chat: 0).
+ */
+export function parseHostArgs(command: 'call' | 'chat', argv: readonly string[], cwd: string, wordCount: number): ParsedHostArgs {
+  const fail = (problem: string): ParsedHostArgs => ({ ok: false, help: false, problem });
+  const split = argv.indexOf('--');
+  const own = split === -1 ? argv : argv.slice(0, split);
+  const serverCommand = split === -1 ? undefined : argv.slice(split + 1);
+  const positionals: string[] = [];
+  let era: Era = '2026-07-28';
+  let args: string | undefined;
+  let serverLog: string | undefined;
+  let serverFlag = false;
+  for (let i = 0; i < own.length; i++) {
+    const word = own[i]!;
+    const value = () => {
+      const next = own[i + 1];
+      i++;
+      return next === undefined || next.startsWith('--') ? undefined : next;
+    };
+    if (word === '--help' || word === '-h') return { ok: false, help: true };
+    if (word === '--server') serverFlag = true;
+    else if (word === '--era') {
+      const given = value();
+      if (!ERAS.includes(given as Era)) return fail(`--era takes one of ${ERAS.join(', ')}${given ? `, not '${given}'` : ''}.`);
+      era = given as Era;
+    } else if (word === '--args' && command === 'call') {
+      args = value();
+      if (args === undefined) return fail(`--args needs the arguments as a JSON object, e.g. --args '{"orderId":"A-1001"}'.`);
+    } else if (word === '--server-log') {
+      serverLog = value();
+      if (serverLog === undefined) return fail('--server-log needs a file to append the server log to.');
+    } else if (word.startsWith('-')) return fail(`unknown option '${word}'.`);
+    else positionals.push(word);
+  }
+  if (serverFlag && serverCommand === undefined)
+    return fail('--server needs the server command after --, e.g. --server -- node server.js.');
+  const names = wordCount === 1 ? 'a tool, prompt or resource name' : '';
+  if (serverCommand !== undefined) {
+    if (serverCommand.length === 0) return fail('give the server command after --, e.g. -- node server.js.');
+    if (positionals.length !== wordCount) {
+      return fail(
+        wordCount === 0
+          ? `with a server command after --, give no module (got '${positionals[0]}').`
+          : `give ${names}, then -- and the server command.`,
+      );
+    }
+    const [program, ...rest] = serverCommand as [string, ...string[]];
+    return {
+      ok: true,
+      value: {
+        words: positionals,
+        target: { command: program, args: rest, label: serverCommand.join(' ') },
+        era,
+        ...(args !== undefined && { args }),
+        ...(serverLog !== undefined && { serverLog: resolve(cwd, serverLog) }),
+      },
+    };
+  }
+  if (positionals.length !== wordCount + 1) {
+    return fail(
+      wordCount === 0
+        ? 'give one module of definitions, or -- and a server command.'
+        : `give a module of definitions and ${names} (or the name, then -- and a server command).`,
+    );
+  }
+  const [module, ...words] = positionals as [string, ...string[]];
+  const target = { command: process.execPath, args: [CLI_BIN, 'serve', resolve(cwd, module)], label: module };
+  return {
+    ok: true,
+    value: {
+      words,
+      target,
+      era,
+      ...(args !== undefined && { args }),
+      ...(serverLog !== undefined && { serverLog: resolve(cwd, serverLog) }),
+    },
+  };
+}

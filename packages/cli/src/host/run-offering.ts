@@ -1,0 +1,71 @@
+// Runs one offering: asks its arguments when none were given (the tool's input schema, the prompt's
+// arguments, the template's variables, through the same form renderer), then calls the tool, gets the
+// prompt or reads the resource. The questions the server asks on the way are answered by the client's
+// elicitation handler.
+import { type Client, type GetPromptResult, type ReadResourceResult, UriTemplate } from '@modelcontextprotocol/client';
+import { type Field, readFields } from './form-fields.ts';
+import type { Offering } from './offerings.ts';
+import { type FormOutcome, renderForm } from './render-form.ts';
+import type { Terminal } from './terminal.ts';
+
+/** A person answers inside one request on 2025-era connections: give them a day, not the SDK's minute. */
+const REQUEST_TIMEOUT_MS = 24 * 60 * 60 * 1000;
+
+type ToolResult = { content?: unknown[]; structuredContent?: unknown; isError?: boolean };
+
+export type OfferingResult =
+  | { kind: 'tool'; result: ToolResult }
+  | { kind: 'prompt'; result: GetPromptResult }
+  | { kind: 'resource'; result: ReadResourceResult };
+
+/** The fields a person fills in to run the offering (none for a fixed resource). */
+function argumentFields(offering: Offering): Field[] {
+  switch (offering.kind) {
+    case 'tool':
+      return readFields(offering.inputSchema);
+    case 'prompt':
+      return offering.arguments.map((argument) => ({
+        kind: 'text',
+        key: argument.name,
+        required: argument.required === true,
+        ...(argument.description !== undefined && { description: argument.description }),
+      }));
+    case 'template':
+      return new UriTemplate(offering.uriTemplate).variableNames.map((name) => ({ kind: 'text', key: name, required: true }));
+    case 'resource':
+      return [];
+  }
+}
+
+/** Asks the offering's arguments at the terminal; accepts at once when it takes none. */
+export async function askArguments(terminal: Terminal, offering: Offering, label: string): Promise<FormOutcome> {
+  const fields = argumentFields(offering);
+  if (fields.length === 0) return { action: 'accept', content: {} };
+  return renderForm(terminal, `Arguments of ${label}`, fields, { canDecline: false });
+}
+
+/** Prompt arguments and template variables are strings on the wire. */
+const asStrings = (args: Record<string, unknown>) =>
+  Object.fromEntries(Object.entries(args).map(([key, value]) => [key, typeof value === 'string' ? value : JSON.stringify(value)]));
+
+/** Runs the offering with these arguments; rejects with the client's error (protocol error, closed connection, abort). */
+export async function runOffering(
+  client: Client,
+  offering: Offering,
+  args: Record<string, unknown>,
+  signal: AbortSignal,
+): Promise<OfferingResult> {
+  const options = { signal, timeout: REQUEST_TIMEOUT_MS };
+  switch (offering.kind) {
+    case 'tool':
+      return { kind: 'tool', result: (await client.callTool({ name: offering.name, arguments: args }, options)) as ToolResult };
+    case 'prompt':
+      return { kind: 'prompt', result: await client.getPrompt({ name: offering.name, arguments: asStrings(args) }, options) };
+    case 'resource':
+      return { kind: 'resource', result: await client.readResource({ uri: offering.uri }, { ...options, cacheMode: 'bypass' }) };
+    case 'template': {
+      const uri = new UriTemplate(offering.uriTemplate).expand(asStrings(args));
+      return { kind: 'resource', result: await client.readResource({ uri }, { ...options, cacheMode: 'bypass' }) };
+    }
+  }
+}

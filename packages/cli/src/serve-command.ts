@@ -1,0 +1,84 @@
+// `roundtrip serve <module> [options]`: every tool, prompt and resource a module exports, served to an MCP
+// host over stdio until the host closes the connection. stdout carries protocol messages and nothing else.
+import { RoundtripDefinitionError } from '@roundtrip/engine';
+import { RoundtripConfigError, runStdioServer } from '@roundtrip/transport-stdio';
+import type { CommandIo } from './command-io.ts';
+import { environmentWith, parseServeOptions, SERVE_FLAGS_HELP } from './serve-options.ts';
+import { loadServerModule } from './server-module.ts';
+
+export const SERVE_USAGE = `Usage: roundtrip serve <module> [options]
+
+Serves every tool, prompt and resource the module exports to an MCP host over stdio (2026-07-28 hosts get
+requestState rounds, 2025 hosts real elicitation requests). stdout carries protocol messages only: the log,
+and anything the module prints with console.log, goes to stderr. Each flag wins over its variable.
+${SERVE_FLAGS_HELP}
+The module may export serverInfo = { name, version, instructions } to name the server. Serving stops
+when stdin closes, or on SIGTERM or SIGINT.
+
+Exit status: 0 the host closed the connection, 1 the module or a setting (key file, ledger, an
+environment variable) cannot be used, 2 a usage error (a flag's value included).`;
+
+/** Variables whose flag value alone can be wrong (out of range): a usage error when given by flag. */
+const VALUE_CHECKED = new Set([
+  'ROUNDTRIP_STATE_TTL',
+  'ROUNDTRIP_MAX_ROUNDS',
+  'ROUNDTRIP_MAX_STATE_BYTES',
+  'ROUNDTRIP_SETTLE_TIMEOUT_MS',
+  'ROUNDTRIP_ANSWER_TIMEOUT_MS',
+  'ROUNDTRIP_MAX_REQUEST_BYTES',
+]);
+
+function usage(io: CommandIo, problem: string): number {
+  io.err.write(`roundtrip serve: ${problem}\n\n${SERVE_USAGE}\n`);
+  return 2;
+}
+
+/**
+ * Serves the module named in `args` on the process's stdin and stdout; resolves to the exit code once
+ * the connection has ended (or at once when the server cannot start). `env` is the environment the
+ * settings are read from, with the flags applied over it.
+ */
+export async function serveCommand(args: readonly string[], io: CommandIo, env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  if (args.includes('--help') || args.includes('-h')) {
+    io.out.write(`${SERVE_USAGE}\n`);
+    return 0;
+  }
+  const options = parseServeOptions(args, io.cwd);
+  if (typeof options === 'string') return usage(io, options);
+  const served = await loadServerModule('serve', options.module, io, options);
+  if (!served) return 1;
+  let closed: () => void = () => {};
+  const connectionEnded = new Promise<void>((resolve) => (closed = resolve));
+  try {
+    await runStdioServer({
+      name: served.name,
+      version: served.version,
+      tools: served.tools,
+      prompts: served.prompts,
+      resources: served.resources,
+      ...(served.instructions !== undefined && { instructions: served.instructions }),
+      env: environmentWith(env, options.settings),
+      onClose: () => closed(),
+    });
+  } catch (error) {
+    if (error instanceof RoundtripConfigError) {
+      const byFlag = options.settings.find((s) => s.variable === error.setting);
+      if (byFlag) {
+        const message = error.message.replaceAll(byFlag.variable, byFlag.flag);
+        if (VALUE_CHECKED.has(byFlag.variable)) return usage(io, message);
+        io.err.write(`roundtrip serve: cannot start ${served.name}: ${message}\n`);
+        return 1;
+      }
+      io.err.write(`roundtrip serve: cannot start ${served.name}: ${error.message}\n`);
+      return 1;
+    }
+    if (error instanceof RoundtripDefinitionError) {
+      io.err.write(`roundtrip serve: cannot serve ${served.path}: ${error.message}\n`);
+      return 1;
+    }
+    io.err.write(`roundtrip serve: cannot start ${served.name}: ${(error as Error).stack ?? String(error)}\n`);
+    return 1;
+  }
+  await connectionEnded;
+  return 0;
+}

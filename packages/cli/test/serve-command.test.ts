@@ -1,0 +1,170 @@
+// `roundtrip serve`: a real child process speaking stdio to the official client (and to raw JSON-RPC
+// lines, to see every byte of stdout), and its option errors in-process.
+import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { generateKey } from '@roundtrip/engine';
+import { afterEach, describe, expect, it } from 'vitest';
+import { main } from '../src/index.ts';
+import { BIN, connectStdio, FIXTURES, type StdioConnection, spawnCli } from './fixtures/spawn-cli.ts';
+
+const MODULE = join(FIXTURES, 'serve-definitions.ts');
+const temps: string[] = [];
+const open: StdioConnection[] = [];
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((c) => c.close()));
+  await Promise.all(temps.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
+});
+
+async function tempDir() {
+  const dir = await mkdtemp(join(tmpdir(), 'roundtrip-serve-'));
+  temps.push(dir);
+  return dir;
+}
+
+async function run(...args: string[]) {
+  let out = '';
+  let err = '';
+  const code = await main(args, { out: { write: (t: string) => (out += t) }, err: { write: (t: string) => (err += t) }, cwd: FIXTURES });
+  return { code, out, err };
+}
+
+type Round = { resultType?: string; requestState?: string; inputRequests?: Record<string, { params: { message: string } }> };
+type Final = Round & { content?: Array<{ text: string }> };
+const accept = (content: Record<string, unknown>) => ({ action: 'accept', content });
+
+describe('roundtrip serve', () => {
+  it('serves a module to a 2026-07-28 client over stdio through a conversation of three questions, named by its serverInfo', async () => {
+    const home = await tempDir();
+    const keyFile = join(home, 'pizza.key');
+    expect((await run('keys', 'new', keyFile)).code).toBe(0);
+    const connection = await connectStdio({
+      command: process.execPath,
+      args: [BIN, 'serve', MODULE, '--key-file', keyFile, '--ledger', ':memory:', '--principal', 'ada'],
+      env: { HOME: home },
+    });
+    open.push(connection);
+    const { client } = connection;
+    expect(client.getServerVersion()).toMatchObject({ name: 'serve-fixture', version: '1.2.3' });
+    expect(client.getInstructions()).toBe('Orders pizzas, one question at a time.');
+    expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['order_pizza']);
+    expect((await client.listPrompts()).prompts.map((p) => p.name)).toEqual(['tone']);
+    expect((await client.listResources()).resources.map((r) => r.uri)).toEqual(['pizza://menu']);
+
+    const call = (extra: object) =>
+      client.callTool({ name: 'order_pizza', arguments: { for: 'Ada' }, ...extra }, { allowInputRequired: true }) as Promise<Final>;
+    const size = await call({});
+    expect(size.resultType).toBe('input_required');
+    expect(size.inputRequests?.size?.params.message).toBe('Which size for Ada?');
+    const topping = await call({ requestState: size.requestState, inputResponses: { size: accept({ size: 'l' }) } });
+    expect(Object.keys(topping.inputRequests ?? {})).toEqual(['topping']);
+    const sure = await call({ requestState: topping.requestState, inputResponses: { topping: accept({ topping: 'basil' }) } });
+    expect(sure.inputRequests?.sure?.params.message).toBe('Order it?');
+    const done = await call({ requestState: sure.requestState, inputResponses: { sure: accept({ ok: true }) } });
+    expect(done.content?.[0]?.text).toBe('Ordered a l basil pizza for Ada.');
+    expect(connection.stderr()).toContain(
+      `[serve-fixture] info started: serve-fixture 1.2.3 serving 1 tool, 1 prompt, 1 resource over stdio (key file ${keyFile}; principal ada;`,
+    );
+  });
+
+  it("writes nothing but JSON-RPC on stdout (the module's console.log goes to stderr), lets a flag win over its variable, and exits 0 when stdin closes", async () => {
+    const home = await tempDir();
+    const keyFile = join(home, 'flags.key');
+    await run('keys', 'new', keyFile);
+    const server = spawnCli(['serve', MODULE, '--name', 'renamed', '--ttl=120', '--key-file', keyFile, '--ledger', ':memory:'], {
+      HOME: home,
+      ROUNDTRIP_STATE_TTL: '30',
+      ROUNDTRIP_KEY: generateKey(),
+      ROUNDTRIP_PRINCIPAL: 'grace',
+    });
+    server.send({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'server/discover',
+      params: {
+        _meta: {
+          'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+          'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '0' },
+          'io.modelcontextprotocol/clientCapabilities': {},
+        },
+      },
+    });
+    expect((await server.next((m) => m.id === 1)).result).toMatchObject({ supportedVersions: ['2026-07-28'] });
+    server.child.stdin.end();
+    expect(await server.exited).toEqual({ code: 0, signal: null });
+    expect(server.stdoutLines).toHaveLength(1);
+    expect(JSON.parse(server.stdoutLines[0]!)).toMatchObject({ jsonrpc: '2.0', id: 1 });
+    expect(server.stderr()).toContain('serve-definitions loaded\n');
+    expect(server.stderr()).toContain(
+      `renamed 1.2.3 serving 1 tool, 1 prompt, 1 resource over stdio (key file ${keyFile}; principal grace; state lifetime 120s,`,
+    );
+  });
+
+  it('exits 1 with the reason, naming the flag, when a key file given by flag cannot be used', async () => {
+    const home = await tempDir();
+    const keyFile = join(home, 'open.key');
+    await run('keys', 'new', keyFile);
+    await chmod(keyFile, 0o666);
+    expect(await run('serve', MODULE, '--key-file', keyFile)).toMatchObject({
+      code: 1,
+      out: '',
+      err: `roundtrip serve: cannot start serve-fixture: The key file ${keyFile} can be written by other users, who could plant a key and forge states. Run \`chmod 600 ${keyFile}\`, then start again.\n`,
+    });
+    const missing = join(home, 'missing.key');
+    const refused = await run('serve', MODULE, '--key-file', missing);
+    expect(refused.code).toBe(1);
+    expect(refused.err).toBe(
+      `roundtrip serve: cannot start serve-fixture: Cannot read the key file ${missing} (ENOENT). Check the path in --key-file and the file's permissions.\n`,
+    );
+  });
+
+  it('prints its help, and refuses bad options as usage errors (2) naming the flag, before serving anything', async () => {
+    expect(await run('serve', '--help')).toMatchObject({
+      code: 0,
+      out: expect.stringContaining('Usage: roundtrip serve <module> [options]'),
+    });
+    const cases: Array<[string[], string]> = [
+      [[], 'roundtrip serve: give the module to serve.\n'],
+      [['a.ts', 'b.ts'], 'roundtrip serve: give exactly one module (got a.ts, b.ts).\n'],
+      [['serve-definitions.ts', '--port', '1'], 'roundtrip serve: unknown option --port.\n'],
+      [['serve-definitions.ts', '--ttl'], 'roundtrip serve: --ttl needs the state lifetime in seconds.\n'],
+      [['serve-definitions.ts', '--principal', '--ttl', '5'], 'roundtrip serve: --principal needs the identity states are bound to.\n'],
+      [
+        ['serve-definitions.ts', '--inspect', 'ftp://x'],
+        "roundtrip serve: --inspect is 'ftp://x'; give the address of an inspector page, such as http://127.0.0.1:4343, or stately.\n",
+      ],
+      [
+        ['serve-definitions.ts', '--ttl', 'soon'],
+        'roundtrip serve: --ttl is "soon"; give the state lifetime in whole seconds from 1 to 604800 (default 600).\n',
+      ],
+      [
+        ['serve-definitions.ts', '--max-rounds=5000'],
+        'roundtrip serve: --max-rounds is "5000"; give the number of rounds one request may take, a whole number from 1 to 1000 (default 64).\n',
+      ],
+    ];
+    for (const [args, message] of cases) {
+      const result = await run('serve', ...args);
+      expect(result.code, args.join(' ')).toBe(2);
+      expect(result.err.startsWith(message), result.err).toBe(true);
+      expect(result.err).toContain('Usage: roundtrip serve');
+      expect(result.out).toBe('');
+    }
+  });
+
+  it('exits 1 when the module cannot be loaded or serves nothing, or its serverInfo is wrong', async () => {
+    const dir = await tempDir();
+    await writeFile(join(dir, 'empty.ts'), 'export const nothing = 1;\n');
+    await writeFile(join(dir, 'bad-info.ts'), `export { orderPizza } from '${MODULE}';\nexport const serverInfo = { name: 42 };\n`);
+    const missing = await run('serve', join(dir, 'missing.ts'));
+    expect(missing.code).toBe(1);
+    expect(missing.err).toContain(`roundtrip serve: cannot load ${join(dir, 'missing.ts')}: `);
+    expect(await run('serve', join(dir, 'empty.ts'))).toMatchObject({
+      code: 1,
+      err: `roundtrip serve: ${join(dir, 'empty.ts')} exports no tools, prompts or resources. Export them (or { tools, prompts, resources }).\n`,
+    });
+    expect(await run('serve', join(dir, 'bad-info.ts'))).toMatchObject({
+      code: 1,
+      err: `roundtrip serve: ${join(dir, 'bad-info.ts')}: serverInfo.name is not a non-empty string.\n`,
+    });
+  });
+});
