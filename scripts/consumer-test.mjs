@@ -1,0 +1,207 @@
+#!/usr/bin/env node
+// The packages as a user gets them: builds the workspace, packs every published package with pnpm,
+// checks what each tarball holds, installs the tarballs with plain npm into a new project outside the
+// workspace, typechecks a tool written there with a standard NodeNext tsconfig, compiles it, runs the
+// server with plain `node` and drives a conversation with it over stdio (see consumer-project/).
+// Prints one PASS or FAIL line per check; exits 1 on the first failure. `pnpm test:consumer`.
+// Set ROUNDTRIP_CONSUMER_KEEP=1 to keep the temporary project for a look.
+import { execFileSync } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { checkTarball } from './check-tarball.mjs';
+import { nodeOnlyImports } from './node-only-imports.mjs';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+/** The published packages, in dependency order. */
+const PACKAGES = ['engine', 'tools', 'transport-stdio', 'visualize', 'cli'];
+const started = Date.now();
+const seconds = () => `${((Date.now() - started) / 1000).toFixed(1)} s`;
+const rootManifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+
+/** One line of the report, on stdout. */
+const say = (line) => process.stdout.write(`${line}\n`);
+
+function pass(what) {
+  say(`PASS ${what} (${seconds()})`);
+}
+function fail(what, detail) {
+  say(`FAIL ${what}`);
+  if (detail) say(String(detail).trimEnd().replace(/^/gm, '  '));
+  say(`consumer test: FAILED after ${seconds()}${keep ? `; the project is kept in ${work}` : ''}`);
+  process.exit(1);
+}
+/** Runs a command; on failure prints its output under a FAIL line and exits. */
+function run(what, command, args, options = {}) {
+  try {
+    const output = execFileSync(command, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], ...options });
+    pass(what);
+    return output;
+  } catch (error) {
+    fail(
+      what,
+      `$ ${command} ${args.join(' ')}\n${error.stdout ?? ''}${error.stderr ?? ''}${error.stdout || error.stderr ? '' : error.message}`,
+    );
+  }
+}
+
+/** pnpm as the workspace runs it: the one running this script, or the version `packageManager` names. */
+function pnpmCommand() {
+  const execPath = process.env.npm_execpath;
+  if (execPath && /pnpm/.test(execPath)) return [process.execPath, [execPath]];
+  return ['npx', ['-y', rootManifest.packageManager]];
+}
+
+const keep = process.env.ROUNDTRIP_CONSUMER_KEEP === '1';
+const work = mkdtempSync(join(tmpdir(), 'roundtrip-consumer-'));
+if (!relative(root, work).startsWith('..')) fail('the temporary project is outside the workspace', `${work} is inside ${root}`);
+process.on('exit', () => {
+  if (!keep) rmSync(work, { recursive: true, force: true });
+});
+say(`consumer test in ${work}`);
+
+// ─── build and pack ───────────────────────────────────────────────────────────────────────────────
+
+for (const name of PACKAGES) rmSync(join(root, 'packages', name, 'dist'), { recursive: true, force: true });
+const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
+run('build: tsc -b tsconfig.build.json', process.execPath, [tsc, '-b', join(root, 'tsconfig.build.json')], { cwd: root });
+
+const tarballs = join(work, 'tarballs');
+mkdirSync(tarballs);
+const [pnpm, pnpmArgs] = pnpmCommand();
+const filters = PACKAGES.flatMap((name) => ['--filter', `@roundtrip/${name}`]);
+run('pnpm pack of every package', pnpm, [...pnpmArgs, '--recursive', ...filters, 'pack', '--pack-destination', tarballs], { cwd: root });
+const files = readdirSync(tarballs).filter((file) => file.endsWith('.tgz'));
+if (files.length !== PACKAGES.length) fail(`one tarball per package`, `found ${files.join(', ')}`);
+for (const file of files) {
+  const problems = checkTarball(join(tarballs, file));
+  if (problems.length > 0) fail(`contents of ${file}`, problems.join('\n'));
+  pass(`contents of ${file}: dist with declarations, README, LICENSE, no sources or tests, no workspace: versions`);
+}
+
+// ─── a new project that installs the tarballs with npm ────────────────────────────────────────────
+
+const project = join(work, 'project');
+cpSync(join(root, 'scripts', 'consumer-project'), project, { recursive: true });
+const versionOf = (name) => JSON.parse(readFileSync(join(root, 'node_modules', name, 'package.json'), 'utf8')).version;
+const clientVersion = JSON.parse(readFileSync(join(root, 'packages', 'cli', 'package.json'), 'utf8')).dependencies[
+  '@modelcontextprotocol/client'
+];
+writeFileSync(
+  join(project, 'package.json'),
+  `${JSON.stringify({ name: 'roundtrip-consumer', version: '1.0.0', private: true, type: 'module' }, null, 2)}\n`,
+);
+const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+// Install scripts are skipped: the only one that matters is better-sqlite3's, which downloads a prebuilt
+// binary or else compiles SQLite for minutes. The workspace's own build of the same version is reused
+// when it loads in this Node; otherwise npm rebuilds it here.
+run(
+  'npm install of the tarballs, zod, xstate and the MCP client in a project outside the workspace',
+  npm,
+  [
+    'install',
+    '--no-audit',
+    '--no-fund',
+    '--prefer-offline',
+    '--ignore-scripts',
+    ...files.map((file) => join(tarballs, file)),
+    `zod@${versionOf('zod')}`,
+    `xstate@${versionOf('xstate')}`,
+    `@modelcontextprotocol/client@${clientVersion}`,
+    `@types/node@${versionOf('@types/node')}`,
+  ],
+  { cwd: project },
+);
+const projectRequire = createRequire(join(project, 'package.json'));
+const installedSqlite = dirname(projectRequire.resolve('better-sqlite3/package.json'));
+const workspaceSqlite = dirname(createRequire(join(root, 'packages', 'engine', 'package.json')).resolve('better-sqlite3/package.json'));
+const sqliteVersion = (folder) => JSON.parse(readFileSync(join(folder, 'package.json'), 'utf8')).version;
+const opensSqlite = () => {
+  try {
+    execFileSync(process.execPath, ['-e', "new (require('better-sqlite3'))(':memory:').close()"], { cwd: project, stdio: 'pipe' });
+    return true;
+  } catch {
+    return false;
+  }
+};
+if (sqliteVersion(installedSqlite) === sqliteVersion(workspaceSqlite)) {
+  cpSync(
+    join(workspaceSqlite, 'build', 'Release', 'better_sqlite3.node'),
+    join(installedSqlite, 'build', 'Release', 'better_sqlite3.node'),
+  );
+}
+if (opensSqlite()) pass(`better-sqlite3 ${sqliteVersion(installedSqlite)}: the workspace's build loads here`);
+else
+  run('better-sqlite3: npm rebuild (compiles when no prebuilt binary can be downloaded)', npm, ['rebuild', 'better-sqlite3'], {
+    cwd: project,
+  });
+
+const engineDist = join(project, 'node_modules', '@roundtrip', 'engine', 'dist');
+const rootNodeOnly = nodeOnlyImports(join(engineDist, 'index.js'));
+if (rootNodeOnly.length > 0) fail("@roundtrip/engine's root entry loads no Node-only module", rootNodeOnly.join('\n'));
+// the same walk finds better-sqlite3 behind the sqlite subpath: the check can see what it looks for
+if (!nodeOnlyImports(join(engineDist, 'sqlite', 'index.js')).some((line) => line.endsWith(': better-sqlite3'))) {
+  fail('the import walk finds better-sqlite3 behind @roundtrip/engine/sqlite');
+}
+pass("@roundtrip/engine's root entry loads no Node-only module (node:*, better-sqlite3); its sqlite subpath does");
+
+// ─── typecheck and compile with the workspace's TypeScript, a standard tsconfig ──────────────────
+
+run('typecheck and compile the tool with module NodeNext, strict, no allowImportingTsExtensions', process.execPath, [tsc, '-p', project], {
+  cwd: project,
+});
+
+// ─── run it with plain node, drive a conversation over stdio ──────────────────────────────────────
+
+const drive = run('drive a conversation over stdio with the MCP client, pinned to 2026-07-28', process.execPath, ['drive.mjs'], {
+  cwd: project,
+  env: { ...process.env, HOME: join(work, 'home') },
+  timeout: 60_000,
+});
+process.stdout.write(`${drive.trimEnd().replace(/^/gm, '  ')}\n`);
+
+// ─── the published CLI: plain node from dist, a JavaScript module without tsx ────────────────────
+
+const diagram = run('@roundtrip/visualize as a library: node dist/draw-machines.js', process.execPath, ['dist/draw-machines.js'], {
+  cwd: project,
+});
+if (!diagram.startsWith('stateDiagram-v2')) fail('toMermaid printed a Mermaid state diagram', diagram);
+
+const roundtrip = join(project, 'node_modules', '.bin', 'roundtrip');
+run('roundtrip --help runs from dist', roundtrip, ['--help'], { cwd: project });
+// the file the CLI's own code spawns (bin/roundtrip.mjs) runs dist too when the package holds no sources
+const workspaceBin = join(project, 'node_modules', '@roundtrip', 'cli', 'bin', 'roundtrip.mjs');
+run('node @roundtrip/cli/bin/roundtrip.mjs --help runs from dist', process.execPath, [workspaceBin, '--help'], { cwd: project });
+// a JavaScript module loads without tsx: it is moved away for this command
+const tsx = join(project, 'node_modules', 'tsx');
+renameSync(tsx, `${tsx}.away`);
+try {
+  run(
+    'roundtrip visualize dist/tools.js (JavaScript, tsx not installed) writes the machine files',
+    roundtrip,
+    ['visualize', 'dist/tools.js', '--out', 'machines'],
+    {
+      cwd: project,
+    },
+  );
+} finally {
+  renameSync(`${tsx}.away`, tsx);
+}
+const written = readdirSync(join(project, 'machines')).sort();
+const expected = ['greet', 'plan_trip']
+  .flatMap((name) => ['.machine.json', '.machine.ts', '.mmd', '.svg'].map((ext) => `${name}${ext}`))
+  .sort();
+if (written.join() !== expected.join()) fail('roundtrip visualize wrote every machine file', `the folder holds ${written.join(', ')}`);
+pass(`roundtrip visualize wrote ${written.join(', ')}`);
+run(
+  'roundtrip visualize src/tools.ts --check (TypeScript, through tsx) finds the same files',
+  roundtrip,
+  ['visualize', 'src/tools.ts', '--out', 'machines', '--check'],
+  {
+    cwd: project,
+  },
+);
+
+say(`consumer test: PASSED in ${seconds()}`);

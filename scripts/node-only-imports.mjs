@@ -1,0 +1,26 @@
+// The Node-only modules a compiled entry loads: follows its relative imports through the package's own
+// files and lists every `node:` built-in and native package it reaches (the engine's root entry must
+// reach none, so an edge runtime can load it).
+import { readFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+
+const NODE_ONLY = /^(node:|better-sqlite3$)/;
+const IMPORT =
+  /(?:^|[\s;])(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|import\s*\(\s*['"]([^'"]+)['"]\s*\)|^import\s*['"]([^'"]+)['"]/gm;
+
+/** `<file>: <specifier>` for every Node-only import reachable from `entry` (a .js file). */
+export function nodeOnlyImports(entry) {
+  const seen = new Set();
+  const found = [];
+  const visit = (file) => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    for (const match of readFileSync(file, 'utf8').matchAll(IMPORT)) {
+      const specifier = match[1] ?? match[2] ?? match[3];
+      if (specifier.startsWith('.')) visit(join(dirname(file), specifier));
+      else if (NODE_ONLY.test(specifier)) found.push(`${relative(dirname(entry), file)}: ${specifier}`);
+    }
+  };
+  visit(entry);
+  return found;
+}
