@@ -1,25 +1,24 @@
 // `roundtrip call` in-process: the answers come from a scripted stdin, the server is a real child
-// process (the CLI's own `serve` of a fixture module, given after `--`), on every protocol era.
+// process on every protocol era: the CLI's own `serve` of the TypeScript fixture module, spawned from
+// the module given to call (the path a user takes), once; the bundled command and module given after
+// `--` (see bundled-cli.ts) for the rest.
 import { randomBytes } from 'node:crypto';
 import { PassThrough } from 'node:stream';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { main } from '../src/index.ts';
+import { type BundledCli, bundleCli } from './fixtures/bundled-cli.ts';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
-const bin = fileURLToPath(new URL('../bin/roundtrip.mjs', import.meta.url));
 const key = randomBytes(32).toString('base64url');
-/** The fixture module served by `roundtrip serve`, with a key and no ledger file. */
-const server = [
-  '--',
-  'env',
-  `ROUNDTRIP_KEY=${key}`,
-  'ROUNDTRIP_LEDGER=:memory:',
-  process.execPath,
-  bin,
-  'serve',
-  'fixtures/trip-definitions.ts',
-];
+let bundled: BundledCli;
+beforeAll(async () => {
+  bundled = await bundleCli('trip-definitions');
+});
+afterAll(() => bundled.remove());
+afterEach(() => void vi.unstubAllEnvs());
+/** The bundled fixture module served by the bundled `roundtrip serve`, with a key and no ledger file. */
+const server = () => ['--', ...bundled.serve('trip-definitions', { ROUNDTRIP_KEY: key, ROUNDTRIP_LEDGER: ':memory:' })];
 
 async function run(args: string[], lines: string[] = []) {
   let out = '';
@@ -36,9 +35,12 @@ async function run(args: string[], lines: string[] = []) {
 }
 
 describe('roundtrip call', { timeout: 120_000 }, () => {
-  it('runs a tool through both questions on 2026-07-28, re-asked with the reason, and prints text and structured content', async () => {
+  it('runs the tool of a module through both questions on 2026-07-28, re-asked with the reason, and prints text and structured content', async () => {
+    // the module form: call spawns the workspace bin's `serve` of the module, with this process's environment
+    vi.stubEnv('ROUNDTRIP_KEY', key);
+    vi.stubEnv('ROUNDTRIP_LEDGER', ':memory:');
     const { code, out, err } = await run(
-      ['call', 'plan_trip', '--args', '{"traveller":"Ada"}', ...server],
+      ['call', 'fixtures/trip-definitions.ts', 'plan_trip', '--args', '{"traveller":"Ada"}'],
       ['Atlantis', '', '', 'Rome', '', '2', 'y'],
     );
     expect(err).toContain('Where should Ada go?');
@@ -51,14 +53,14 @@ describe('roundtrip call', { timeout: 120_000 }, () => {
   });
 
   it.each(['2025-11-25', '2025-06-18'])('completes on %s, where the server sends real elicitation requests', async (era) => {
-    const { code, out } = await run(['call', 'plan_trip', '--era', era, '--args', '{"traveller":"Bo"}', ...server], ['Rome', '5', '', 'n']);
+    const { code, out } = await run(['call', 'plan_trip', '--era', era, '--args', '{"traveller":"Bo"}', ...server()], ['Rome', '5', '', 'n']);
     expect(out).toContain('Not booked: 5 nights in Rome for Bo, by train.');
     expect(code).toBe(0);
   });
 
   it('exits 1 on an error result (a declined question), showing what the server logged meanwhile', async () => {
     const { code, out, err } = await run(
-      ['call', 'plan_trip', '--era', '2025-11-25', '--args', '{"traveller":"Bo"}', ...server],
+      ['call', 'plan_trip', '--era', '2025-11-25', '--args', '{"traveller":"Bo"}', ...server()],
       [':decline'],
     );
     expect(out).toContain("Error (the tool reported isError):\nNothing planned: the question 'where' was declined.");
@@ -67,7 +69,7 @@ describe('roundtrip call', { timeout: 120_000 }, () => {
   });
 
   it('exits 2 naming what the server offers when the name is not offered', async () => {
-    const { code, err } = await run(['call', 'plan', '--era', '2025-11-25', ...server]);
+    const { code, err } = await run(['call', 'plan', '--era', '2025-11-25', ...server()]);
     expect(err).toContain(
       "roundtrip call: the server offers no tool, prompt or resource named 'plan'. It offers:\n  tool plan_trip\n  prompt postcard\n  resource template weather (trip://{city}/weather)\n",
     );

@@ -1,24 +1,20 @@
-// `roundtrip chat` in-process: one session over a real server child process, driven by a scripted
-// stdin through the menu, a tool, a prompt and a resource template.
+// `roundtrip chat` in-process: one session over a real server child process (the bundled command's
+// `serve` of the bundled fixture module, see bundled-cli.ts; call-command.test.ts runs the module form),
+// driven by a scripted stdin through the menu, a tool, a prompt and a resource template.
 import { randomBytes } from 'node:crypto';
 import { PassThrough } from 'node:stream';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../src/index.ts';
+import { type BundledCli, bundleCli } from './fixtures/bundled-cli.ts';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
-const bin = fileURLToPath(new URL('../bin/roundtrip.mjs', import.meta.url));
 const key = randomBytes(32).toString('base64url');
-const server = [
-  '--',
-  'env',
-  `ROUNDTRIP_KEY=${key}`,
-  'ROUNDTRIP_LEDGER=:memory:',
-  process.execPath,
-  bin,
-  'serve',
-  'fixtures/trip-definitions.ts',
-];
+let bundled: BundledCli;
+beforeAll(async () => {
+  bundled = await bundleCli('trip-definitions');
+});
+afterAll(() => bundled.remove());
 
 async function run(args: string[], lines: string[] = []) {
   let out = '';
@@ -37,7 +33,7 @@ async function run(args: string[], lines: string[] = []) {
 describe('roundtrip chat', { timeout: 120_000 }, () => {
   it('lists the offerings, runs what is picked by number or name, goes back to the menu after a cancel, and quits on q', async () => {
     const { code, out, err } = await run(
-      ['chat', '--era', '2025-06-18', ...server],
+      ['chat', '--era', '2025-06-18', '--', ...bundled.serve('trip-definitions', { ROUNDTRIP_KEY: key, ROUNDTRIP_LEDGER: ':memory:' })],
       [
         'nonsense',
         '9',

@@ -1,14 +1,20 @@
 // `roundtrip config`: each host's entry, parsed back (JSON) or compared as text (goose's YAML), where the
-// host's file lives, and the entry run as a host runs it.
+// host's file lives, and the entry run as a host runs it (its command bundled: see bundled-cli.ts).
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defaultKeyFilePath } from '@roundtrip/transport-stdio';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../src/index.ts';
+import { type BundledCli, bundleCli } from './fixtures/bundled-cli.ts';
 import { BIN, connectStdio, FIXTURES, type StdioConnection } from './fixtures/spawn-cli.ts';
 
 const MODULE = join(FIXTURES, 'serve-definitions.ts');
+let bundled: BundledCli;
+beforeAll(async () => {
+  bundled = await bundleCli('serve-definitions');
+});
+afterAll(() => bundled.remove());
 const temps: string[] = [];
 const open: StdioConnection[] = [];
 afterEach(async () => {
@@ -107,13 +113,17 @@ describe('roundtrip config', () => {
     });
   });
 
-  it('prints an entry a host can run as it is: the server starts with the key file and lists its tools', async () => {
+  it('prints an entry a host can run: bin, serve and the module, and the server starts with its flags and key file and lists its tools', async () => {
     const home = await tempDir();
     const key = join(home, 'host.key');
     await run('keys', 'new', key);
     const result = await run('config', 'claude-code', MODULE, '--key-file', key, '--ledger', ':memory:');
     const entry = (JSON.parse(result.out) as { mcpServers: Record<string, Entry> }).mcpServers['serve-fixture']!;
-    const connection = await connectStdio({ command: entry.command, args: entry.args, env: { ...entry.env, HOME: home } });
+    // the workspace bin on the TypeScript module is what serve-command.test.ts runs; here their bundles, with the entry's words
+    const [bin, serve, module, ...flags] = entry.args;
+    expect([entry.command, bin, serve, module]).toEqual([process.execPath, BIN, 'serve', MODULE]);
+    const [command, ...args] = [...bundled.launcher, serve!, bundled.module('serve-definitions'), ...flags] as [string, ...string[]];
+    const connection = await connectStdio({ command, args, env: { ...entry.env, HOME: home } });
     open.push(connection);
     expect((await connection.client.listTools()).tools.map((t) => t.name)).toEqual(['order_pizza']);
     expect(connection.stderr()).toContain(`(key file ${key};`);

@@ -1,14 +1,21 @@
-// `roundtrip serve`: a real child process speaking stdio to the official client (and to raw JSON-RPC
-// lines, to see every byte of stdout), and its option errors in-process.
+// `roundtrip serve`: a real child process speaking stdio to the official client (the workspace bin on
+// the TypeScript module, as a user runs it), and to raw JSON-RPC lines to see every byte of stdout
+// (the bundled command on the bundled module: see bundled-cli.ts); its option errors in-process.
 import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateKey } from '@roundtrip/engine';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../src/index.ts';
+import { type BundledCli, bundleCli } from './fixtures/bundled-cli.ts';
 import { BIN, connectStdio, FIXTURES, type StdioConnection, spawnCli } from './fixtures/spawn-cli.ts';
 
 const MODULE = join(FIXTURES, 'serve-definitions.ts');
+let bundled: BundledCli;
+beforeAll(async () => {
+  bundled = await bundleCli('serve-definitions');
+});
+afterAll(() => bundled.remove());
 const temps: string[] = [];
 const open: StdioConnection[] = [];
 afterEach(async () => {
@@ -71,12 +78,11 @@ describe('roundtrip serve', () => {
     const home = await tempDir();
     const keyFile = join(home, 'flags.key');
     await run('keys', 'new', keyFile);
-    const server = spawnCli(['serve', MODULE, '--name', 'renamed', '--ttl=120', '--key-file', keyFile, '--ledger', ':memory:'], {
-      HOME: home,
-      ROUNDTRIP_STATE_TTL: '30',
-      ROUNDTRIP_KEY: generateKey(),
-      ROUNDTRIP_PRINCIPAL: 'grace',
-    });
+    const server = spawnCli(
+      ['serve', bundled.module('serve-definitions'), '--name', 'renamed', '--ttl=120', '--key-file', keyFile, '--ledger', ':memory:'],
+      { HOME: home, ROUNDTRIP_STATE_TTL: '30', ROUNDTRIP_KEY: generateKey(), ROUNDTRIP_PRINCIPAL: 'grace' },
+      bundled.launcher,
+    );
     server.send({
       jsonrpc: '2.0',
       id: 1,
