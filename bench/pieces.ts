@@ -8,7 +8,6 @@ import {
   type CompiledMachine,
   canonicalJson,
   checkEnvelope,
-  decodeEnvelope,
   digestBytes,
   encodeEnvelope,
   firstNonJson,
@@ -193,8 +192,9 @@ export function buildPieces(input: PieceInput) {
     if (!oldOpened.ok) throw new Error('the old round-1 state did not open with the old engine');
     if (!old.checkEnvelope(oldOpened.plaintext, binding, before.tool._machine, nowSeconds(), 64).ok)
       throw new Error('the old check refused its own state');
-    const oldEnvelope = decodeEnvelope(oldOpened.plaintext) as StateEnvelope;
-    if (JSON.stringify(oldEnvelope.snapshot) !== JSON.stringify(envelope.snapshot))
+    // the old envelope (format 1) ends with the snapshot's JSON; format 2 moved the machine's version to the header
+    const { version: _version, ...snapshotJson } = envelope.snapshot;
+    if (!new TextDecoder().decode(oldOpened.plaintext).endsWith(JSON.stringify(snapshotJson)))
       throw new Error('the old and new tools seal different snapshots');
     if (!old.openState(before.keyring, round1State).ok) throw new Error('the old openState cannot open a new state');
     const was = {

@@ -1,28 +1,38 @@
 // `roundtrip call` and `roundtrip chat` in a real pseudo-terminal (tmux): a person types the answers,
-// presses Enter for defaults and Ctrl-C to cancel; the server is the CLI's own `serve` of a module.
+// presses Enter for defaults and Ctrl-C to cancel. The command and its server (the command's own `serve`
+// of a module, given after `--`) are the bundled ones (see bundled-cli.ts): each starts in a fraction of
+// the time the workspace bin takes; call-command.test.ts runs `call <module>.ts` through the real bin.
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { type BundledCli, bundleCli } from './fixtures/bundled-cli.ts';
 import { hasTmux, openTmuxPane, type TmuxPane } from './fixtures/tmux-pane.ts';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
-const bin = fileURLToPath(new URL('../bin/roundtrip.mjs', import.meta.url));
 const env = { ROUNDTRIP_KEY: randomBytes(32).toString('base64url'), ROUNDTRIP_LEDGER: ':memory:', ROUNDTRIP_PRINCIPAL: 'tester' };
+let bundled: BundledCli;
+beforeAll(async () => {
+  if (hasTmux) bundled = await bundleCli('trip-definitions');
+});
+afterAll(() => bundled?.remove());
 const panes: TmuxPane[] = [];
 afterEach(() => {
   for (const pane of panes.splice(0)) pane.close();
 });
 
+/** `roundtrip <args…> -- <the bundled serve of trip-definitions>` in a new pane. */
 function open(...args: string[]) {
-  const pane = openTmuxPane([process.execPath, bin, ...args], { cwd: here, env });
+  const pane = openTmuxPane([...bundled.launcher, ...args, '--', ...bundled.launcher, 'serve', bundled.module('trip-definitions')], {
+    cwd: here,
+    env,
+  });
   panes.push(pane);
   return pane;
 }
 
-// each test spawns tsx processes (two for 2026-07-28: the client probes on a sibling first): slow on a busy machine
 describe.skipIf(!hasTmux && process.env.CI !== 'true')('the terminal host in a pseudo-terminal', { timeout: 120_000 }, () => {
   it('call: asks the arguments, both questions, re-asks with the reason, and prints the result', async () => {
-    const pane = open('call', 'fixtures/trip-definitions.ts', 'plan_trip');
+    const pane = open('call', 'plan_trip');
     await pane.waitFor('Arguments of tool plan_trip');
     await pane.waitFor('traveller *');
     pane.line('Ada');
@@ -48,7 +58,7 @@ describe.skipIf(!hasTmux && process.env.CI !== 'true')('the terminal host in a p
   });
 
   it('call: Ctrl-C at a field cancels the question; the tool says so and the command exits 1', async () => {
-    const pane = open('call', 'fixtures/trip-definitions.ts', 'plan_trip', '--args', '{"traveller":"Bo"}');
+    const pane = open('call', 'plan_trip', '--args', '{"traveller":"Bo"}');
     await pane.waitFor('City *');
     pane.keys('C-c');
     await pane.waitFor("Nothing planned: the question 'where' was cancelled.");
@@ -56,7 +66,7 @@ describe.skipIf(!hasTmux && process.env.CI !== 'true')('the terminal host in a p
   });
 
   it('chat: lists what the server offers, runs a prompt and a resource template, and quits on Ctrl-D', async () => {
-    const pane = open('chat', 'fixtures/trip-definitions.ts', '--era', '2025-11-25');
+    const pane = open('chat', '--era', '2025-11-25');
     const menu = await pane.waitFor('roundtrip>');
     expect(menu).toContain('Connected to trips 1.2.3 (protocol 2025-11-25)');
     expect(menu).toContain('1  plan_trip — Plan a trip');
