@@ -161,6 +161,14 @@ const drive = run('drive a conversation over stdio with the MCP client, pinned t
   timeout: 60_000,
 });
 process.stdout.write(`${drive.trimEnd().replace(/^/gm, '  ')}\n`);
+// the same conversations through the published command: `roundtrip serve` a JavaScript module, from dist
+const served = run(
+  'roundtrip serve dist/tools.js: the same conversations over stdio',
+  process.execPath,
+  ['drive.mjs', join(project, 'node_modules', '@roundtrip', 'cli', 'bin', 'roundtrip-dist.mjs'), 'serve', 'dist/tools.js'],
+  { cwd: project, env: { ...process.env, HOME: join(work, 'home') }, timeout: 60_000 },
+);
+process.stdout.write(`${served.trimEnd().replace(/^/gm, '  ')}\n`);
 
 // ─── the published CLI: plain node from dist, a JavaScript module without tsx ────────────────────
 

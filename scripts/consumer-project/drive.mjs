@@ -1,4 +1,5 @@
-// The host side of the consumer test: starts `node dist/server.js` as a desktop host would, connects the
+// The host side of the consumer test: starts `node dist/server.js` (or the command given as arguments)
+// as a desktop host would, connects the
 // official MCP client over stdio pinned to 2026-07-28, and plays two conversations through their
 // input_required rounds to the final results. Prints one line per check; throws on the first failure.
 import { deepStrictEqual, strictEqual } from 'node:assert/strict';
@@ -13,9 +14,11 @@ const client = new Client(
     inputRequired: { autoFulfill: false },
   },
 );
+// the server to start: `node dist/server.js` unless the arguments name another (e.g. the roundtrip bin and `serve dist/tools.js`)
+const serverArgs = process.argv.length > 2 ? process.argv.slice(2) : ['dist/server.js'];
 const transport = new StdioClientTransport({
   command: process.execPath,
-  args: ['dist/server.js'],
+  args: serverArgs,
   env: { ...getDefaultEnvironment(), HOME: process.env.HOME ?? '' },
   stderr: 'pipe',
 });

@@ -53,7 +53,10 @@ describe('roundtrip call', { timeout: 120_000 }, () => {
   });
 
   it.each(['2025-11-25', '2025-06-18'])('completes on %s, where the server sends real elicitation requests', async (era) => {
-    const { code, out } = await run(['call', 'plan_trip', '--era', era, '--args', '{"traveller":"Bo"}', ...server()], ['Rome', '5', '', 'n']);
+    const { code, out } = await run(
+      ['call', 'plan_trip', '--era', era, '--args', '{"traveller":"Bo"}', ...server()],
+      ['Rome', '5', '', 'n'],
+    );
     expect(out).toContain('Not booked: 5 nights in Rome for Bo, by train.');
     expect(code).toBe(0);
   });
