@@ -50,7 +50,9 @@ function gooseEntry(launch: ServerLaunch): string {
     ...Object.entries(launch.env).map(([key, value]) => `      ${yamlKey(key)}: ${yamlString(value)}`),
     `    description: ${yamlString(`Roundtrip server ${launch.name}`)}`,
     '    enabled: true',
-    '    timeout: 300',
+    // goose ends a tool call after `timeout` seconds; a 2025-era call stays open while the user answers
+    // (each question up to ROUNDTRIP_ANSWER_TIMEOUT_MS, 10 minutes by default), so give it room for that
+    '    timeout: 900',
   ];
   return `${lines.join('\n')}\n`;
 }

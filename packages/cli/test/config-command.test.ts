@@ -86,7 +86,7 @@ describe('roundtrip config', () => {
         `      ROUNDTRIP_KEY_FILE: ${q(key)}`,
         '    description: "Roundtrip server pizza shop"',
         '    enabled: true',
-        '    timeout: 300',
+        '    timeout: 900',
         '',
       ].join('\n'),
     );
