@@ -4,11 +4,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { openOrdersStore } from '../src/orders-store.ts';
 import { bundleForNode } from './support/bundle.ts';
 import { accept, callRound, type DemoSettings, freshDemoSettings } from './support/demo-client.ts';
+import { ledgerRows, refundsIn } from './support/demo-files.ts';
 import { type DemoProcess, startDemoProcess } from './support/demo-process.ts';
 
 const bundleDir = mkdtempSync(join(tmpdir(), 'rt-demo-crash-'));
@@ -31,29 +30,6 @@ const start = async (settings: DemoSettings, launcher: string) => {
 afterEach(async () => {
   await Promise.all(started.splice(0).map((demo) => demo.close()));
 });
-
-function refundsIn(db: string, orderId: string): number {
-  const store = openOrdersStore(db);
-  try {
-    return store.countRefunds(orderId);
-  } finally {
-    store.close();
-  }
-}
-
-/** The ledger's rows, read straight from the file. */
-function ledgerRows(db: string): Array<{ effect: string; state: string; owner: string | null }> {
-  const file = new Database(db, { readonly: true });
-  try {
-    return file.prepare('SELECT effect, state, owner FROM roundtrip_effects').all() as Array<{
-      effect: string;
-      state: string;
-      owner: string | null;
-    }>;
-  } finally {
-    file.close();
-  }
-}
 
 const order = { order_id: 'ord_51' };
 const yes = { confirm: accept({ confirm: true }) };

@@ -5,7 +5,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { openOrdersStore } from '../src/orders-store.ts';
 import { bundleForNode } from './support/bundle.ts';
 import {
   accept,
@@ -18,6 +17,7 @@ import {
   readRound,
   refusal,
 } from './support/demo-client.ts';
+import { refundsIn } from './support/demo-files.ts';
 
 const open: DemoConnection[] = [];
 afterEach(async () => {
@@ -32,15 +32,6 @@ beforeAll(async () => {
 });
 afterAll(() => rmSync(bundleDir, { recursive: true, force: true }));
 const settingsFor = (): DemoSettings => ({ ...freshDemoSettings(), launcher });
-
-function refundsIn(db: string, orderId: string): number {
-  const store = openOrdersStore(db);
-  try {
-    return store.countRefunds(orderId);
-  } finally {
-    store.close();
-  }
-}
 
 describe('the demo server over stdio', () => {
   it('serves a 2026-07-28 client: lists, a refund, the prompt and the resource in MRTR rounds; refuses a tampered state', async () => {

@@ -6,11 +6,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/client';
-import Database from 'better-sqlite3';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { openOrdersStore } from '../src/orders-store.ts';
 import { bundleForNode } from './support/bundle.ts';
 import { accept, callRound, connectDemo, type DemoConnection, type DemoSettings, freshDemoSettings } from './support/demo-client.ts';
+import { ledgerRows, refundsIn } from './support/demo-files.ts';
 
 const bundleDir = mkdtempSync(join(tmpdir(), 'rt-demo-duplicates-'));
 let launcher: string;
@@ -29,24 +28,6 @@ afterEach(async () => {
   await Promise.all(open.splice(0).map((demo) => demo.close()));
 });
 
-function refundsIn(db: string, orderId: string): number {
-  const store = openOrdersStore(db);
-  try {
-    return store.countRefunds(orderId);
-  } finally {
-    store.close();
-  }
-}
-
-function ledgerStates(db: string): string[] {
-  const file = new Database(db, { readonly: true });
-  try {
-    return (file.prepare('SELECT state FROM roundtrip_effects').all() as Array<{ state: string }>).map((row) => row.state);
-  } finally {
-    file.close();
-  }
-}
-
 const order = { order_id: 'ord_52' };
 const yes = { confirm: accept({ confirm: true }) };
 const confirmTimes = (client: Client, requestState: string | undefined, times: number) =>
@@ -61,7 +42,7 @@ describe('100 concurrent duplicates of the confirming retry', () => {
     expect(results[0]?.content?.[0]?.text).toBe('Refunded $120.00 for order ord_52.');
     for (const result of results) expect(result).toEqual(results[0]);
     expect(refundsIn(settings.db, 'ord_52')).toBe(1);
-    expect(ledgerStates(settings.db)).toEqual(['done']);
+    expect(ledgerRows(settings.db).map((row) => row.state)).toEqual(['done']);
     expect(demo.stderr().match(/info effect_recorded/g)).toHaveLength(1);
   });
 
@@ -77,7 +58,7 @@ describe('100 concurrent duplicates of the confirming retry', () => {
     expect(results[0]?.content?.[0]?.text).toBe('Refunded $120.00 for order ord_52.');
     for (const result of results) expect(result).toEqual(results[0]);
     expect(refundsIn(settings.db, 'ord_52')).toBe(1);
-    expect(ledgerStates(settings.db)).toEqual(['done']);
+    expect(ledgerRows(settings.db).map((row) => row.state)).toEqual(['done']);
     const recorded = [first, second].map((demo) => demo.stderr().match(/info effect_recorded/g)?.length ?? 0);
     expect(recorded.reduce((sum, n) => sum + n, 0)).toBe(1);
   });

@@ -3,11 +3,10 @@
 // the module given to call (the path a user takes), once; the bundled command and module given after
 // `--` (see bundled-cli.ts) for the rest.
 import { randomBytes } from 'node:crypto';
-import { PassThrough } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { main } from '../src/index.ts';
 import { type BundledCli, bundleCli } from './fixtures/bundled-cli.ts';
+import { runCommand } from './fixtures/run-command.ts';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const key = randomBytes(32).toString('base64url');
@@ -20,19 +19,7 @@ afterEach(() => void vi.unstubAllEnvs());
 /** The bundled fixture module served by the bundled `roundtrip serve`, with a key and no ledger file. */
 const server = () => ['--', ...bundled.serve('trip-definitions', { ROUNDTRIP_KEY: key, ROUNDTRIP_LEDGER: ':memory:' })];
 
-async function run(args: string[], lines: string[] = []) {
-  let out = '';
-  let err = '';
-  const input = new PassThrough();
-  input.end(lines.map((line) => `${line}\n`).join(''));
-  const code = await main(args, {
-    out: { write: (t: string) => (out += t) },
-    err: { write: (t: string) => (err += t) },
-    cwd: here,
-    in: input,
-  });
-  return { code, out, err };
-}
+const run = (args: string[], lines: string[] = []) => runCommand(args, { cwd: here, lines });
 
 describe('roundtrip call', { timeout: 120_000 }, () => {
   it('runs the tool of a module through both questions on 2026-07-28, re-asked with the reason, and prints text and structured content', async () => {

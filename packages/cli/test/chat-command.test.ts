@@ -2,11 +2,10 @@
 // `serve` of the bundled fixture module, see bundled-cli.ts; call-command.test.ts runs the module form),
 // driven by a scripted stdin through the menu, a tool, a prompt and a resource template.
 import { randomBytes } from 'node:crypto';
-import { PassThrough } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { main } from '../src/index.ts';
 import { type BundledCli, bundleCli } from './fixtures/bundled-cli.ts';
+import { runCommand } from './fixtures/run-command.ts';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const key = randomBytes(32).toString('base64url');
@@ -16,19 +15,7 @@ beforeAll(async () => {
 });
 afterAll(() => bundled.remove());
 
-async function run(args: string[], lines: string[] = []) {
-  let out = '';
-  let err = '';
-  const input = new PassThrough();
-  input.end(lines.map((line) => `${line}\n`).join(''));
-  const code = await main(args, {
-    out: { write: (t: string) => (out += t) },
-    err: { write: (t: string) => (err += t) },
-    cwd: here,
-    in: input,
-  });
-  return { code, out, err };
-}
+const run = (args: string[], lines: string[] = []) => runCommand(args, { cwd: here, lines });
 
 describe('roundtrip chat', { timeout: 120_000 }, () => {
   it('lists the offerings, runs what is picked by number or name, goes back to the menu after a cancel, and quits on q', async () => {

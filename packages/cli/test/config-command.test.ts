@@ -5,8 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defaultKeyFilePath } from '@roundtrip/transport-stdio';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { main } from '../src/index.ts';
 import { type BundledCli, bundleCli } from './fixtures/bundled-cli.ts';
+import { runCommand } from './fixtures/run-command.ts';
 import { BIN, connectStdio, FIXTURES, type StdioConnection } from './fixtures/spawn-cli.ts';
 
 const MODULE = join(FIXTURES, 'serve-definitions.ts');
@@ -28,12 +28,7 @@ async function tempDir() {
   return dir;
 }
 
-async function run(...args: string[]) {
-  let out = '';
-  let err = '';
-  const code = await main(args, { out: { write: (t: string) => (out += t) }, err: { write: (t: string) => (err += t) }, cwd: FIXTURES });
-  return { code, out, err };
-}
+const run = (...args: string[]) => runCommand(args, { cwd: FIXTURES });
 
 type Entry = { type?: string; command: string; args: string[]; env: Record<string, string> };
 

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { createEngine, createKeyring, type StepOutcome } from '@roundtrip/engine';
 import { readKeyFile } from '@roundtrip/transport-stdio';
 import { afterEach, describe, expect, it } from 'vitest';
-import { main } from '../src/index.ts';
+import { runCommand } from './fixtures/run-command.ts';
 import { prompts } from './fixtures/serve-definitions.ts';
 
 const temps: string[] = [];
@@ -20,12 +20,7 @@ async function tempDir() {
   return dir;
 }
 
-async function run(cwd: string, ...args: string[]) {
-  let out = '';
-  let err = '';
-  const code = await main(args, { out: { write: (t: string) => (out += t) }, err: { write: (t: string) => (err += t) }, cwd });
-  return { code, out, err };
-}
+const run = (cwd: string, ...args: string[]) => runCommand(args, { cwd });
 
 const KID = /^[A-Za-z0-9_-]{8}$/;
 /** The kid a command printed first on its stdout line. */

@@ -6,9 +6,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateKey } from '@roundtrip/engine';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { main } from '../src/index.ts';
+import { spawnRawServer } from '../../transport-stdio/test/fixtures/spawn-raw-server.ts';
 import { type BundledCli, bundleCli } from './fixtures/bundled-cli.ts';
-import { BIN, connectStdio, FIXTURES, type StdioConnection, spawnCli } from './fixtures/spawn-cli.ts';
+import { runCommand } from './fixtures/run-command.ts';
+import { BIN, connectStdio, FIXTURES, type StdioConnection } from './fixtures/spawn-cli.ts';
 
 const MODULE = join(FIXTURES, 'serve-definitions.ts');
 let bundled: BundledCli;
@@ -29,12 +30,7 @@ async function tempDir() {
   return dir;
 }
 
-async function run(...args: string[]) {
-  let out = '';
-  let err = '';
-  const code = await main(args, { out: { write: (t: string) => (out += t) }, err: { write: (t: string) => (err += t) }, cwd: FIXTURES });
-  return { code, out, err };
-}
+const run = (...args: string[]) => runCommand(args, { cwd: FIXTURES });
 
 type Round = { resultType?: string; requestState?: string; inputRequests?: Record<string, { params: { message: string } }> };
 type Final = Round & { content?: Array<{ text: string }> };
@@ -78,10 +74,11 @@ describe('roundtrip serve', () => {
     const home = await tempDir();
     const keyFile = join(home, 'flags.key');
     await run('keys', 'new', keyFile);
-    const server = spawnCli(
-      ['serve', bundled.module('serve-definitions'), '--name', 'renamed', '--ttl=120', '--key-file', keyFile, '--ledger', ':memory:'],
+    const [, bundledCli] = bundled.launcher as [string, string];
+    const server = spawnRawServer(
+      bundledCli,
       { HOME: home, ROUNDTRIP_STATE_TTL: '30', ROUNDTRIP_KEY: generateKey(), ROUNDTRIP_PRINCIPAL: 'grace' },
-      bundled.launcher,
+      ['serve', bundled.module('serve-definitions'), '--name', 'renamed', '--ttl=120', '--key-file', keyFile, '--ledger', ':memory:'],
     );
     server.send({
       jsonrpc: '2.0',

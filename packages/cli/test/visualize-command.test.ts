@@ -2,7 +2,7 @@ import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { main } from '../src/index.ts';
+import { runCommand } from './fixtures/run-command.ts';
 
 const here = new URL('.', import.meta.url).pathname;
 const temps: string[] = [];
@@ -10,12 +10,7 @@ afterEach(async () => {
   await Promise.all(temps.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
 });
 
-async function run(...args: string[]) {
-  let out = '';
-  let err = '';
-  const code = await main(args, { out: { write: (t: string) => (out += t) }, err: { write: (t: string) => (err += t) }, cwd: here });
-  return { code, out, err };
-}
+const run = (...args: string[]) => runCommand(args, { cwd: here });
 
 async function tempDir() {
   const dir = await mkdtemp(join(tmpdir(), 'roundtrip-visualize-'));
