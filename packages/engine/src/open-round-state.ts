@@ -1,7 +1,6 @@
 // The first thing a round does with a requestState: size cap, open (authenticated decryption), the
 // checks of what the state is bound to, and the migration of a state an earlier machine version sealed.
 // Nothing of the machine runs before this has passed.
-import { encodeBase64url } from './base64url.ts';
 import type { CompiledMachine } from './compile-machine.ts';
 import { migrateSnapshot } from './machine-migrations.ts';
 import type { RoundRequest, StepContext } from './run-step.ts';
@@ -15,7 +14,10 @@ const OPEN_FAILURES = {
   header_mismatch: 'header does not match the sealed copy',
 } as const;
 
-export type OpenedRoundState = { ok: true; envelope: StateEnvelope } | { ok: false; rejection: EnvelopeRejection };
+/** An opened state (with the versions it was migrated through, when it was), or why it was refused. */
+export type OpenedRoundState =
+  | { ok: true; envelope: StateEnvelope; migratedThrough?: readonly string[] }
+  | { ok: false; rejection: EnvelopeRejection };
 
 /**
  * Opens and checks the requestState of `request` (which must carry one). A refusal holds the code the
@@ -44,11 +46,5 @@ export function openRoundState(
   // sealed by an earlier version: migrate the snapshot; the questions it pinned still count by key and hash
   const migrated = migrateSnapshot(machine.machine, machine.version, machine.migrations, checked.envelope.snapshot);
   if (!migrated.ok) return reject('outdated', migrated.detail);
-  ctx.log({
-    level: 'info',
-    event: 'state_migrated',
-    message: `state of machine '${machine.id}' migrated from version ${migrated.path.map((v) => `'${v}'`).join(' → ')}`,
-    run: encodeBase64url(checked.envelope.run),
-  });
-  return { ok: true, envelope: { ...checked.envelope, snapshot: migrated.snapshot } };
+  return { ok: true, envelope: { ...checked.envelope, snapshot: migrated.snapshot }, migratedThrough: migrated.path };
 }

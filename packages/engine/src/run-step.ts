@@ -165,6 +165,11 @@ async function step<TResult>(
       return refuse(opened.rejection.code);
     }
     envelope = opened.envelope;
+    if (opened.migratedThrough) {
+      const path = opened.migratedThrough.map((v) => `'${v}'`).join(' → ');
+      const message = `state of machine '${machine.id}' migrated from version ${path}`;
+      logFor({ level: 'info', event: 'state_migrated', message, run: encodeBase64url(envelope.run) });
+    }
   }
 
   const rendered = new Map<CompiledQuestion, ActiveQuestion>();

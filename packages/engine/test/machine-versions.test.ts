@@ -92,6 +92,7 @@ describe('a state sealed by an earlier version', () => {
       expect.objectContaining({
         level: 'info',
         event: 'state_migrated',
+        target: 'tool refund_order',
         message: "state of machine 'order' migrated from version '1' → '2' → '3'",
       }),
     );
