@@ -7,6 +7,7 @@ import { internalsOf } from './definition-internals.ts';
 import { digestBytes } from './digest.ts';
 import type { EffectLedger } from './effect-ledger.ts';
 import { fallbackCall } from './fallback-arguments.ts';
+import { clip, issuesText } from './issue-text.ts';
 import type { Keyring } from './keyring.ts';
 import { createMemoryLedger } from './memory-ledger.ts';
 import type { RoundReport } from './round-report.ts';
@@ -152,14 +153,7 @@ function uniqueBy<T>(problems: ProblemList, kind: string, items: readonly T[], k
   return out;
 }
 
-/** What a client sent, as an error may repeat it: at most 120 characters, the rest counted. */
-const clip = (text: unknown, max = 120): string => {
-  const value = String(text);
-  return value.length > max ? `${value.slice(0, max)}… (${value.length - max} more characters)` : value;
-};
-
-const argumentProblems = (issues: readonly { path: PropertyKey[]; message: string }[]) =>
-  issues.map((i) => `${i.path.map(String).join('.') || '(arguments)'}: ${i.message}`).join('; ');
+const argumentProblems = (issues: readonly { path: PropertyKey[]; message: string }[]) => issuesText(issues, '(arguments)');
 
 /**
  * Creates the engine that serves definitions over MRTR: each request opens the sealed state it
@@ -326,7 +320,7 @@ export function createEngine(options: EngineOptions): Engine {
     return runStep(
       ctx,
       {
-        label: `resource ${request.uri}`,
+        label: `resource ${clip(request.uri)}`,
         definition,
         targetTag: targetTag(scope),
         argsScope: scope,

@@ -4,6 +4,7 @@ import type { DefinitionChecks, EffectSpecs } from './definition-checks.ts';
 import { ProblemList } from './definition-error.ts';
 import { compileDefinition, setInternals } from './definition-internals.ts';
 import type { AnswerSchema } from './elicitation-schema.ts';
+import { checkNoFallbacks, fallbackQuestions } from './fallback-arguments.ts';
 import type { MachineMigrations } from './machine-migrations.ts';
 import type { AnyQuestions, Questions } from './questions.ts';
 import { jsonSchemaOf } from './schema-json.ts';
@@ -115,6 +116,7 @@ export function definePrompt<
     }
   }
   const machine = compileDefinition(owner, config.machine, config.questions, config.effects as never, problems, config.migrations);
+  checkNoFallbacks(owner, 'prompt', fallbackQuestions(machine), problems);
   problems.throwIfAny();
   const render = config.messages as (output: unknown) => PromptMessageView[];
   const definition: PromptDefinition = Object.freeze({

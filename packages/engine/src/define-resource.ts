@@ -4,6 +4,7 @@ import type { DefinitionChecks, EffectSpecs } from './definition-checks.ts';
 import { ProblemList } from './definition-error.ts';
 import { compileDefinition, setInternals } from './definition-internals.ts';
 import type { AnswerSchema } from './elicitation-schema.ts';
+import { checkNoFallbacks, fallbackQuestions } from './fallback-arguments.ts';
 import type { MachineMigrations } from './machine-migrations.ts';
 import type { AnyQuestions, Questions } from './questions.ts';
 import { parseUriTemplate } from './uri-template.ts';
@@ -119,6 +120,7 @@ export function defineResource<
     }
   }
   const machine = compileDefinition(owner, config.machine, config.questions, config.effects as never, problems, config.migrations);
+  checkNoFallbacks(owner, 'resource', fallbackQuestions(machine), problems);
   problems.throwIfAny();
   const uri = parsed as Exclude<typeof parsed, { problem: string }>;
   const isTemplate = uri.variables.length > 0;

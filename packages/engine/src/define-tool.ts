@@ -5,6 +5,7 @@ import { ProblemList } from './definition-error.ts';
 import { compileDefinition, setInternals } from './definition-internals.ts';
 import type { AnswerSchema } from './elicitation-schema.ts';
 import { checkFallbacks, fallbackQuestions, withFallbackArguments } from './fallback-arguments.ts';
+import { issuesText } from './issue-text.ts';
 import { firstNonJson } from './json-value.ts';
 import type { MachineMigrations } from './machine-migrations.ts';
 import type { AnyQuestions, Questions } from './questions.ts';
@@ -151,7 +152,7 @@ export function defineTool<
         if (outputSchema) {
           const parsed = outputSchema.safeParse(structured);
           if (!parsed.success) {
-            const problems = parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ');
+            const problems = issuesText(parsed.error.issues, '(root)');
             throw new Error(`the structured result does not match the tool's output schema (${problems}); fix result() or the schema`);
           }
           structured = parsed.data;

@@ -80,6 +80,26 @@ export function checkFallbacks(
   }
 }
 
+/**
+ * Definition problems of a prompt's or resource's fallback questions: there is none to take, since no
+ * model takes part in prompts/get or resources/read, so a fallback there would silently never be used.
+ */
+export function checkNoFallbacks(
+  owner: string,
+  kind: 'prompt' | 'resource',
+  questions: readonly CompiledQuestion[],
+  problems: ProblemList,
+): void {
+  for (const q of questions) {
+    problems.add(
+      `${owner} › question '${q.key}' › fallback`,
+      'invalid_question',
+      `a ${kind} cannot ask through the model: no model takes part in ${kind === 'prompt' ? 'prompts/get' : 'resources/read'}, so fallback: 'model' would never be used (hosts without elicitation get -32021).`,
+      `Remove the fallback from question '${q.key}' (in a declared flow: from the step, or give the step fallback: false).`,
+    );
+  }
+}
+
 /** The tool's input schema with the two optional arguments its fallback questions need. */
 export function withFallbackArguments(inputSchema: ToolInputSchema, questions: readonly CompiledQuestion[]): ToolInputSchema {
   if (questions.length === 0) return inputSchema;

@@ -70,6 +70,15 @@ export interface FallbackView {
   readonly continuation: string;
 }
 
+/** The longest arguments (as JSON) the instructions repeat; longer ones the model has in its own call. */
+const MAX_REPEATED_ARGUMENTS = 500;
+
+/** ` ({"city":"Oslo"})`: the tool's own arguments, repeated only when short (never echo a large input back). */
+function argumentsAgain(args: Readonly<Record<string, unknown>>): string {
+  const text = JSON.stringify(args);
+  return text.length > MAX_REPEATED_ARGUMENTS ? ', unchanged,' : ` (${text})`;
+}
+
 /** The instructions a fallback result gives the model. */
 export function fallbackText(view: FallbackView): string {
   const { tool, asks } = view;
@@ -91,7 +100,7 @@ export function fallbackText(view: FallbackView): string {
   }
   lines.push(
     '',
-    `Once the user has answered, call ${tool} again with the same arguments as before (${JSON.stringify(view.args)}) plus:`,
+    `Once the user has answered, call ${tool} again with the same arguments as before${argumentsAgain(view.args)} plus:`,
     `- "${ANSWERS_ARGUMENT}": ${answersSkeleton(asks)} (the user's answer${one ? '' : ' to each question, by its key'})`,
     `- "${CONTINUATION_ARGUMENT}": ${quoted(view.continuation)}`,
     `If the user declines to answer a question, give "${DECLINE}" as its answer instead of an object; if they want to stop, give "${CANCEL}".`,

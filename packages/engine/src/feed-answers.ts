@@ -6,6 +6,7 @@ import type { CompiledMachine } from './compile-machine.ts';
 import type { CompiledQuestion } from './questions.ts';
 import { type ReadAnswer, readAnswer } from './read-answer.ts';
 import type { RoundTrace } from './round-report.ts';
+import { sameBytes } from './state-envelope.ts';
 import type { EngineLogEntry } from './step-outcome.ts';
 
 export interface FedAnswers {
@@ -27,8 +28,6 @@ interface FeedInput {
   run: string;
   trace: RoundTrace | undefined;
 }
-
-const sameBytes = (a: Uint8Array | undefined, b: Uint8Array) => a !== undefined && a.length === b.length && a.every((x, i) => x === b[i]);
 
 /** Why an answer as sent is too large to read, if it is: larger than a whole state, or nested too deeply to measure. */
 function rawSizeProblem(answer: unknown, maxStateBytes: number): string | undefined {

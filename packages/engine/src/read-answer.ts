@@ -1,3 +1,4 @@
+import { issuesText } from './issue-text.ts';
 import type { AnswerEvent, CompiledQuestion } from './questions.ts';
 
 export type ReadAnswer = { kind: 'event'; event: AnswerEvent<string, Record<string, unknown>> } | { kind: 'invalid'; reason: string };
@@ -22,10 +23,7 @@ export function readAnswer(raw: unknown, ask: CompiledQuestion): ReadAnswer {
       if (ask.mode === 'url') return { kind: 'event', event: { type: `${key}.accept`, key, content: {} } };
       const parsed = ask.schema.safeParse(content ?? {});
       if (!parsed.success) {
-        const reason = parsed.error.issues
-          .map((issue) => (issue.path.length > 0 ? `${issue.path.join('.')}: ${issue.message}` : issue.message))
-          .join('; ');
-        return { kind: 'invalid', reason };
+        return { kind: 'invalid', reason: issuesText(parsed.error.issues) };
       }
       return { kind: 'event', event: { type: `${key}.accept`, key, content: parsed.data as Record<string, unknown> } };
     }

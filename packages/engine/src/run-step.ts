@@ -95,6 +95,16 @@ export interface StepTarget<TResult> {
   readonly modelFallback?: ModelFallback<TResult>;
 }
 
+/** One argument of a machine's log() action as text. */
+const logText = (value: unknown): string => {
+  if (typeof value === 'string') return value;
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return String(value);
+  }
+};
+
 const invalidState = <T>(reason: EnvelopeRejection['code']): StepOutcome<T> => ({
   type: 'error',
   error: { code: ErrorCode.InvalidParams, message: INVALID_STATE_MESSAGE, data: { reason, hint: invalidStateHint(reason) } },
@@ -177,7 +187,11 @@ async function step<TResult>(
   const run = encodeBase64url(runId);
   const round = envelope ? envelope.round + 1 : 1;
   if (trace) Object.assign(trace, { run, round, from: envelope?.snapshot.v });
-  const actor = actorFor(machine.machine, target.args, envelope?.snapshot, ctx.inspectActors);
+  const actor = actorFor(machine.machine, target.args, envelope?.snapshot, {
+    inspect: ctx.inspectActors,
+    // a machine's log() actions go to the engine's log (never to stdout, which a stdio server keeps for the protocol)
+    logger: (...args) => logFor({ level: 'info', event: 'machine_log', message: args.map(logText).join(' '), run }),
+  });
   const releaseScope = setEffectScope(actor.system, {
     run,
     ledger: ctx.ledger,

@@ -19,14 +19,22 @@ export function compactSnapshot(actor: Actor<AnyStateMachine>): CompactSnapshot 
   return out;
 }
 
+/** What an actor's run reports to: XState's inspection events, and what the machine's log() actions say. */
+export interface ActorReporting {
+  inspect?: ((event: InspectionEvent) => void) | undefined;
+  /** Receives log() actions of the machine and of its children (XState's default is console.log). */
+  logger: (...args: unknown[]) => void;
+}
+
 /** A new actor for the machine: fresh from its input, or restored from a sealed snapshot. */
 export function actorFor(
   machine: AnyStateMachine,
   input: unknown,
   snapshot: CompactSnapshot | undefined,
-  inspect?: (event: InspectionEvent) => void,
+  reporting: ActorReporting,
 ): Actor<AnyStateMachine> {
-  if (!snapshot) return createActor(machine, inspect ? { input, inspect } : { input });
+  const options = { input, logger: reporting.logger, ...(reporting.inspect && { inspect: reporting.inspect }) };
+  if (!snapshot) return createActor(machine, options);
   const restored = {
     status: 'active',
     value: snapshot.v,
@@ -34,5 +42,5 @@ export function actorFor(
     historyValue: snapshot.h ?? {},
     children: snapshot.ch ?? {},
   };
-  return createActor(machine, inspect ? { snapshot: restored as never, input, inspect } : { snapshot: restored as never, input });
+  return createActor(machine, { ...options, snapshot: restored as never });
 }

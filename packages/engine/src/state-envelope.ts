@@ -163,7 +163,8 @@ export function decodeEnvelope(bytes: Uint8Array): StateEnvelope | { version: nu
   }
 }
 
-const equal = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.every((x, i) => x === b[i]);
+/** Whether two tags or digests hold the same bytes. */
+export const sameBytes = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.every((x, i) => x === b[i]);
 
 /** What an envelope is checked against besides its binding. */
 export interface EnvelopeLimits {
@@ -202,12 +203,12 @@ export function checkEnvelope(
   if (limits.expiry === 'checked' && nowSeconds >= e.exp)
     return reject('expired', `expired ${nowSeconds - e.exp}s ago (issued ${new Date(e.iat * 1000).toISOString()})`);
   if (e.iat > nowSeconds + 60) return reject('invalid', `issued in the future (${new Date(e.iat * 1000).toISOString()})`);
-  if (!equal(e.aud, binding.aud)) return reject('mismatch', 'sealed by another server (audience differs)');
-  if (!equal(e.sub, binding.sub)) return reject('mismatch', 'sealed for another principal');
-  if (!equal(e.target, binding.target)) return reject('mismatch', 'sealed for another method or target (tool, prompt or resource)');
-  if (!equal(e.args, binding.args)) return reject('mismatch', 'sealed for other arguments of this target');
+  if (!sameBytes(e.aud, binding.aud)) return reject('mismatch', 'sealed by another server (audience differs)');
+  if (!sameBytes(e.sub, binding.sub)) return reject('mismatch', 'sealed for another principal');
+  if (!sameBytes(e.target, binding.target)) return reject('mismatch', 'sealed for another method or target (tool, prompt or resource)');
+  if (!sameBytes(e.args, binding.args)) return reject('mismatch', 'sealed for other arguments of this target');
   if (e.round < 1 || e.round >= maxRounds) return reject('invalid', `round ${e.round} is past the limit of ${maxRounds} rounds`);
-  if (equal(e.machine, machine.hash)) return { ok: true, envelope: e };
+  if (sameBytes(e.machine, machine.hash)) return { ok: true, envelope: e };
   const sealed = e.snapshot.version;
   if (sealed === machine.version) {
     return reject(

@@ -3,9 +3,17 @@
 import { describe, expect, it } from 'vitest';
 import { assign, setup } from 'xstate';
 import { z } from 'zod';
-import { type AnswerEvents, type AskMeta, definePrompt, defineQuestions, defineTool, type QuestionFallback } from '../src/index.ts';
+import {
+  type AnswerEvents,
+  type AskMeta,
+  definePrompt,
+  defineQuestions,
+  defineResource,
+  defineTool,
+  type QuestionFallback,
+} from '../src/index.ts';
 import { ARGS, continuationIn, textOf, tripTool } from './fallback-tools.ts';
-import { failed, makeEngine, makeServer, problemsOf } from './support.ts';
+import { failed, makeEngine, problemsOf } from './support.ts';
 
 describe('fallback arguments in the input schema', () => {
   it('advertises optional answers and continuation only when a question falls back', () => {
@@ -141,7 +149,7 @@ describe('URL-mode questions and prompts', () => {
     expect(outcome.error.data).toEqual({ requiredCapabilities: { elicitation: { url: {} } } });
   });
 
-  it('never falls back for a prompt: there is no model in the loop of prompts/get', async () => {
+  it('refuses a fallback on a prompt or a resource, which would never be used: there is no model in the loop of prompts/get', async () => {
     const questions = defineQuestions<unknown>()({
       tone: { message: 'Which tone?', schema: z.object({ tone: z.string() }), fallback: 'model' },
     });
@@ -152,9 +160,17 @@ describe('URL-mode questions and prompts', () => {
         states: { asking: { meta: { ask: ['tone'] }, on: { 'tone.*': 'done' } }, done: { type: 'final' } },
       },
     );
-    const prompt = definePrompt({ name: 'email', description: 'd', arguments: z.object({}), questions, machine, messages: () => [] });
-    const { getPrompt } = makeServer({ prompts: [prompt] });
-    expect(failed(await getPrompt({ name: 'email', arguments: {}, capabilities: undefined })).error.code).toBe(-32021);
+    const prompt = () => definePrompt({ name: 'email', description: 'd', arguments: z.object({}), questions, machine, messages: () => [] });
+    expect(problemsOf(prompt)).toEqual([
+      expect.objectContaining({
+        path: "Prompt 'email' › question 'tone' › fallback",
+        code: 'invalid_question',
+        message: expect.stringContaining('no model takes part in prompts/get'),
+        fix: "Remove the fallback from question 'tone' (in a declared flow: from the step, or give the step fallback: false).",
+      }),
+    ]);
+    const resource = () => defineResource({ uri: 'tone://x', name: 'tone', description: 'd', questions, machine, contents: () => 'x' });
+    expect(problemsOf(resource)).toEqual([expect.objectContaining({ message: expect.stringContaining('resources/read') })]);
   });
 });
 

@@ -57,6 +57,22 @@ describe('model-mediated fallback', () => {
     ]);
   });
 
+  it('does not repeat long arguments in its instructions: the model sends its own again', async () => {
+    const { call } = makeEngine([tripTool()]);
+    const long = { traveller: 'A'.repeat(600) };
+    const text = textOf(await call({ name: 'plan_trip', arguments: long, capabilities: undefined }));
+    expect(text).toContain('call plan_trip again with the same arguments as before, unchanged, plus:');
+    expect(text).not.toContain(JSON.stringify(long));
+    const done = textOf(
+      await call({
+        name: 'plan_trip',
+        arguments: { ...long, answers: { city: { city: 'osl' } }, continuation: continuationIn(text) },
+        capabilities: undefined,
+      }),
+    );
+    expect(done).toContain("Question 'dates'");
+  });
+
   it('asks again through the model, with the reason, when an answer does not fit the form', async () => {
     const { call } = makeEngine([tripTool()]);
     const first = textOf(await call({ name: 'plan_trip', arguments: ARGS, capabilities: undefined }));

@@ -4,6 +4,7 @@ import { type AnswerEvents, type AskMeta, defineQuestions, defineTool } from '@r
 import { describe, expect, it } from 'vitest';
 import { assign, setup } from 'xstate';
 import { z } from 'zod';
+import { makeSubmitTool, validDetails } from './adversarial-tool.ts';
 import { accept, complete, inputRequired, makeEngine } from './support.ts';
 
 /** Keeps `size` characters in context from the start, then appends each note it is given. */
@@ -94,5 +95,50 @@ describe('the size of the state handed out', () => {
     expect(logs).toContainEqual(
       expect.objectContaining({ level: 'error', event: 'state_too_large', message: expect.stringContaining('over the 4096-byte limit') }),
     );
+  });
+});
+
+describe('an answer or arguments with thousands of bad items', () => {
+  const manyIssues =
+    /^Invalid arguments for tool 'list': ids\.0: Invalid input: expected string, received number; .*; and 29995 more problems\. Call it again/;
+
+  it('is asked again with a few of its problems and the rest counted, in the note and the log', async () => {
+    const { call, logs } = makeEngine([makeSubmitTool({ runs: 0 })]);
+    const first = inputRequired(await call({ name: 'submit_request', arguments: { account: 'a' } }));
+    // 60 KB of answer, under the size cap: one problem per item would make a note of some 2 MB
+    const content = { ...validDetails, tags: Array.from({ length: 30_000 }, () => 1) };
+    const again = inputRequired(
+      await call({
+        name: 'submit_request',
+        arguments: { account: 'a' },
+        requestState: first.requestState,
+        inputResponses: { details: accept(content) },
+      }),
+    );
+    expect(again.inputRequests.details!.params.message).toMatch(
+      /tags\.0: Invalid option: .*; and 29995 more problems\. Please answer again\.$/,
+    );
+    expect(JSON.stringify(again).length).toBeLessThan(3_000);
+    expect(logs.at(-1)!.message.length).toBeLessThan(1_500);
+  });
+
+  it('names a few of the argument problems, each cut short, and counts the rest', async () => {
+    const input = z.strictObject({ ids: z.array(z.string()) });
+    const listTool = defineTool({
+      name: 'list',
+      description: 'Takes a list of ids',
+      input,
+      machine: setup({ types: { input: {} as z.output<typeof input> } }).createMachine({
+        id: 'list',
+        initial: 'done',
+        states: { done: { type: 'final' } },
+      }),
+      result: () => ({ text: 'ok' }),
+    });
+    const engine = makeEngine([listTool]);
+    const ids = complete(await engine.call({ name: 'list', arguments: { ids: Array.from({ length: 30_000 }, () => 1) } }));
+    expect(ids.result.content[0]!.text).toMatch(manyIssues);
+    const keys = complete(await engine.call({ name: 'list', arguments: { ids: [], ['k'.repeat(1_000_000)]: 1 } }));
+    expect(JSON.stringify(keys.result).length).toBeLessThan(1_000);
   });
 });
