@@ -1,5 +1,12 @@
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
-import { createEngine, type EffectLedger, type PromptDefinition, type ResourceDefinition, type ToolDefinition } from '@roundtrip/engine';
+import {
+  createEngine,
+  type EffectLedger,
+  type PromptDefinition,
+  type ResourceDefinition,
+  RoundtripDefinitionError,
+  type ToolDefinition,
+} from '@roundtrip/engine';
 import type { SqliteLedger } from '@roundtrip/engine/sqlite';
 import { RoundtripConfigError } from './config-error.ts';
 import { createServerFactory } from './create-server-factory.ts';
@@ -40,9 +47,10 @@ export interface RunningStdioServer {
  * Serves engine tools, prompts and resources to a desktop MCP host over stdin/stdout: 2026-07-28
  * clients get MRTR results, 2025-06-18 and 2025-11-25 hosts get real `elicitation/create` requests
  * through the SDK's legacy shim, from the same definitions. Logs go to stderr; stdout carries protocol
- * messages only. Reads its key, principal, limits and effect ledger from the environment, which
- * overrides what the code sets (see resolveServerSettings). Effects declared `once` are recorded in a
- * SQLite ledger unless the code supplies a ledger of its own.
+ * messages only (once serving, anything else the process writes there, console.log included, goes to
+ * stderr). Reads its key, principal, limits and effect ledger from the environment, which overrides
+ * what the code sets (see resolveServerSettings). Effects declared `once` are recorded in a SQLite
+ * ledger unless the code supplies a ledger of its own.
  *
  * @example
  * await runStdioServer({ name: 'orders', version: '1.0.0', tools: [refundOrder], limits: { maxRounds: 20 }, onClose: () => store.close() });
@@ -85,7 +93,8 @@ export async function runStdioServer(options: StdioServerOptions): Promise<Runni
     legacyAnswerTimeoutMs: settings.legacyAnswerTimeoutMs,
     onError,
   });
-  // our own line reader: a line over the limit is answered and skipped, where the SDK's would end the session
+  // our own line reader: a line over the limit is answered and skipped, where the SDK's would end the session;
+  // it takes process.stdout for the protocol alone
   const transport = new StdinLineTransport({ maxLineBytes: settings.maxRequestBytes, log });
   const handle = serveStdio(factory, { onerror: onError, transport });
   log({ level: 'info', event: 'started', message: startupMessage(options.name, options.version, engine, settings) });
@@ -122,7 +131,9 @@ export async function mainStdioServer(options: StdioServerOptions): Promise<Runn
   try {
     return await runStdioServer(options);
   } catch (error) {
-    const message = error instanceof RoundtripConfigError ? error.message : ((error as Error).stack ?? String(error));
+    // a setting or a definition problem says what to fix in its message; anything else is a bug: its stack
+    const explained = error instanceof RoundtripConfigError || error instanceof RoundtripDefinitionError;
+    const message = explained ? error.message : ((error as Error).stack ?? String(error));
     process.stderr.write(`[${options.name}] cannot start: ${message}\n`);
     process.exitCode = 1;
     return undefined;

@@ -43,20 +43,24 @@ const WINDOW_MS = 60_000;
 /**
  * Writes one line per entry to stderr (stdout belongs to the protocol). Each kind of event (level and
  * name) writes at most 20 lines a minute, so a client repeating a refused request cannot flood the log;
- * what was held back is summed up in one line when that kind of event next comes after the minute.
+ * what was held back is summed up in one line when the minute is over.
  */
 export function createStderrLog(
   serverName: string,
   write: (line: string) => void = (line) => process.stderr.write(line),
   now: () => number = Date.now,
 ) {
-  const windows = new Map<string, { start: number; lines: number; held: number }>();
+  type Window = { start: number; lines: number; held: number };
+  const windows = new Map<string, Window>();
+  const sumUp = (kind: string, window: Window) => {
+    if (window.held > 0) write(`[${serverName}] ${kind}: ${window.held} more like this in ${WINDOW_MS / 1000} s were not logged\n`);
+    window.held = 0;
+  };
   const admit = (kind: string): boolean => {
     const at = now();
     let window = windows.get(kind);
     if (!window || at - window.start >= WINDOW_MS) {
-      if (window && window.held > 0)
-        write(`[${serverName}] ${kind}: ${window.held} more like this in ${WINDOW_MS / 1000} s were not logged\n`);
+      if (window) sumUp(kind, window);
       if (windows.size > 1000) windows.clear();
       window = { start: at, lines: 0, held: 0 };
       windows.set(kind, window);
@@ -65,13 +69,18 @@ export function createStderrLog(
       window.lines++;
       return true;
     }
-    window.held++;
+    // the first line held back: its sum is written when the minute is over, even if nothing more comes
+    if (window.held++ === 0) {
+      const held = window;
+      setTimeout(() => sumUp(kind, held), Math.max(0, held.start + WINDOW_MS - at)).unref();
+    }
     return false;
   };
   return (entry: EngineLogEntry) => {
-    if (!admit(`${entry.level} ${logSafe(entry.event)}`)) return;
+    const event = logSafe(entry.event);
+    if (!admit(`${entry.level} ${event}`)) return;
     const where = logSafe([entry.target, entry.run && `run ${entry.run}`].filter(Boolean).join(' '));
-    let line = `[${serverName}] ${entry.level} ${entry.event}${where ? ` (${where})` : ''}: ${logSafe(entry.message)}\n`;
+    let line = `[${serverName}] ${entry.level} ${event}${where ? ` (${where})` : ''}: ${logSafe(entry.message)}\n`;
     if (entry.error !== undefined) {
       const error = entry.error;
       line += stackSafe(error instanceof Error ? (error.stack ?? `${error.name}: ${error.message}`) : describe(error));

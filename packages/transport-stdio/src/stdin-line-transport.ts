@@ -7,6 +7,7 @@ import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/server';
 import { parseJSONRPCMessage, serializeMessage } from '@modelcontextprotocol/server';
 import type { EngineLogEntry } from '@roundtrip/engine';
 import { oversizedLineShape, type RequestId, requestIdOf } from './oversized-line-shape.ts';
+import { reserveStdout } from './reserve-stdout.ts';
 
 /** How much of the start and of the end of an oversized line is kept to find its id. */
 const KEPT_EDGE_BYTES = 4096;
@@ -21,7 +22,7 @@ export interface StdinLineTransportOptions {
   log: (entry: EngineLogEntry) => void;
   /** @defaultValue process.stdin */
   stdin?: Readable;
-  /** @defaultValue process.stdout */
+  /** @defaultValue process.stdout, reserved for the protocol: anything else written to it goes to stderr (see reserveStdout) */
   stdout?: Writable;
 }
 
@@ -48,6 +49,8 @@ export class StdinLineTransport implements Transport {
 
   private readonly stdin: Readable;
   private readonly stdout: Writable;
+  /** Writes to `stdout`: the only way left to it when it is process.stdout. */
+  private readonly write: (chunk: string) => boolean;
   private readonly maxLineBytes: number;
   private readonly log: (entry: EngineLogEntry) => void;
   private reading: Reading = { kind: 'kept', chunks: [], bytes: 0 };
@@ -59,6 +62,8 @@ export class StdinLineTransport implements Transport {
     this.log = options.log;
     this.stdin = options.stdin ?? process.stdin;
     this.stdout = options.stdout ?? process.stdout;
+    const stdout = this.stdout;
+    this.write = options.stdout ? (chunk) => stdout.write(chunk) : reserveStdout();
   }
 
   async start(): Promise<void> {
@@ -90,7 +95,7 @@ export class StdinLineTransport implements Transport {
   send(message: JSONRPCMessage): Promise<void> {
     if (this.closed) return Promise.reject(new Error('The stdio connection is closed; nothing more can be sent.'));
     return new Promise((resolve, reject) => {
-      if (this.stdout.write(serializeMessage(message))) resolve();
+      if (this.write(serializeMessage(message))) resolve();
       else {
         const onDrain = () => {
           this.stdout.off('error', onError);

@@ -1,7 +1,7 @@
 // What the server tells its operator on stderr: one line per engine log entry, and the startup line.
 
 import { createEngine, createKeyring, type Engine, type EngineOptions, generateKey } from '@roundtrip/engine';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { ServerSettings } from '../src/index.ts';
 import { describeServed, startupMessage } from '../src/startup-message.ts';
 import { createStderrLog } from '../src/stderr-log.ts';
@@ -59,6 +59,24 @@ describe('createStderrLog', () => {
       '[orders] warn state_rejected: 5 more like this in 60 s were not logged\n',
       '[orders] warn state_rejected: a minute later\n',
     ]);
+  });
+
+  it('sums up what it held back when the minute is over, though that kind of event does not come again', () => {
+    vi.useFakeTimers();
+    try {
+      const lines: string[] = [];
+      const log = createStderrLog('orders', (line) => lines.push(line));
+      for (let i = 0; i < 30; i++) log({ level: 'warn', event: 'request_invalid', message: `refused ${i}` });
+      vi.advanceTimersByTime(59_999);
+      expect(lines).toHaveLength(20);
+      vi.advanceTimersByTime(1);
+      expect(lines.slice(20)).toEqual(['[orders] warn request_invalid: 10 more like this in 60 s were not logged\n']);
+      // summed up once: the next line of that kind opens a new minute and repeats nothing
+      log({ level: 'warn', event: 'request_invalid', message: 'later' });
+      expect(lines.slice(21)).toEqual(['[orders] warn request_invalid: later\n']);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('indents the stack of an error under its line', () => {

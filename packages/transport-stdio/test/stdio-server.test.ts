@@ -167,6 +167,24 @@ describe('the stdio server', () => {
     for (const line of server.stdoutLines) expect(JSON.parse(line)).toMatchObject({ jsonrpc: '2.0' });
   });
 
+  it('sends what the served code prints (console.log, XState log actions, process.stdout.write) to stderr, never to stdout', async () => {
+    const printing = spawnRawServer(await bundles.of(join(import.meta.dirname, 'fixtures', 'printing-server.ts')), {
+      ROUNDTRIP_KEY: generateKey(),
+    });
+    running.push(printing);
+    folders.push(printing.home);
+    await printing.stderrMatching(/with console\.table/);
+    printing.send({ jsonrpc: '2.0', id: 1, method: 'server/discover', params: { _meta: modernMeta() } });
+    await printing.next(byId(1));
+    printing.child.stdin.end();
+    expect(await printing.exited).toEqual({ code: 0, signal: null });
+    expect(printing.stdoutLines).toHaveLength(1);
+    expect(JSON.parse(printing.stdoutLines[0]!)).toMatchObject({ jsonrpc: '2.0', id: 1 });
+    for (const how of ['console.log', 'console.info', 'console.debug', 'console.dir', 'an XState log action', 'process.stdout.write']) {
+      expect(printing.stderr()).toContain(`with ${how}`);
+    }
+  });
+
   it('refuses to start with a bad setting: status 1, the fix on stderr, nothing on stdout', async () => {
     const cases: Array<{ env: Record<string, string>; fix: RegExp }> = [
       {
