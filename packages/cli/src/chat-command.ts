@@ -15,7 +15,8 @@ A terminal MCP host: lists the server's tools, prompts and resources, runs the o
 arguments asked as a form), answers the server's questions at the terminal, prints the result,
 and asks again. At the menu: a number or name runs it, ? lists again, q (or Ctrl-D, or Ctrl-C) quits.
 ${hostNotes().replace(/\nExit codes:[\s\S]*$/, '')}
-Exit codes: 0 quit; 2 the command line is wrong; 3 the server could not start, or stopped.`;
+Exit codes: 0 quit; 1 the server refused to list what it offers; 2 the command line is wrong;
+  3 the server could not start, or stopped; 130 interrupted (Ctrl-C) while connecting.`;
 
 const SECTIONS: readonly [OfferingKind, string][] = [
   ['tool', 'Tools'],

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { defaultKeyFilePath } from '@roundtrip/transport-stdio';
 import type { CommandIo } from './command-io.ts';
 import { HOST_IDS, HOSTS, isHostId, type ServerLaunch, shellQuote } from './host-configs.ts';
-import { parseServeOptions, SERVE_FLAGS_HELP } from './serve-options.ts';
+import { checkSettingValues, parseServeOptions, SERVE_FLAGS_HELP } from './serve-options.ts';
 import { loadServerModule } from './server-module.ts';
 
 export const CONFIG_USAGE = `Usage: roundtrip config <${HOST_IDS.join('|')}> <module> [serve options]
@@ -52,6 +52,9 @@ export async function configCommand(
   if (!isHostId(hostArg)) return usage(io, `unknown host '${hostArg}'; choose one of ${HOST_IDS.join(', ')}.`);
   const options = parseServeOptions(rest, io.cwd);
   if (typeof options === 'string') return usage(io, options);
+  // an entry whose server cannot start would fail only inside the host
+  const badValue = checkSettingValues(options.settings);
+  if (badValue) return usage(io, badValue);
   const served = await loadServerModule('config', options.module, io, options);
   if (!served) return 1;
 

@@ -97,14 +97,15 @@ export async function keysCommand(args: readonly string[], io: CommandIo): Promi
     io.out.write(`${KEYS_USAGE}\n`);
     return 0;
   }
-  const option = args.find((arg) => arg.startsWith('-'));
-  if (option) return usage(io, `unknown option ${option}.`);
   const [action, file, kid, ...extra] = args;
+  const wantsKid = action === 'promote' || action === 'retire';
+  // a key id is base64url, so one in 64 begins with '-': the id's place is never an option
+  const option = args.find((arg, index) => arg.startsWith('-') && !(wantsKid && index === 2));
+  if (option) return usage(io, `unknown option ${option}.`);
   if (action === undefined) return usage(io, 'say what to do: new, list, add, promote or retire.');
   if (!(ACTIONS as readonly string[]).includes(action))
     return usage(io, `unknown action '${action}'; use new, list, add, promote or retire.`);
   if (file === undefined) return usage(io, `${action} needs the key file's path.`);
-  const wantsKid = action === 'promote' || action === 'retire';
   if (wantsKid && kid === undefined) return usage(io, `${action} needs the id of a key; \`roundtrip keys list ${file}\` shows them.`);
   if ((!wantsKid && kid !== undefined) || extra.length > 0) return usage(io, `too many arguments for ${action}.`);
   try {

@@ -35,7 +35,7 @@ Commands:
 Run \`roundtrip <command> --help\` for a command's options.
 
 Exit codes: 0 done; 1 failed at run time (call: the result is an error); 2 usage error;
-3 (call, chat) the server could not start or stopped; 130 (call) interrupted.`;
+3 (call, chat) the server could not start or stopped; 130 (call, chat) interrupted.`;
 
 const wantsHelp = (args: readonly string[]) => args.includes('--help') || args.includes('-h');
 

@@ -3,7 +3,7 @@
 import { RoundtripDefinitionError } from '@roundtrip/engine';
 import { RoundtripConfigError, runStdioServer } from '@roundtrip/transport-stdio';
 import type { CommandIo } from './command-io.ts';
-import { environmentWith, parseServeOptions, SERVE_FLAGS_HELP } from './serve-options.ts';
+import { checkSettingValues, environmentWith, parseServeOptions, SERVE_FLAGS_HELP } from './serve-options.ts';
 import { loadServerModule } from './server-module.ts';
 
 export const SERVE_USAGE = `Usage: roundtrip serve <module> [options]
@@ -17,16 +17,6 @@ when stdin closes, or on SIGTERM or SIGINT.
 
 Exit status: 0 the host closed the connection, 1 the module or a setting (key file, ledger, an
 environment variable) cannot be used, 2 a usage error (a flag's value included).`;
-
-/** Variables whose flag value alone can be wrong (out of range): a usage error when given by flag. */
-const VALUE_CHECKED = new Set([
-  'ROUNDTRIP_STATE_TTL',
-  'ROUNDTRIP_MAX_ROUNDS',
-  'ROUNDTRIP_MAX_STATE_BYTES',
-  'ROUNDTRIP_SETTLE_TIMEOUT_MS',
-  'ROUNDTRIP_ANSWER_TIMEOUT_MS',
-  'ROUNDTRIP_MAX_REQUEST_BYTES',
-]);
 
 function usage(io: CommandIo, problem: string): number {
   io.err.write(`roundtrip serve: ${problem}\n\n${SERVE_USAGE}\n`);
@@ -45,6 +35,8 @@ export async function serveCommand(args: readonly string[], io: CommandIo, env: 
   }
   const options = parseServeOptions(args, io.cwd);
   if (typeof options === 'string') return usage(io, options);
+  const badValue = checkSettingValues(options.settings);
+  if (badValue) return usage(io, badValue);
   const served = await loadServerModule('serve', options.module, io, options);
   if (!served) return 1;
   let closed: () => void = () => {};
@@ -63,13 +55,8 @@ export async function serveCommand(args: readonly string[], io: CommandIo, env: 
   } catch (error) {
     if (error instanceof RoundtripConfigError) {
       const byFlag = options.settings.find((s) => s.variable === error.setting);
-      if (byFlag) {
-        const message = error.message.replaceAll(byFlag.variable, byFlag.flag);
-        if (VALUE_CHECKED.has(byFlag.variable)) return usage(io, message);
-        io.err.write(`roundtrip serve: cannot start ${served.name}: ${message}\n`);
-        return 1;
-      }
-      io.err.write(`roundtrip serve: cannot start ${served.name}: ${error.message}\n`);
+      const message = byFlag ? error.message.replaceAll(byFlag.variable, byFlag.flag) : error.message;
+      io.err.write(`roundtrip serve: cannot start ${served.name}: ${message}\n`);
       return 1;
     }
     if (error instanceof RoundtripDefinitionError) {

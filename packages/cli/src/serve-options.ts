@@ -1,6 +1,8 @@
 // The options of `roundtrip serve` (which `roundtrip config` writes into a host's entry): the server's
 // name and version, and one flag per ROUNDTRIP_* setting of a stdio server, which wins over the variable.
 import { isAbsolute, resolve } from 'node:path';
+import { generateKey } from '@roundtrip/engine';
+import { RoundtripConfigError, resolveServerSettings } from '@roundtrip/transport-stdio';
 
 /** One setting given by a flag: the flag, the environment variable it stands for, and its value. */
 export interface FlagSetting {
@@ -120,4 +122,35 @@ export function environmentWith(env: NodeJS.ProcessEnv, settings: readonly FlagS
     result[variable] = value;
   }
   return result;
+}
+
+/** The settings whose value alone can be wrong (a number out of range): checked before anything starts. */
+const VALUE_CHECKED = new Set([
+  'ROUNDTRIP_STATE_TTL',
+  'ROUNDTRIP_MAX_ROUNDS',
+  'ROUNDTRIP_MAX_STATE_BYTES',
+  'ROUNDTRIP_SETTLE_TIMEOUT_MS',
+  'ROUNDTRIP_ANSWER_TIMEOUT_MS',
+  'ROUNDTRIP_MAX_REQUEST_BYTES',
+]);
+
+/**
+ * Why a server would refuse a value given by flag (a limit out of range), said with the flag's name;
+ * undefined when every value fits. Checked as the server checks them, touching no file: `roundtrip
+ * config` must not write an entry whose server cannot start, and `serve` says it as a usage error.
+ */
+export function checkSettingValues(settings: readonly FlagSetting[]): string | undefined {
+  const given = settings.filter((s) => VALUE_CHECKED.has(s.variable));
+  if (given.length === 0) return undefined;
+  // a key, a principal and no ledger file: the check reads no key file and writes none
+  const env: NodeJS.ProcessEnv = { ROUNDTRIP_KEY: generateKey(), ROUNDTRIP_PRINCIPAL: 'check', ROUNDTRIP_LEDGER: ':memory:' };
+  for (const { variable, value } of given) env[variable] = value;
+  try {
+    resolveServerSettings('check', env);
+    return undefined;
+  } catch (error) {
+    if (!(error instanceof RoundtripConfigError)) throw error;
+    const byFlag = given.find((s) => s.variable === error.setting);
+    return byFlag ? error.message.replaceAll(byFlag.variable, byFlag.flag) : error.message;
+  }
 }

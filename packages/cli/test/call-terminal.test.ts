@@ -3,6 +3,9 @@
 // of a module, given after `--`) are the bundled ones (see bundled-cli.ts): each starts in a fraction of
 // the time the workspace bin takes; call-command.test.ts runs `call <module>.ts` through the real bin.
 import { randomBytes } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type BundledCli, bundleCli } from './fixtures/bundled-cli.ts';
@@ -63,6 +66,38 @@ describe.skipIf(!hasTmux && process.env.CI !== 'true')('the terminal host in a p
     pane.keys('C-c');
     await pane.waitFor("Nothing planned: the question 'where' was cancelled.");
     expect(await pane.exitStatus()).toBe(1);
+  });
+
+  it('call: Ctrl-C while the server works cancels the request, says so and exits 130', async () => {
+    // a 2025-11-25 server that lists one tool and never answers a call (it logs the cancellation)
+    const silent = [
+      "const send = (m) => process.stdout.write(JSON.stringify({ jsonrpc: '2.0', ...m }) + '\\n');",
+      "require('node:readline').createInterface({ input: process.stdin }).on('line', (line) => {",
+      '  const m = JSON.parse(line);',
+      "  if (m.method === 'initialize') send({ id: m.id, result: { protocolVersion: m.params.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: 'silent', version: '1' } } });",
+      "  else if (m.method === 'tools/list') send({ id: m.id, result: { tools: [{ name: 'wait', inputSchema: { type: 'object' } }] } });",
+      "  else if (m.method === 'tools/call') console.error('working');",
+      "  else if (m.method === 'notifications/cancelled') console.error('cancelled by the host');",
+      '});',
+    ].join('\n');
+    const log = join(mkdtempSync(join(tmpdir(), 'roundtrip-call-')), 'server.log');
+    const pane = openTmuxPane(
+      [...bundled.launcher, 'call', 'wait', '--era', '2025-11-25', '--server-log', log, '--', process.execPath, '-e', silent],
+      {
+        cwd: here,
+        env,
+      },
+    );
+    panes.push(pane);
+    // the request is in flight once the server has logged it (bounded by the test's timeout)
+    while (!existsSync(log) || !readFileSync(log, 'utf8').includes('working')) await new Promise((resolve) => setTimeout(resolve, 50));
+    pane.keys('C-c');
+    const shown = await pane.waitFor(/roundtrip call: (interrupted\.|[^\n]*did not answer)/);
+    expect(shown).toContain('roundtrip call: interrupted.');
+    expect(shown).not.toContain('did not answer in time');
+    expect(await pane.exitStatus()).toBe(130);
+    expect(readFileSync(log, 'utf8')).toContain('cancelled by the host');
+    rmSync(dirname(log), { recursive: true, force: true });
   });
 
   it('chat: lists what the server offers, runs a prompt and a resource template, and quits on Ctrl-D', async () => {

@@ -124,7 +124,7 @@ describe('roundtrip config', () => {
     expect(connection.stderr()).toContain(`(key file ${key};`);
   });
 
-  it('prints its help, and refuses a missing or unknown host or module as a usage error (2)', async () => {
+  it('prints its help, and refuses a missing or unknown host or module, or a value the server would refuse, as a usage error (2)', async () => {
     expect(await run('config', '--help')).toMatchObject({
       code: 0,
       out: expect.stringContaining('Usage: roundtrip config <claude|claude-code|vscode|cursor|goose|windsurf|lmstudio> <module>'),
@@ -137,6 +137,15 @@ describe('roundtrip config', () => {
       ],
       [['vscode'], 'roundtrip config: give the module to serve.\n'],
       [['vscode', MODULE, '--ttl'], 'roundtrip config: --ttl needs the state lifetime in seconds.\n'],
+      // a value the server would refuse: no entry whose server cannot start
+      [
+        ['claude', MODULE, '--ttl', 'soon'],
+        'roundtrip config: --ttl is "soon"; give the state lifetime in whole seconds from 1 to 604800 (default 600).\n',
+      ],
+      [
+        ['goose', MODULE, '--max-request-bytes=1'],
+        'roundtrip config: --max-request-bytes is "1"; give the size of the largest request line read from stdin, in whole bytes from 65536 to 8388608',
+      ],
     ];
     for (const [args, message] of cases) {
       const result = await run('config', ...args);

@@ -3,7 +3,7 @@
 import { chmod, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createEngine, createKeyring, type StepOutcome } from '@roundtrip/engine';
+import { createEngine, createKeyring, generateKey, type StepOutcome } from '@roundtrip/engine';
 import { readKeyFile } from '@roundtrip/transport-stdio';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCommand } from './fixtures/run-command.ts';
@@ -131,6 +131,22 @@ describe('roundtrip keys', () => {
       err: `roundtrip keys promote: ${file} holds no key with id AAAAAAAA (its keys: ${only}, ${other}). Run \`roundtrip keys list ${file}\` to see them.\n`,
     });
     expect((await readFile(file, 'utf8')).startsWith(text)).toBe(true);
+  });
+
+  it('promotes and retires a key whose id begins with a dash (one key in 64): the id is not taken for an option', async () => {
+    const dir = await tempDir();
+    const file = join(dir, 'dash.key');
+    const first = kidOf((await run(dir, 'keys', 'new', file)).out);
+    let dashKey = generateKey();
+    for (let tries = 0; !createKeyring([dashKey]).sealingKid.startsWith('-') && tries < 100_000; tries++) dashKey = generateKey();
+    const dash = createKeyring([dashKey]).sealingKid;
+    expect(dash.startsWith('-')).toBe(true);
+    const [key] = readKeyFile(file, 'test');
+    await writeFile(file, `${key}\n${dashKey}\n`, { mode: 0o600 });
+    expect(await run(dir, 'keys', 'promote', file, dash)).toMatchObject({ code: 0, out: `${dash} sealing (${first} now opening only)\n` });
+    expect(await run(dir, 'keys', 'promote', file, first)).toMatchObject({ code: 0 });
+    expect(await run(dir, 'keys', 'retire', file, dash)).toMatchObject({ code: 0, out: `${dash} retired from ${file}\n` });
+    expect(readKeyFile(file, 'test')).toEqual([key]);
   });
 
   it('checks the file as a server does before reading it: missing, writable by others, or holding a bad line', async () => {

@@ -56,10 +56,11 @@ export function explainFailure(error: unknown, { era, server, connecting }: { er
         break;
     }
   }
-  if (isAbort(error)) return { message: 'interrupted.', code: EXIT.interrupted, showLog: false };
+  // a server's refusal is never our own abort, whatever its message says
   if (error instanceof ProtocolError) {
     return { message: `the server refused the request: ${message} (JSON-RPC error ${error.code}).`, code: EXIT.failed, showLog: true };
   }
+  if (isAbort(error)) return { message: 'interrupted.', code: EXIT.interrupted, showLog: false };
   return {
     message: connecting ? `cannot connect to the server '${server}': ${message}` : message,
     code: connecting ? EXIT.server : EXIT.failed,

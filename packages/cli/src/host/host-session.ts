@@ -77,7 +77,8 @@ export async function runAndPrint(session: Session, offering: Offering, args: Re
     if (isError && log.trim() !== '') session.io.err.write(formatServerLog(log, session.terminal.style.dim));
     return isError ? EXIT.failed : EXIT.ok;
   } catch (error) {
-    return session.fail(error);
+    // the client rejects an aborted request with a RequestTimeout SdkError: Ctrl-C is said as what it was
+    return session.fail(abort.signal.aborted ? abort.signal.reason : error);
   } finally {
     session.terminal.onInterrupt(undefined);
   }

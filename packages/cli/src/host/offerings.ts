@@ -24,23 +24,50 @@ const described = (item: { name: string; title?: string; description?: string })
   ...(item.description !== undefined && { description: item.description }),
 });
 
-/** Everything the server lists, tools first, in the server's order. */
+/** Every page of one list: the server may split it, and says where the next page starts. */
+async function allPages<P extends { nextCursor?: string | undefined }, T>(
+  list: (params: { cursor?: string }) => Promise<P>,
+  items: (page: P) => T[],
+): Promise<T[]> {
+  const found: T[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await list(cursor === undefined ? {} : { cursor });
+    found.push(...items(page));
+    cursor = page.nextCursor;
+  } while (cursor !== undefined);
+  return found;
+}
+
+/** Everything the server lists (every page), tools first, in the server's order. */
 export async function listOfferings(client: Client): Promise<Offering[]> {
   const capabilities = client.getServerCapabilities() ?? {};
   const found: Offering[] = [];
   if (capabilities.tools) {
-    for (const tool of (await client.listTools()).tools) found.push({ kind: 'tool', ...described(tool), inputSchema: tool.inputSchema });
+    const tools = await allPages(
+      (params) => client.listTools(params),
+      (page) => page.tools,
+    );
+    for (const tool of tools) found.push({ kind: 'tool', ...described(tool), inputSchema: tool.inputSchema });
   }
   if (capabilities.prompts) {
-    for (const prompt of (await client.listPrompts()).prompts)
-      found.push({ kind: 'prompt', ...described(prompt), arguments: prompt.arguments ?? [] });
+    const prompts = await allPages(
+      (params) => client.listPrompts(params),
+      (page) => page.prompts,
+    );
+    for (const prompt of prompts) found.push({ kind: 'prompt', ...described(prompt), arguments: prompt.arguments ?? [] });
   }
   if (capabilities.resources) {
-    for (const resource of (await client.listResources()).resources)
-      found.push({ kind: 'resource', ...described(resource), uri: resource.uri });
-    for (const template of (await client.listResourceTemplates()).resourceTemplates) {
-      found.push({ kind: 'template', ...described(template), uriTemplate: template.uriTemplate });
-    }
+    const resources = await allPages(
+      (params) => client.listResources(params),
+      (page) => page.resources,
+    );
+    for (const resource of resources) found.push({ kind: 'resource', ...described(resource), uri: resource.uri });
+    const templates = await allPages(
+      (params) => client.listResourceTemplates(params),
+      (page) => page.resourceTemplates,
+    );
+    for (const template of templates) found.push({ kind: 'template', ...described(template), uriTemplate: template.uriTemplate });
   }
   return found;
 }
