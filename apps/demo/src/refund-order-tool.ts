@@ -229,14 +229,9 @@ export function createRefundOrderTool(store: Pick<OrdersStore, 'findOrder' | 're
     result: (found) => {
       // "kept" from an older state of a conversation whose refund went through since: say what is true now
       const order = found.status === 'kept' ? store.findOrder(found.order_id) : undefined;
-      const output: RefundOutput =
+      const output =
         order?.status === 'refunded'
-          ? {
-              ...found,
-              status: 'already_refunded',
-              refunded_at: order.refundedAt,
-              message: `Order ${found.order_id} was already refunded${order.refundedAt ? ` on ${order.refundedAt.slice(0, 10)}` : ''}; nothing more was done.`,
-            }
+          ? outputFor('already_refunded', { orderId: found.order_id, order, amount: '', note: '', refund: null })
           : found;
       return { text: output.message, structured: output, isError: output.status === 'not_found' || output.status === 'interrupted' };
     },

@@ -1,8 +1,11 @@
 // The demo's tools through the engine in this process, over a real SQLite file shared by the orders and
 // the effect ledger, as the server runs them.
 import { createEngine, createKeyring, generateKey } from '@roundtrip/engine';
+import { createSqliteLedger } from '@roundtrip/engine/sqlite';
 import { afterEach, describe, expect, it } from 'vitest';
+import { SERVER_NAME } from '../src/demo-definitions.ts';
 import { createRefundOrderTool } from '../src/refund-order-tool.ts';
+import { createRefundOrderToolV2 } from './fixtures/refund-order-tool-v2.ts';
 import {
   accept,
   asked,
@@ -206,6 +209,28 @@ describe('refund_order answered more than once', () => {
         ),
       ),
     ).toBe('Order ord_52 was not refunded.');
+  });
+});
+
+describe('refund_order across a deploy from version 2 to 3', () => {
+  it('continues a question version 2 asked: the state is migrated and the refund made once', async () => {
+    const current = demoEngine();
+    const ledger = createSqliteLedger({ path: current.db });
+    const before = createEngine({ tools: [createRefundOrderToolV2(current.store)], keyring: sharedKeyring, audience: SERVER_NAME, ledger });
+    try {
+      const args = { order_id: 'ord_51' };
+      const outcome = await before.callTool({ name: 'refund_order', arguments: args, principal: 'ada', capabilities: FORM });
+      const { message, requestState } = question(outcome, 'confirm');
+      expect(message).toBe('Refund $49.00 for order ord_51?');
+      const result = done(await current.call('refund_order', args, { requestState, inputResponses: yes }));
+      expect(textOf(result)).toBe('Refunded $49.00 for order ord_51.');
+      expect(current.logs).toContainEqual(
+        expect.objectContaining({ event: 'state_migrated', message: expect.stringMatching(/'2' → '3'$/) }),
+      );
+      expect(current.store.countRefunds('ord_51')).toBe(1);
+    } finally {
+      ledger.close();
+    }
   });
 });
 

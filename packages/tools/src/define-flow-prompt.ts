@@ -7,7 +7,7 @@ import type { FlowOutcome } from './flow-context.ts';
 import { registerFlow } from './flow-registry.ts';
 import type { FinalInput } from './flow-setup.ts';
 import type { AnswersOf, StepSpec } from './flow-spec.ts';
-import { type FlowVersioning, withVersion } from './flow-version.ts';
+import { checkedMigrations, type FlowVersioning, withVersion } from './flow-version.ts';
 
 export interface FlowPromptConfig<TArgs extends z.ZodObject, TSteps extends Record<string, StepSpec>> extends FlowVersioning {
   /** Prompt name as clients ask for it: 1–128 characters of letters, digits, `_`, `-` and `.`. */
@@ -33,7 +33,7 @@ export function defineFlowPrompt<
   const flow = withVersion(declareFlow(`prompt '${config.name}'`, config.name, args, config.steps, final), config.version, final);
   const ended = config.ended;
   const definition = definePrompt({
-    ...(config.migrations ? { migrations: config.migrations } : {}),
+    ...(config.migrations ? { migrations: checkedMigrations(flow.compiled, config.version, config.migrations) } : {}),
     name: config.name,
     description: config.description,
     title: config.title,

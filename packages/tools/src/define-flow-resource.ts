@@ -7,7 +7,7 @@ import type { FlowOutcome } from './flow-context.ts';
 import { registerFlow } from './flow-registry.ts';
 import type { FinalInput } from './flow-setup.ts';
 import type { AnswersOf, StepSpec } from './flow-spec.ts';
-import { type FlowVersioning, withVersion } from './flow-version.ts';
+import { checkedMigrations, type FlowVersioning, withVersion } from './flow-version.ts';
 
 /** The `{variables}` of a URI template type. */
 type UriVariables<U extends string> = U extends `${string}{${infer V}}${infer R}` ? V | UriVariables<R> : never;
@@ -51,7 +51,7 @@ export function defineFlowResource<
   const flow = withVersion(declareFlow(`resource '${config.name}'`, config.name, variables, config.steps, final), config.version, final);
   const ended = config.ended;
   const definition = defineResource({
-    ...(config.migrations ? { migrations: config.migrations } : {}),
+    ...(config.migrations ? { migrations: checkedMigrations(flow.compiled, config.version, config.migrations) } : {}),
     uri: config.uri,
     name: config.name,
     title: config.title,

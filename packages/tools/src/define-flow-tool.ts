@@ -6,7 +6,7 @@ import type { FlowOutcome } from './flow-context.ts';
 import { registerFlow } from './flow-registry.ts';
 import { type FinalInput, type FinishInput, shownNow } from './flow-setup.ts';
 import type { AnswersOf, StepSpec } from './flow-spec.ts';
-import { type FlowVersioning, withVersion } from './flow-version.ts';
+import { checkedMigrations, type FlowVersioning, withVersion } from './flow-version.ts';
 
 /** How a flow ended early: at which step, how the user left it, and what was known by then. */
 export interface EndedInfo<TSteps, TInput = Record<string, unknown>> {
@@ -80,7 +80,7 @@ export function defineFlowTool<
   const flow = withVersion(declareFlow(owner, config.name, config.input, config.steps, final, config.fallback), config.version, final);
   const ended = config.ended;
   const definition = defineTool({
-    ...(config.migrations ? { migrations: config.migrations } : {}),
+    ...(config.migrations ? { migrations: checkedMigrations(flow.compiled, config.version, config.migrations) } : {}),
     name: config.name,
     description: config.description,
     title: config.title,

@@ -125,6 +125,23 @@ describe('a declared flow with a version', () => {
     );
   });
 
+  it('refuses as outdated a state whose migration left the renamed step on the trail, rather than lose its answer', async () => {
+    const state = await askingColour();
+    const renameOnlyValueAndAnswers: MachineMigrations[string] = {
+      to: '2',
+      migrate: (s) => {
+        const { colour = null, ...answers } = (s.context as { answers: JsonObject }).answers;
+        return { ...s, value: 'favourite', context: { ...(s.context as JsonObject), answers: { ...answers, favourite: colour } } };
+      },
+    };
+    const { call, logs } = serve(v2({ '1': renameOnlyValueAndAnswers }));
+    const outcome = await call(state, { colour: accept({ colour: 'red' }) });
+    expect(outcome).toMatchObject({ type: 'error', error: { code: -32602, data: { reason: 'outdated' } } });
+    expect(logs).toContainEqual(
+      expect.objectContaining({ event: 'state_rejected', message: expect.stringContaining(`context.trail names "colour"`) }),
+    );
+  });
+
   it('refuses migrations that do not lead to its version when it is defined', () => {
     expect(() => v2({ '1': { to: '3', migrate: (s) => s } })).toThrow(/the migrations from '1' end at '3'/);
   });

@@ -1,85 +1,35 @@
-// One question asked through a real engine: the form it sends, and what becomes of an answer.
-import {
-  type AnswerEvents,
-  type AnswerSchema,
-  type AskMeta,
-  createEngine,
-  createKeyring,
-  defineQuestions,
-  defineTool,
-  type ElicitationSchema,
-  generateKey,
-} from '@roundtrip/engine';
+// One question asked through a real engine: the form it sends, and what becomes of an answer. The
+// question is a one-step declared flow, served by the same conversation helper as every flow test.
+import type { ElicitationSchema } from '@roundtrip/engine';
 import { expect } from 'vitest';
-import { assign, setup } from 'xstate';
 import { z } from 'zod';
-
-const keyring = createKeyring([generateKey()]);
-const CALL = { name: 'ask', arguments: {}, principal: 'ada', capabilities: { elicitation: {} } };
-
-/** A tool that asks `Answer?` with this schema once and ends with the accepted content. */
-function askingTool(schema: AnswerSchema) {
-  const questions = defineQuestions<unknown>()({ q: { message: 'Answer?', schema } });
-  const machine = setup({
-    types: {
-      context: {} as { answer: unknown },
-      events: {} as AnswerEvents<typeof questions>,
-      meta: {} as AskMeta<typeof questions>,
-      output: {} as { answer: unknown },
-    },
-  }).createMachine({
-    id: 'ask',
-    context: { answer: null },
-    initial: 'asking',
-    states: {
-      asking: {
-        meta: { ask: ['q'] },
-        on: {
-          'q.accept': { target: 'done', actions: assign({ answer: ({ event }) => event.content }) },
-          'q.decline': 'done',
-          'q.cancel': 'done',
-        },
-      },
-      done: { type: 'final' },
-    },
-    output: ({ context }) => ({ answer: context.answer }),
-  });
-  return defineTool({
-    name: 'ask',
-    description: 'Asks one question',
-    input: z.object({}),
-    questions,
-    machine,
-    result: (output) => ({ text: JSON.stringify(output.answer) }),
-  });
-}
+import { ask, defineFlowTool } from '../src/index.ts';
+import { accept, converse } from './conversation.ts';
 
 /** What one answer became: the content the machine received, or the reason the question was asked again. */
 export type AnswerOutcome = { accepted: unknown } | { reasked: string };
 
-/** Asks one question with `schema`: the form it sends, and a way to answer it once. */
-export async function askForm(schema: AnswerSchema) {
-  const engine = createEngine({ tools: [askingTool(schema)], keyring, audience: 'tools-test' });
-  const first = await engine.callTool(CALL);
-  if (first.type !== 'input_required') throw new Error(`expected a question, got ${JSON.stringify(first)}`);
-  const request = first.inputRequests.q!;
+/** Asks one question with the fields of `schema`: the form it sends, and a way to answer it once. */
+export async function askForm(schema: z.ZodObject) {
+  const tool = defineFlowTool({
+    name: 'ask',
+    description: 'Asks one question',
+    input: z.object({}),
+    steps: { q: ask({ message: 'Answer?', fields: schema.shape }) },
+    final: ({ answers }) => ({ text: JSON.stringify(answers.q ?? null) }),
+  });
+  const first = await converse(tool);
+  expect(Object.keys(first.asked), 'expected the one question q').toEqual(['q']);
   return {
-    requestedSchema: (request.params as { requestedSchema: ElicitationSchema }).requestedSchema,
+    requestedSchema: (first.asked.q as { requestedSchema: ElicitationSchema }).requestedSchema,
     answer: async (content: Record<string, unknown>): Promise<AnswerOutcome> => {
-      const outcome = await engine.callTool({
-        ...CALL,
-        requestState: first.requestState,
-        inputResponses: { q: { action: 'accept', content } },
-      });
-      if (outcome.type === 'input_required') {
-        const message = outcome.inputRequests.q!.params.message;
-        const reason = /Your last answer was not accepted: (.*)\. Please answer again\.$/.exec(message)?.[1];
-        expect(reason, message).toBeDefined();
+      const next = await first.answer({ q: accept(content) });
+      if (next.asked.q) {
+        const reason = /Your last answer was not accepted: (.*)\. Please answer again\.$/.exec(next.asked.q.message)?.[1];
+        expect(reason, next.asked.q.message).toBeDefined();
         return { reasked: reason! };
       }
-      expect(outcome.type).toBe('complete');
-      const text = outcome.type === 'complete' ? outcome.result.content[0]?.text : undefined;
-      return { accepted: JSON.parse(text ?? 'null') as unknown };
+      return { accepted: JSON.parse(next.text()) as unknown };
     },
   };
 }
