@@ -138,6 +138,26 @@ else
     cwd: project,
   });
 
+// the engine and the tools keep their definitions in module-level maps: a second copy would not know the first's
+const copiesOf = (name) => {
+  const found = [];
+  const walk = (dir) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      if (!entry.isDirectory()) continue;
+      const path = join(dir, entry.name);
+      if (path.endsWith(join('node_modules', ...name.split('/')))) found.push(relative(project, path));
+      else walk(path);
+    }
+  };
+  walk(join(project, 'node_modules'));
+  return found;
+};
+for (const name of ['@roundtrip/engine', '@roundtrip/tools', 'xstate', 'zod']) {
+  const copies = copiesOf(name);
+  if (copies.length !== 1) fail(`one copy of ${name} installed (peer dependency)`, copies.join('\n'));
+}
+pass('one copy each of @roundtrip/engine, @roundtrip/tools, xstate and zod (peer dependencies)');
+
 const engineDist = join(project, 'node_modules', '@roundtrip', 'engine', 'dist');
 const rootNodeOnly = nodeOnlyImports(join(engineDist, 'index.js'));
 if (rootNodeOnly.length > 0) fail("@roundtrip/engine's root entry loads no Node-only module", rootNodeOnly.join('\n'));
