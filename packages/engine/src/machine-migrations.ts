@@ -76,7 +76,7 @@ export function planMigrations(owner: string, current: string, declared: unknown
         at,
         'invalid_migration',
         `it migrates from ${describeVersion(current)}, the machine's current version, so it would never run.`,
-        "Bump the machine's version (createMachine({ version })) when you add a migration from the version before.",
+        "Bump the machine's version (createMachine({ version }), or version on a declared flow) when you add a migration from the version before.",
       );
       continue;
     }
