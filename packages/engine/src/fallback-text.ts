@@ -2,6 +2,7 @@
 // user must answer (not the model), and exactly how to call the tool again. Short, with no JSON Schema.
 import type { ActiveQuestion } from './active-questions.ts';
 import { ANSWERS_ARGUMENT, CANCEL, CONTINUATION_ARGUMENT, DECLINE } from './fallback-arguments.ts';
+import { quoteJson, showHidden } from './safe-text.ts';
 import type { EnvelopeRejection } from './state-envelope.ts';
 import type { ElicitationProperty, ElicitationSchema } from './wire-shapes.ts';
 
@@ -12,7 +13,8 @@ const FORMATS: Record<string, string> = {
   'date-time': 'a date and time (ISO 8601)',
 };
 
-const quoted = (value: string) => JSON.stringify(value);
+// everything quoted or repeated here may hold a client's text: hidden characters are shown as escapes (\u202e)
+const quoted = (value: string) => quoteJson(value);
 const titled = (options: readonly { const: string; title: string }[]) =>
   options.map((o) => (o.title && o.title !== o.const ? `${quoted(o.const)} (${o.title})` : quoted(o.const))).join(', ');
 
@@ -46,7 +48,7 @@ function fieldLines(schema: ElicitationSchema): string[] {
   const required = new Set(schema.required ?? []);
   return Object.entries(schema.properties).map(([name, p]) => {
     const about = [p.title, p.description].filter((t): t is string => typeof t === 'string' && t !== '' && t !== name).join(': ');
-    const fallback = p.default === undefined ? '' : `; default ${JSON.stringify(p.default)}`;
+    const fallback = p.default === undefined ? '' : `; default ${quoteJson(p.default)}`;
     return `- ${name} (${required.has(name) ? 'required' : 'optional'}${fallback}): ${kindOf(p)}${about ? `. ${about}` : ''}`;
   });
 }
@@ -75,7 +77,7 @@ const MAX_REPEATED_ARGUMENTS = 500;
 
 /** ` ({"city":"Oslo"})`: the tool's own arguments, repeated only when short (never echo a large input back). */
 function argumentsAgain(args: Readonly<Record<string, unknown>>): string {
-  const text = JSON.stringify(args);
+  const text = quoteJson(args);
   return text.length > MAX_REPEATED_ARGUMENTS ? ', unchanged,' : ` (${text})`;
 }
 
@@ -88,10 +90,10 @@ export function fallbackText(view: FallbackView): string {
   ];
   for (const a of asks) {
     const note = view.notes.get(a.question.key);
-    lines.push('', `Question '${a.question.key}': ${a.message}${note ? `\n${note}` : ''}`);
+    lines.push('', `Question '${a.question.key}': ${showHidden(a.message)}${note ? `\n${showHidden(note)}` : ''}`);
     if (a.url !== undefined) {
       lines.push(
-        `Give the user this page to open themselves: ${a.url}`,
+        `Give the user this page to open themselves: ${showHidden(a.url)}`,
         `Its answer is {} once the user says they have been there (or "${DECLINE}" if they will not go).`,
       );
     } else {

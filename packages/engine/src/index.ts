@@ -52,6 +52,8 @@ export type {
 export { defineQuestions } from './questions.ts';
 export type { InspectedAnswer, RoundReport } from './round-report.ts';
 export type { ProgressUpdate, RoundRequest } from './run-step.ts';
+export type { SafeTextOptions } from './safe-text.ts';
+export { safeText } from './safe-text.ts';
 export type { EngineLogEntry, StepError, StepOutcome } from './step-outcome.ts';
 export { ErrorCode, INVALID_STATE_HINT, INVALID_STATE_MESSAGE, OUTDATED_STATE_HINT } from './step-outcome.ts';
 export type {

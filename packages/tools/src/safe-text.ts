@@ -1,13 +1,9 @@
 // Message templates of declared flows: `{{input.topic}}` and `{{form.field}}`, filled with values made safe
 // for where they go. No code runs in a template; a value cannot add lines, controls or markup of its own.
+import { safeText } from '@roundtrip/engine';
 
 const PLACEHOLDER = /\{\{\s*([^{}]*?)\s*\}\}/g;
 const PATH = /^[A-Za-z][A-Za-z0-9_]*\.[A-Za-z][A-Za-z0-9_]*$/;
-// C0/C1 controls, bidi overrides and zero-width characters: a value must not reorder or hide the text around it.
-// Matching control characters is the point here, so this one regex is exempt from the lint rule.
-// biome-ignore lint/suspicious/noControlCharactersInRegex: removing controls is what it is for
-const HIDDEN = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]+/g;
-const MAX_VALUE_CHARS = 200;
 
 /** Shown for a placeholder whose answer was not given (a skipped step, an optional field left empty). */
 const MISSING_VALUE = '—';
@@ -21,19 +17,15 @@ export function templatePaths(template: string): { paths: string[]; bad: string[
 }
 
 /**
- * A value as one line of plain text: controls and invisible characters become spaces, runs of white
- * space one space, and anything longer than 200 characters is cut with an ellipsis.
+ * A value as one line of plain text, through the engine's {@link safeText} (controls and invisible
+ * characters become spaces, at most 200 characters); a list as its items joined by commas, and a value
+ * that is missing, empty or not text-like as a dash.
  */
 export function safeValue(value: unknown): string {
   if (value === undefined || value === null) return MISSING_VALUE;
   if (Array.isArray(value)) return value.length === 0 ? MISSING_VALUE : value.map(safeValue).join(', ');
-  let text: string;
-  if (typeof value === 'string') text = value;
-  else if (typeof value === 'number' || typeof value === 'boolean') text = String(value);
-  else return MISSING_VALUE;
-  text = text.replace(HIDDEN, ' ').replace(/\s+/g, ' ').trim();
-  if (text === '') return MISSING_VALUE;
-  return text.length > MAX_VALUE_CHARS ? `${text.slice(0, MAX_VALUE_CHARS - 1)}…` : text;
+  if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') return MISSING_VALUE;
+  return safeText(value) || MISSING_VALUE;
 }
 
 /** Reads `a.b` from a context object; undefined when any part is missing. */
