@@ -1,5 +1,6 @@
 // Key files on disk for `roundtrip keys`: created at once or not at all, read with the checks the server
-// makes, replaced whole (temp file + rename) so a server starting meanwhile reads the old keys or the new.
+// makes, replaced whole (temp file + rename) so a server starting meanwhile reads the old keys or the new,
+// and edited by one writer at a time (`<file>.lock`) so that no writer's key is lost to another's.
 import { randomBytes } from 'node:crypto';
 import {
   chmodSync,
@@ -18,6 +19,7 @@ import {
 } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { readKeyFile } from '@roundtrip/transport-stdio';
+import { FileLockError, withFileLock } from './file-lock.ts';
 import { type KeyFileText, parseKeyFileText } from './key-file-text.ts';
 
 /** A key file operation that failed; the message says what and what to do. */
@@ -90,5 +92,56 @@ export function replaceKeyFile(path: string, text: string): void {
     );
   } finally {
     if (temp) rmSync(temp, { force: true });
+  }
+}
+
+const LOCK_TIMEOUT_VARIABLE = 'ROUNDTRIP_KEYS_LOCK_TIMEOUT_MS';
+const DEFAULT_LOCK_TIMEOUT_MS = 10_000;
+
+function lockTimeoutOf(env: NodeJS.ProcessEnv): number {
+  const value = env[LOCK_TIMEOUT_VARIABLE];
+  if (value === undefined || value === '') return DEFAULT_LOCK_TIMEOUT_MS;
+  if (!/^\d{1,9}$/.test(value)) {
+    throw new KeyFileError(
+      `${LOCK_TIMEOUT_VARIABLE} is '${value}'; give the time to wait for another writer in whole milliseconds (0: do not wait), ` +
+        `or unset it to wait ${DEFAULT_LOCK_TIMEOUT_MS} ms.`,
+    );
+  }
+  return Number(value);
+}
+
+/**
+ * Runs `work`, which reads, edits and replaces (or creates) the key file at `path`, while holding
+ * `<file>.lock` beside the file a symbolic link points to: concurrent writers take turns instead of each
+ * replacing the file with its own edit of the same old text. Waits for another writer up to
+ * ROUNDTRIP_KEYS_LOCK_TIMEOUT_MS (in `env`; default 10 s), then throws KeyFileError naming the lock's holder.
+ * `note` is told when a lock left by an interrupted writer is taken over.
+ */
+export async function withKeyFileLock<T>(
+  path: string,
+  work: () => T,
+  options: { env: NodeJS.ProcessEnv; note: (text: string) => void },
+): Promise<T> {
+  const timeoutMs = lockTimeoutOf(options.env);
+  let target = path;
+  try {
+    target = realpathSync(path);
+  } catch {}
+  // no folder, no file to protect: `new` creates both at once and never over a file; the others find no file
+  if (!existsSync(dirname(target))) return work();
+  try {
+    return await withFileLock(
+      target,
+      {
+        writer: 'another `roundtrip keys`',
+        timeoutMs,
+        onTakeOver: (lock, owner) =>
+          options.note(`${lock} was left by pid ${owner.pid}, which no longer runs (interrupted?); it was taken over.`),
+      },
+      work,
+    );
+  } catch (error) {
+    if (error instanceof FileLockError) throw new KeyFileError(error.message, { cause: error });
+    throw error;
   }
 }

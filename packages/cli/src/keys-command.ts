@@ -4,7 +4,7 @@ import { resolve } from 'node:path';
 import { generateKey } from '@roundtrip/engine';
 import { RoundtripConfigError } from '@roundtrip/transport-stdio';
 import type { CommandIo } from './command-io.ts';
-import { createKeyFile, KeyFileError, readKeyFileForEdit, replaceKeyFile } from './key-file-store.ts';
+import { createKeyFile, KeyFileError, readKeyFileForEdit, replaceKeyFile, withKeyFileLock } from './key-file-store.ts';
 import { KeyFileTextError, keyIdOf, withKeyAdded, withKeyPromoted, withKeyRetired } from './key-file-text.ts';
 
 export const KEYS_USAGE = `Usage: roundtrip keys <new|list|add|promote|retire> <file> [<kid>]
@@ -17,7 +17,8 @@ every key opens them. Keys are shown by their id (the <kid> in rt1.<kid>.…), n
   promote <file> <kid>   make that key the sealing key (it moves first)
   retire <file> <kid>    remove a key (never the sealing key, nor the last one)
 Writes are atomic (a temp file renamed over the old one) and owner-only (mode 600); the file is checked
-as a server checks it before it is read.
+as a server checks it before it is read. Writers take turns through <file>.lock, waiting up to 10 s
+(ROUNDTRIP_KEYS_LOCK_TIMEOUT_MS) for another; a lock left by a process that no longer runs is taken over.
 
 Rotating the key while conversations are in flight:
   1. roundtrip keys add <file>             note the new kid it prints
@@ -109,7 +110,10 @@ export async function keysCommand(args: readonly string[], io: CommandIo): Promi
   if (wantsKid && kid === undefined) return usage(io, `${action} needs the id of a key; \`roundtrip keys list ${file}\` shows them.`);
   if ((!wantsKid && kid !== undefined) || extra.length > 0) return usage(io, `too many arguments for ${action}.`);
   try {
-    run(action as Action, resolve(io.cwd, file), kid, io);
+    const path = resolve(io.cwd, file);
+    const work = () => run(action as Action, path, kid, io);
+    if (action === 'list') work();
+    else await withKeyFileLock(path, work, { env: process.env, note: (text) => io.err.write(`note: ${text}\n`) });
     return 0;
   } catch (error) {
     if (error instanceof KeyFileError || error instanceof KeyFileTextError || error instanceof RoundtripConfigError) {
