@@ -70,7 +70,9 @@ const lockText = (pid: number, host = hostname()) =>
 describe('roundtrip keys: one writer at a time', () => {
   it('keeps every key that 20 concurrent `keys add` processes report', async () => {
     const { dir, file, first } = await keyFile();
-    const runs = await Promise.all(Array.from({ length: 20 }, () => spawnCommand(['keys', 'add', file])));
+    // a long wait: 20 processes starting at once on a loaded machine may each hold the lock a while
+    const wait = { ROUNDTRIP_KEYS_LOCK_TIMEOUT_MS: '60000' };
+    const runs = await Promise.all(Array.from({ length: 20 }, () => spawnCommand(['keys', 'add', file], wait)));
     for (const run of runs) expect(run, run.err).toMatchObject({ code: 0, out: expect.stringContaining(`(added to ${file})`) });
     const reported = runs.map((run) => kidOf(run.out));
     expect(new Set(reported).size).toBe(20);
