@@ -1,8 +1,12 @@
 // The inspector's server in this process, over a small fixture module: its machines drawn with their
-// states marked, posted rounds checked and kept by run, and each new round pushed to open pages.
+// states marked, posted rounds checked and kept by run (with why a question was asked again), each new
+// round pushed to open pages, and requests from other hosts or other pages' origins refused.
 import { request } from 'node:http';
-import type { RoundReport } from '@roundtrip/engine';
+import { createEngine, createKeyring, createMemoryLedger, generateKey, type RoundReport, type StepOutcome } from '@roundtrip/engine';
+import { ask, defineFlowTool, field } from '@roundtrip/tools';
+import { createInspectReporter } from '@roundtrip/transport-stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { activeStateIds } from '../src/inspect/active-states.ts';
 import { inspectCommand } from '../src/inspect/inspect-command.ts';
 import { type RunningInspector, startInspector } from '../src/inspect/inspector-server.ts';
@@ -36,6 +40,21 @@ const post = (body: unknown, type = 'application/json') =>
     body: typeof body === 'string' ? body : JSON.stringify(body),
   });
 const getJson = async <T>(path: string): Promise<T> => (await fetch(`${inspector.url}${path}`)).json() as Promise<T>;
+
+/** A real HTTP request to the inspector with the headers given (fetch may not set Host); its status and body. */
+function rawRequest(method: string, path: string, headers: Record<string, string>, body = ''): Promise<{ status?: number; text: string }> {
+  const { port } = new URL(inspector.url);
+  return new Promise((resolve, reject) => {
+    request({ host: '127.0.0.1', port, method, path, headers }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (text += chunk));
+      res.on('end', () => resolve({ status: res.statusCode, text }));
+    })
+      .on('error', reject)
+      .end(body);
+  });
+}
 
 interface RunsBody {
   runs: { run: string; server: string; target: string; machine: string; rounds: (RoundReport & { active: string[] })[] }[];
@@ -91,16 +110,39 @@ describe('the inspector server', () => {
     expect((await post(JSON.stringify({ server: 's', report: round('x', 0) }), 'text/plain')).status).toBe(415);
     const big = await post({ server: 's', report: { ...round('x', 0), events: ['e'.repeat(70_000)] } });
     expect(big.status).toBe(413);
-    const status = await new Promise<number | undefined>((resolve, reject) => {
-      const { port } = new URL(inspector.url);
-      request({ host: '127.0.0.1', port, path: '/api/runs', headers: { host: `evil.example:${port}` } }, (res) => {
-        res.resume();
-        resolve(res.statusCode);
-      })
-        .on('error', reject)
-        .end();
-    });
-    expect(status).toBe(403);
+    const { port } = new URL(inspector.url);
+    expect((await rawRequest('GET', '/api/runs', { host: `evil.example:${port}` })).status).toBe(403);
+  });
+
+  it("refuses a post from another page's origin, saying what to do, and takes one from its own page or from no page", async () => {
+    const { port } = new URL(inspector.url);
+    const body = JSON.stringify({ server: 'web', report: round('from-a-page', 0) });
+    const posted = (origin?: string, type = 'application/json') =>
+      rawRequest('POST', '/api/rounds', { 'content-type': type, ...(origin !== undefined && { origin }) }, body);
+    for (const origin of [
+      'https://evil.example',
+      `http://localhost:${Number(port) + 1}`,
+      `http://127.0.0.1.evil.example:${port}`,
+      'null',
+    ]) {
+      const refused = await posted(origin);
+      expect(refused.status, origin).toBe(403);
+      expect(refused.text).toBe(
+        `this inspector takes rounds from Roundtrip servers and its own page only, not from a web page at ${JSON.stringify(origin)}. ` +
+          `Start the server with ROUNDTRIP_INSPECT=${inspector.url} (a server sends no Origin), and open the page at ${inspector.url} itself.\n`,
+      );
+    }
+    // the origin is refused before anything else is read: a form post (text/plain) too
+    expect((await posted('https://evil.example', 'text/plain')).status).toBe(403);
+    expect((await rawRequest('PUT', '/api/rounds', { origin: 'https://evil.example' })).status).toBe(403);
+    expect((await getJson<RunsBody>('/api/runs')).runs.map((r) => r.run)).not.toContain('from-a-page');
+    // the inspector's own page, under each of its names, and a server (no Origin)
+    for (const origin of [inspector.url, `http://localhost:${port}`, `http://LOCALHOST:${port}`, `http://[::1]:${port}`, undefined]) {
+      expect((await posted(origin)).status, origin).toBe(204);
+    }
+    // reading stays open to any page: it gets no CORS headers, so a page elsewhere cannot read the answer
+    const read = await rawRequest('GET', '/api/runs', { origin: 'https://evil.example' });
+    expect(read.status).toBe(200);
   });
 
   it('pushes each new round to an open event stream', async () => {
@@ -119,6 +161,66 @@ describe('the inspector server', () => {
       server: 'live',
       round: { round: 2, active: ['confirm_it.outer.inner.asking'] },
     });
+  });
+});
+
+describe('a question asked again', () => {
+  // a step whose check refuses a date in the past: the flow asks it again, with the reason in its message
+  const bookDay = defineFlowTool({
+    name: 'book_day',
+    description: 'Books a day',
+    input: z.object({}),
+    steps: {
+      day: ask({
+        message: 'Which day?',
+        fields: { date: field.text({ title: 'Date', format: 'date' }), people: field.integer({ title: 'People', min: 1, max: 9 }) },
+        check: ({ answer }) => (answer.date < '2000-01-01' ? `${answer.date} is in the past` : undefined),
+      }),
+    },
+    final: ({ answers }) => ({ text: `booked ${answers.day!.date}` }),
+  });
+
+  it("carries the reason from the engine's round report to the inspector: a check's, and a schema's", async () => {
+    const reporter = createInspectReporter(inspector.url, 'checks', () => {});
+    const engine = createEngine({
+      tools: [bookDay],
+      keyring: createKeyring([generateKey()]),
+      audience: 'inspector-server-test',
+      ledger: createMemoryLedger(),
+      inspect: (report) => reporter.report(report),
+    });
+    let last: StepOutcome<unknown> | undefined;
+    const answer = async (content?: Record<string, unknown>) => {
+      const requestState = last?.type === 'input_required' ? last.requestState : undefined;
+      last = await engine.callTool({
+        name: 'book_day',
+        arguments: {},
+        principal: 'ada',
+        capabilities: { elicitation: {} },
+        ...(requestState && { requestState, inputResponses: { day: { action: 'accept', content } } }),
+      });
+      await reporter.flushed();
+    };
+    await answer();
+    await answer({ date: '1999-12-31', people: 2 });
+    await answer({ date: '2030-01-01', people: 12 });
+    await answer({ date: '2030-01-01', people: 2 });
+    expect(last?.type).toBe('complete');
+    const { runs } = await getJson<RunsBody>('/api/runs');
+    const rounds = runs.find((r) => r.server === 'checks')!.rounds;
+    expect(rounds.map((r) => [r.round, r.asked, r.reasked])).toEqual([
+      [1, ['day'], undefined],
+      [2, ['day'], { day: '1999-12-31 is in the past' }],
+      // what the user was told: the flow keeps its check's note until the step is answered well
+      [3, ['day'], { day: '1999-12-31 is in the past; people: Too big: expected number to be <=9' }],
+      [4, [], undefined],
+    ]);
+  });
+
+  it('refuses reasons that are not text', async () => {
+    const response = await post({ server: 's', report: { ...round('x', 1), reasked: { sure: 42 } } });
+    expect(response.status).toBe(400);
+    expect(await response.text()).toBe('report.reasked must map question keys to reasons (strings)\n');
   });
 });
 

@@ -1,6 +1,9 @@
 // What one round did, for an inspector: where it started, what was answered (masked by default), the
-// events fed, where it settled and what it asks next. Built only when the engine has an `inspect` hook.
+// events fed, where it settled, what it asks next and why a question is asked again. Built only when the
+// engine has an `inspect` hook.
+import { clip } from './issue-text.ts';
 import type { StepOutcome } from './step-outcome.ts';
+import type { ElicitInputRequest } from './wire-shapes.ts';
 
 /** One answer as an inspector sees it: the action, and the fields (their values only when shown). */
 export interface InspectedAnswer {
@@ -26,6 +29,12 @@ export interface RoundReport {
   readonly settled: unknown;
   /** The question keys asked next (none when the round finished or failed). */
   readonly asked: readonly string[];
+  /**
+   * Why a question is asked again, by key: the reason its message gave the user (a step's `check` refused
+   * the answer, the answer did not fit the question's schema, or none arrived). Absent when no question is
+   * asked again. These are the author's words: a check that quotes the answer quotes it here, masked or not.
+   */
+  readonly reasked?: Readonly<Record<string, string>>;
   readonly outcome: StepOutcome['type'];
   /** When the round ended, in ms since the epoch. */
   readonly at: number;
@@ -56,6 +65,23 @@ function inspectedAnswers(responses: unknown, show: boolean): Record<string, Ins
   return out;
 }
 
+// The words a re-asked question's message ends with: the engine's own notes (feed-answers.ts) and those
+// of @roundtrip/tools' flows for an answer a step's check refused (flow-questions.ts) say the same.
+const REASK_NOTE =
+  /Your last answer was not accepted: ([\s\S]*?)\. Please answer again\.|No answer to this question arrived; please answer it\./g;
+/** A reason kept at most this long in a report. */
+const MAX_REASON = 500;
+
+/** Key → the reason each question of the round is asked again with, read from its message; undefined when none is. */
+function reaskedReasons(inputRequests: Readonly<Record<string, ElicitInputRequest>> | undefined): Record<string, string> | undefined {
+  const reasons: Record<string, string> = {};
+  for (const [key, request] of Object.entries(inputRequests ?? {})) {
+    const found = [...request.params.message.matchAll(REASK_NOTE)].map((match) => match[1] ?? 'no answer arrived');
+    if (found.length > 0) reasons[key] = clip(found.join('; '), MAX_REASON);
+  }
+  return Object.keys(reasons).length > 0 ? reasons : undefined;
+}
+
 /** Hands a finished round's report to the inspector; an inspector that throws is reported to `warn`, never passed on. */
 export function reportRound(
   inspect: (report: RoundReport) => void,
@@ -64,18 +90,20 @@ export function reportRound(
     machine: string;
     trace: RoundTrace;
     request: { inputResponses?: unknown };
-    outcome: { type: StepOutcome['type'] };
+    outcome: { type: StepOutcome['type']; inputRequests?: Readonly<Record<string, ElicitInputRequest>> };
     show: boolean;
     at: number;
   },
   warn: (message: string) => void,
 ): void {
   try {
+    const reasked = reaskedReasons(round.outcome.inputRequests);
     inspect({
       target: round.target,
       machine: round.machine,
       ...round.trace,
       answers: inspectedAnswers(round.request.inputResponses, round.show),
+      ...(reasked && { reasked }),
       outcome: round.outcome.type,
       at: round.at,
     });

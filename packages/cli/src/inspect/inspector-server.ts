@@ -1,6 +1,7 @@
 // The inspector's HTTP server (node:http): the page, the module's machines, the rounds a Roundtrip server
 // posts (checked, bounded) and a live feed of them. Bound to 127.0.0.1 by default; on a loopback
-// address, requests naming another host are refused, so no web page can reach it through DNS rebinding.
+// address, requests naming another host are refused, so no web page can reach it through DNS rebinding,
+// and a state-changing request from a page elsewhere (its Origin) is refused too (own-origins.ts).
 import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -9,6 +10,7 @@ import { createEventStream } from './event-stream.ts';
 import { drawMachines } from './inspector-machines.ts';
 import { inspectorPage } from './inspector-page.ts';
 import { INSPECTOR_SCRIPT } from './inspector-script.ts';
+import { foreignOriginProblem, ownOrigins } from './own-origins.ts';
 import { readRoundBody } from './round-body.ts';
 import { createRunStore } from './run-store.ts';
 
@@ -76,6 +78,9 @@ export async function startInspector(options: InspectorOptions): Promise<Running
   const scriptHash = createHash('sha256').update(INSPECTOR_SCRIPT).digest('base64');
   const page = inspectorPage();
   const security = `default-src 'none'; script-src 'sha256-${scriptHash}'; style-src 'unsafe-inline'; img-src data:; connect-src 'self'`;
+  // known once listening (port 0 picks the port); no request arrives before
+  let url = '';
+  let own: ReadonlySet<string> = new Set();
 
   const postRound = async (request: IncomingMessage, response: ServerResponse) => {
     if (!/^application\/json\b/i.test(request.headers['content-type'] ?? '')) {
@@ -97,6 +102,12 @@ export async function startInspector(options: InspectorOptions): Promise<Running
     const hostname = (request.headers.host ?? '').replace(/:\d+$/, '');
     if (LOOPBACK.has(host) && !LOOPBACK.has(hostname)) {
       send(response, 403, 'this inspector answers requests for 127.0.0.1 or localhost only\n');
+      return;
+    }
+    const foreign = foreignOriginProblem(request.method, request.headers.origin, own, url);
+    if (foreign) {
+      request.resume();
+      send(response, 403, `${foreign}\n`);
       return;
     }
     const path = new URL(request.url ?? '/', 'http://inspector').pathname;
@@ -127,8 +138,10 @@ export async function startInspector(options: InspectorOptions): Promise<Running
   });
   const { port } = server.address() as AddressInfo;
   const shownHost = host.includes(':') ? `[${host}]` : host;
+  url = `http://${shownHost}:${port}`;
+  own = ownOrigins(host, port);
   return {
-    url: `http://${shownHost}:${port}`,
+    url,
     close: () =>
       new Promise<void>((resolve, reject) => {
         stream.close();

@@ -35,6 +35,11 @@ function reportProblem(report: Record<string, unknown>): string | undefined {
     return 'report.outcome must be input_required, complete or error';
   }
   if (typeof report.at !== 'number' || !Number.isFinite(report.at)) return 'report.at must be a time in ms';
+  // reasons came with the round report later: a server from before sends none
+  const reasked = report.reasked;
+  if (reasked !== undefined && (!isRecord(reasked) || !Object.values(reasked).every((reason) => typeof reason === 'string'))) {
+    return 'report.reasked must map question keys to reasons (strings)';
+  }
   return answersProblem(report.answers);
 }
 
@@ -62,6 +67,7 @@ export function readRoundBody(text: string): Checked {
     events: r.events as string[],
     settled: r.settled,
     asked: r.asked as string[],
+    ...(r.reasked !== undefined && { reasked: r.reasked as Record<string, string> }),
     outcome: r.outcome as RoundReport['outcome'],
     at: r.at as number,
   };
