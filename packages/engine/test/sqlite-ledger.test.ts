@@ -8,6 +8,7 @@ import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { EffectRecord } from '../src/effect-ledger.ts';
 import { createSqliteLedger, type SqliteLedger, type SqliteLedgerOptions } from '../src/sqlite/index.ts';
+import { describeLedgerContract } from './ledger-contract.ts';
 
 const DAY = 24 * 60 * 60 * 1000;
 const key = { run: 'run_1', effect: 'refund' };
@@ -20,6 +21,22 @@ const open = (options: Partial<SqliteLedgerOptions> = {}) => {
   opened.push(ledger);
   return ledger;
 };
+
+describeLedgerContract('the SQLite ledger', async () => {
+  const folder = mkdtempSync(join(tmpdir(), 'roundtrip-contract-'));
+  const handles: SqliteLedger[] = [];
+  return {
+    open: async () => {
+      const ledger = createSqliteLedger({ path: join(folder, 'effects.db') });
+      handles.push(ledger);
+      return ledger;
+    },
+    close: async () => {
+      for (const ledger of handles) ledger.close();
+      rmSync(folder, { recursive: true, force: true });
+    },
+  };
+});
 
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'roundtrip-ledger-'));
@@ -82,56 +99,7 @@ describe('createSqliteLedger', () => {
   });
 });
 
-describe('claim, complete and read', () => {
-  it('claims a key once, then returns its record: running, then done', () => {
-    const ledger = open();
-    expect(ledger.read(key)).toBeUndefined();
-    expect(ledger.claim(key, 1000)).toBe('claimed');
-    expect(ledger.claim(key, 2000)).toEqual({ state: 'running', startedAt: 1000 });
-    expect(ledger.claim({ run: 'run_2', effect: 'refund' }, 2000)).toBe('claimed');
-    expect(ledger.claim({ run: 'run_1', effect: 'notify' }, 2000)).toBe('claimed');
-
-    ledger.complete(key, { ok: true, value: 'refunded' }, 3000);
-    const done: EffectRecord = { state: 'done', startedAt: 1000, finishedAt: 3000, outcome: { ok: true, value: 'refunded' } };
-    expect(ledger.claim(key, 4000)).toEqual(done);
-    expect(ledger.read(key)).toEqual(done);
-  });
-
-  it('round-trips an output through JSON, and records an error outcome', () => {
-    const ledger = open();
-    const value = { id: 'ref_9', amount: 49.5, items: [1, 'two', null, true, { nested: ['é', '🧾'] }], none: null };
-    ledger.claim(key, 10);
-    ledger.complete(key, { ok: true, value }, 20);
-    expect(ledger.read(key)).toEqual({ state: 'done', startedAt: 10, finishedAt: 20, outcome: { ok: true, value } });
-
-    const failed = { run: 'run_1', effect: 'charge' };
-    ledger.claim(failed, 30);
-    ledger.complete(failed, { ok: false, error: 'card declined' }, 40);
-    expect(ledger.read(failed)).toEqual({ state: 'done', startedAt: 30, finishedAt: 40, outcome: { ok: false, error: 'card declined' } });
-  });
-
-  it('keeps the first outcome of a key, and records a completion that had no claim', () => {
-    const ledger = open();
-    ledger.claim(key, 1);
-    ledger.complete(key, { ok: true, value: 1 }, 2);
-    ledger.complete(key, { ok: false, error: 'late' }, 3);
-    expect(ledger.read(key)).toEqual({ state: 'done', startedAt: 1, finishedAt: 2, outcome: { ok: true, value: 1 } });
-
-    const unclaimed = { run: 'run_9', effect: 'refund' };
-    ledger.complete(unclaimed, { ok: true, value: null }, 5);
-    expect(ledger.read(unclaimed)).toEqual({ state: 'done', startedAt: 5, finishedAt: 5, outcome: { ok: true, value: null } });
-  });
-
-  it('shares records between two connections to the same file', () => {
-    const a = open();
-    const b = open();
-    expect(a.claim(key, 100)).toBe('claimed');
-    expect(b.claim(key, 101)).toEqual({ state: 'running', startedAt: 100 });
-    a.complete(key, { ok: true, value: { refunded: true } }, 150);
-    expect(b.read(key)).toEqual({ state: 'done', startedAt: 100, finishedAt: 150, outcome: { ok: true, value: { refunded: true } } });
-    expect(b.claim(key, 200)).toEqual(b.read(key));
-  });
-
+describe('claims across processes', () => {
   it('lets exactly one of several processes claim a key', async () => {
     open().close(); // create the file and its table first, so the race is only about the claim
     const tsxLoader = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;

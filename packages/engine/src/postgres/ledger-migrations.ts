@@ -1,0 +1,84 @@
+// The PostgreSQL ledger's tables, as numbered migrations. Every instance migrates when it opens, in one
+// transaction under an advisory lock, so instances that start together wait for each other instead of
+// racing; a migration once released is never edited, only followed by a new one.
+import type { PoolClient } from 'pg';
+
+interface Migration {
+  readonly version: number;
+  readonly name: string;
+  readonly sql: string;
+}
+
+const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'roundtrip_effects: one row per effect, claimed with a lease, its outcome in the same row',
+    // times from the engine's clock (milliseconds); the lease from the database's clock, the one clock
+    // every instance shares. value is the outcome's JSON text as written (jsonb would reorder its keys)
+    sql: `
+      CREATE TABLE roundtrip_effects (
+        run         text    NOT NULL,
+        effect      text    NOT NULL,
+        state       text    NOT NULL CHECK (state IN ('running', 'done')),
+        started_at  bigint  NOT NULL,
+        owner       text,
+        lease_until timestamptz,
+        finished_at bigint,
+        ok          boolean,
+        value       text,
+        error       text,
+        PRIMARY KEY (run, effect),
+        CHECK (state = 'running' OR (finished_at IS NOT NULL AND ok IS NOT NULL))
+      );
+      CREATE INDEX roundtrip_effects_done_at ON roundtrip_effects (finished_at) WHERE state = 'done';
+    `,
+  },
+];
+
+/** The newest schema this code knows. */
+const LATEST = MIGRATIONS.at(-1)?.version ?? 0;
+
+// one advisory lock key for the ledger's migrations in any database: the ASCII of 'Roundtrp' as an int8
+const MIGRATION_LOCK = '5939295012364317296';
+
+/** Thrown when the database was migrated by newer code than this: its rows may mean what this code cannot read. */
+export class NewerSchemaError extends Error {
+  override readonly name = 'NewerSchemaError';
+}
+
+/**
+ * Brings the ledger's tables to the newest version on one connection: takes the migration lock (waiting
+ * at most `lockWaitMs` for another instance's migration), creates `roundtrip_ledger_migrations` if absent,
+ * applies the migrations it lacks in order and records each; all in one transaction.
+ */
+export async function migrate(client: PoolClient, lockWaitMs: number): Promise<void> {
+  await client.query('BEGIN');
+  try {
+    await client.query(`SET LOCAL lock_timeout = ${Math.max(1, Math.floor(lockWaitMs))}`);
+    await client.query(`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK})`);
+    await client.query(`
+      CREATE TABLE IF NOT EXISTS roundtrip_ledger_migrations (
+        version    integer     PRIMARY KEY,
+        name       text        NOT NULL,
+        applied_at timestamptz NOT NULL DEFAULT clock_timestamp()
+      )`);
+    const { rows } = await client.query<{ version: number }>('SELECT version FROM roundtrip_ledger_migrations ORDER BY version');
+    const done = new Set(rows.map((row) => row.version));
+    const newest = Math.max(0, ...done);
+    if (newest > LATEST) {
+      throw new NewerSchemaError(
+        `its tables are at migration ${newest}, made by a newer @roundtrip/engine than this one (which knows migrations up to ${LATEST}). ` +
+          'Upgrade @roundtrip/engine on this server to the version the other servers run.',
+      );
+    }
+    for (const migration of MIGRATIONS) {
+      if (done.has(migration.version)) continue;
+      await client.query(migration.sql);
+      await client.query('INSERT INTO roundtrip_ledger_migrations (version, name) VALUES ($1, $2)', [migration.version, migration.name]);
+    }
+    await client.query('COMMIT');
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  }
+}

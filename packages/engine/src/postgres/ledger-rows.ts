@@ -1,0 +1,60 @@
+// A row of roundtrip_effects as the ledger reads it, and the values it writes there.
+import type { EffectKey, EffectOutcome, EffectRecord } from '../effect-ledger.ts';
+
+type JsonValue = Extract<EffectOutcome, { ok: true }>['value'];
+
+/** The columns SELECT_RECORD reads: times as float8 (JavaScript numbers), `expired` from the database's clock. */
+export interface EffectRow {
+  state: string;
+  started_at: number;
+  finished_at: number | null;
+  ok: boolean | null;
+  value: string | null;
+  error: string | null;
+  expired: boolean;
+}
+
+export const SELECT_RECORD = `
+  SELECT state, started_at::float8 AS started_at, finished_at::float8 AS finished_at, ok, value, error,
+         (lease_until IS NOT NULL AND lease_until < clock_timestamp()) AS expired
+    FROM roundtrip_effects WHERE run = $1 AND effect = $2`;
+
+export function decodeRecord(row: EffectRow, shown: string, key: EffectKey): EffectRecord {
+  const malformed = (what: string) =>
+    new Error(
+      `The effect ledger at ${shown} holds a malformed record for run "${key.run}", effect "${key.effect}" (${what}). ` +
+        'Delete that row from roundtrip_effects; the ledger only writes well-formed rows.',
+    );
+  if (row.state === 'running') {
+    return row.expired ? { state: 'running', startedAt: row.started_at, abandoned: true } : { state: 'running', startedAt: row.started_at };
+  }
+  if (row.state !== 'done') throw malformed(`state ${JSON.stringify(row.state)}`);
+  if (row.finished_at === null) throw malformed('done without finished_at');
+  const base = { state: 'done', startedAt: row.started_at, finishedAt: row.finished_at } as const;
+  if (row.ok === false) return { ...base, outcome: { ok: false, error: row.error ?? '' } };
+  if (row.ok !== true || row.value === null) throw malformed('done without a value or an error');
+  let value: JsonValue;
+  try {
+    // JSON.parse only ever yields JSON values
+    value = JSON.parse(row.value) as JsonValue;
+  } catch (error) {
+    throw malformed(`value is not JSON: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  return { ...base, outcome: { ok: true, value } };
+}
+
+export function encodeValue(value: JsonValue, shown: string, key: EffectKey): string {
+  const text: string | undefined = JSON.stringify(value);
+  if (text === undefined) {
+    throw new Error(
+      `The effect ledger at ${shown} cannot record the output of run "${key.run}", effect "${key.effect}": it is not JSON. ` +
+        'Have the effect return plain JSON (objects, arrays, strings, numbers, booleans, null).',
+    );
+  }
+  return text;
+}
+
+/** PostgreSQL text cannot hold U+0000: an error message that has one is kept with U+FFFD in its place. */
+export function encodeError(message: string): string {
+  return message.replaceAll('\u0000', '\uFFFD');
+}

@@ -1,0 +1,273 @@
+// The effect ledger in PostgreSQL, so that servers on several machines agree on which effects ran.
+//
+// A dead owner (a process or a machine that died while its effect ran) is found by a lease, not by a
+// session advisory lock. Each claim carries an owner token and `lease_until`, renewed on a timer while the
+// effect runs; a `running` row whose lease has passed reads as abandoned. Why a lease:
+// - a lock held for the whole effect pins one pooled connection per running effect (a burst of refunds
+//   would drain the pool, and stall every other call), and dies with any connection blip, reading as
+//   abandoned an effect that is still running; a lease rides out a blip shorter than itself;
+// - session locks do not survive a transaction-pooling proxy (PgBouncer, most managed poolers): a lease is
+//   plain rows and works through any of them;
+// - a row says who claimed it and until when, so an operator can read the state with one SELECT.
+// The cost: a process stalled longer than the lease reads as abandoned while it still runs. That is the
+// safe side: abandoned means "outcome unknown, check first", never "run it again". The lease is timed by
+// the database's clock, the one clock every machine shares, so skewed machine clocks do not matter.
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+import { Pool, type PoolClient } from 'pg';
+import type { EffectKey, EffectLedger, EffectOutcome, EffectRecord } from '../effect-ledger.ts';
+import { createLeaseRenewal } from './lease-renewal.ts';
+import { codeOf, hintFor, messageOf, redactUrl } from './ledger-errors.ts';
+import { migrate, NewerSchemaError } from './ledger-migrations.ts';
+import { decodeRecord, type EffectRow, encodeError, encodeValue, SELECT_RECORD } from './ledger-rows.ts';
+
+export interface PostgresLedgerOptions {
+  /** The server and database: `postgres://user:password@host:5432/database` (`postgresql://` too; query parameters such as `sslmode` pass to the driver). */
+  url: string;
+  /** How long a claim holds without renewal; renewed every third of it while the effect runs. @defaultValue 30000 */
+  leaseMs?: number;
+  /** Connections at most in this server's pool. @defaultValue 10 */
+  maxConnections?: number;
+  /** How long a call waits for a connection (a new one, or a free one of the pool) before failing. @defaultValue 5000 */
+  connectTimeoutMs?: number;
+  /** How long one statement may run on the server before it is cancelled (PostgreSQL's statement_timeout). @defaultValue 5000 */
+  statementTimeoutMs?: number;
+  /** How long one statement may wait for a row lock (PostgreSQL's lock_timeout), e.g. a concurrent claim of the same key. @defaultValue 2000 */
+  lockTimeoutMs?: number;
+  /**
+   * How long done records are kept after they finish, in milliseconds. Older ones are pruned when the
+   * ledger opens and then at most once per hour (or once per `retainMs`, if shorter) while it completes
+   * effects. Running records are never pruned. `Infinity` keeps everything. @defaultValue 7 days
+   */
+  retainMs?: number;
+  /** Clock for pruning, in milliseconds since the epoch. Record times come from the engine's `now` arguments. @defaultValue Date.now */
+  now?: () => number;
+  /** Where the ledger reports what happens outside any call (a lease it could not renew, a lost idle connection). @defaultValue process.emitWarning */
+  onWarning?: (message: string) => void;
+}
+
+/** An {@link EffectLedger} backed by PostgreSQL. Every call returns a Promise. */
+export interface PostgresLedger extends EffectLedger {
+  claim(key: EffectKey, now: number): Promise<'claimed' | EffectRecord>;
+  /** Records the outcome of a claimed effect. The first outcome recorded for a key is kept; later ones are ignored. */
+  complete(key: EffectKey, outcome: EffectOutcome, now: number): Promise<void>;
+  read(key: EffectKey): Promise<EffectRecord | undefined>;
+  /** Stops renewing leases and closes the pool. Later calls fail; closing again does nothing. */
+  close(): Promise<void>;
+  /** The URL, without its password. */
+  readonly url: string;
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+const MAX_PRUNE_INTERVAL_MS = 60 * 60 * 1000;
+
+/**
+ * Opens the effect ledger in the PostgreSQL database at `options.url`, migrating its tables
+ * (`roundtrip_effects`, `roundtrip_ledger_migrations`) to this version first: instances that start
+ * together take turns. `claim` inserts only if the key is absent (`INSERT … ON CONFLICT DO NOTHING`), so
+ * exactly one caller across every server sharing the database gets `'claimed'`; the outcome is written
+ * into the same row.
+ *
+ * A claim holds a lease that this ledger renews while the effect runs: a `running` record whose lease
+ * has passed (its server died, or lost the database for longer than `leaseMs`) reads as `abandoned`, so
+ * a retry learns that the outcome is unknown instead of waiting for it. Nothing waits without a bound:
+ * the pool, each statement and each lock wait have timeouts, and a call that runs out says which.
+ *
+ * @throws Error naming the server (never its password) and what to do, when it cannot connect or migrate.
+ *
+ * @example
+ * import { createPostgresLedger } from '@roundtrip/engine/postgres';
+ *
+ * const ledger = await createPostgresLedger({ url: process.env.DATABASE_URL! });
+ * const engine = createEngine({ tools, keyring, audience: 'orders', ledger });
+ * // on shutdown
+ * await ledger.close();
+ */
+export async function createPostgresLedger(options: PostgresLedgerOptions): Promise<PostgresLedger> {
+  const url = parseUrl(options.url);
+  const shown = redactUrl(url);
+  const duration = (name: string, value: number, min: number) => checkedDuration(name, value, min, shown);
+  const leaseMs = duration('leaseMs', options.leaseMs ?? 30_000, 3);
+  const maxConnections = duration('maxConnections', options.maxConnections ?? 10, 1);
+  const settings = {
+    connectTimeoutMs: duration('connectTimeoutMs', options.connectTimeoutMs ?? 5000, 1),
+    statementTimeoutMs: duration('statementTimeoutMs', options.statementTimeoutMs ?? 5000, 1),
+    lockTimeoutMs: duration('lockTimeoutMs', options.lockTimeoutMs ?? 2000, 1),
+  };
+  const retainMs = duration('retainMs', options.retainMs ?? 7 * DAY_MS, 0);
+  const clock = options.now ?? Date.now;
+  const warn = options.onWarning ?? ((message: string) => process.emitWarning(message, 'RoundtripLedgerWarning'));
+  const owner = `${hostname()}/${process.pid}/${randomBytes(6).toString('hex')}`;
+  const explain = (error: unknown) => {
+    const code = codeOf(error);
+    return `(${code ? `${code}: ` : ''}${messageOf(error)}). ${hintFor(error, settings)}`;
+  };
+
+  const pool = new Pool({
+    connectionString: options.url,
+    max: maxConnections,
+    connectionTimeoutMillis: settings.connectTimeoutMs,
+    statement_timeout: settings.statementTimeoutMs,
+    lock_timeout: settings.lockTimeoutMs,
+    idle_in_transaction_session_timeout: settings.statementTimeoutMs,
+    // the client's own bound, for a server that stops answering (a network partition sends no error)
+    query_timeout: settings.statementTimeoutMs + settings.connectTimeoutMs,
+    application_name: 'roundtrip-ledger',
+    keepAlive: true,
+    allowExitOnIdle: true,
+  });
+  pool.on('error', (error) =>
+    warn(`The effect ledger at ${shown} lost an idle connection (${messageOf(error)}); the next call opens a new one.`),
+  );
+
+  const pruneIntervalMs = Math.min(retainMs, MAX_PRUNE_INTERVAL_MS);
+  let lastPrunedAt = Number.NEGATIVE_INFINITY;
+  /** Deletes done records older than retainMs, if the last prune was long enough ago. */
+  const pruneIfDue = async (): Promise<void> => {
+    if (retainMs === Number.POSITIVE_INFINITY) return;
+    const at = clock();
+    if (at - lastPrunedAt < pruneIntervalMs) return;
+    lastPrunedAt = at;
+    await pool.query("DELETE FROM roundtrip_effects WHERE state = 'done' AND finished_at < $1", [Math.floor(at - retainMs)]);
+  };
+
+  let client: PoolClient | undefined;
+  try {
+    client = await pool.connect();
+    await migrate(client, settings.statementTimeoutMs);
+    client.release();
+    client = undefined;
+    await pruneIfDue();
+  } catch (error) {
+    client?.release(true);
+    await pool.end().catch(() => undefined);
+    const why = error instanceof NewerSchemaError ? `: ${error.message}` : explain(error);
+    throw new Error(`Cannot open the effect ledger at ${shown} ${why}`, { cause: error });
+  }
+
+  const query = async <TRow extends object>(what: string, text: string, values: unknown[]) => {
+    try {
+      return await pool.query<TRow>(text, values);
+    } catch (error) {
+      throw new Error(`The effect ledger at ${shown} could not ${what} ${explain(error)}`, { cause: error });
+    }
+  };
+  const leases = createLeaseRenewal(
+    async (keys) => {
+      await query(
+        'renew the leases of the effects this server runs',
+        `UPDATE roundtrip_effects SET lease_until = clock_timestamp() + make_interval(secs => $4 / 1000.0)
+          WHERE owner = $1 AND state = 'running' AND (run, effect) IN (SELECT * FROM unnest($2::text[], $3::text[]))`,
+        [owner, keys.map((k) => k.run), keys.map((k) => k.effect), leaseMs],
+      );
+    },
+    Math.max(1, Math.floor(leaseMs / 3)),
+    (error, keys) =>
+      warn(
+        `${messageOf(error)} ${keys.length} effect${keys.length === 1 ? '' : 's'} of this server still run; unless a renewal succeeds within ${leaseMs} ms, other servers read ${keys.length === 1 ? 'it' : 'them'} as abandoned (outcome unknown).`,
+      ),
+  );
+  let pruning: Promise<void> = Promise.resolve();
+
+  let closed = false;
+  const assertOpen = () => {
+    if (closed) throw new Error(`The effect ledger at ${shown} is closed; create a new one with createPostgresLedger to use it again.`);
+  };
+  const describeKey = (key: EffectKey) => `run "${key.run}", effect "${key.effect}"`;
+  const readRecord = async (key: EffectKey, what: string) => {
+    const { rows } = await query<EffectRow>(what, SELECT_RECORD, [key.run, key.effect]);
+    return rows[0] ? decodeRecord(rows[0], shown, key) : undefined;
+  };
+
+  return {
+    url: shown,
+    async claim(key, now) {
+      assertOpen();
+      const what = `claim ${describeKey(key)} (the effect was not started)`;
+      const at = toMillis(now);
+      // a row pruned between the insert and the read (only done rows are, after retainMs) is claimed again
+      for (let attempt = 0; attempt < 3; attempt++) {
+        const inserted = await query(
+          what,
+          `INSERT INTO roundtrip_effects (run, effect, state, started_at, owner, lease_until)
+                VALUES ($1, $2, 'running', $3, $4, clock_timestamp() + make_interval(secs => $5 / 1000.0))
+           ON CONFLICT (run, effect) DO NOTHING`,
+          [key.run, key.effect, at, owner, leaseMs],
+        );
+        if (inserted.rowCount === 1) {
+          leases.hold(key);
+          return 'claimed';
+        }
+        const record = await readRecord(key, what);
+        if (record) return record;
+      }
+      throw new Error(
+        `The effect ledger at ${shown} could not ${what}: its row kept disappearing between the insert and the read. Check that nothing else deletes rows from roundtrip_effects.`,
+      );
+    },
+    async complete(key, outcome, now) {
+      assertOpen();
+      const at = toMillis(now);
+      try {
+        const value = outcome.ok ? encodeValue(outcome.value, shown, key) : null;
+        // a key completed without a claim (pruned meanwhile) is recorded as started when it finished;
+        // a key already done keeps its first outcome
+        await query(
+          `record the outcome of ${describeKey(key)} (the effect ran; its record stays "running" and reads as abandoned once its lease passes)`,
+          `INSERT INTO roundtrip_effects (run, effect, state, started_at, finished_at, ok, value, error)
+                VALUES ($1, $2, 'done', $3, $3, $4, $5, $6)
+           ON CONFLICT (run, effect) DO UPDATE
+                  SET state = 'done', finished_at = excluded.finished_at, ok = excluded.ok, value = excluded.value,
+                      error = excluded.error, lease_until = NULL
+                WHERE roundtrip_effects.state = 'running'`,
+          [key.run, key.effect, at, outcome.ok, value, outcome.ok ? null : encodeError(outcome.error)],
+        );
+      } finally {
+        leases.release(key);
+      }
+      // in the background: a large delete must not hold up the round that completed
+      pruning = pruning.then(() =>
+        pruneIfDue().catch((error: unknown) => warn(`The effect ledger at ${shown} could not prune done records ${explain(error)}`)),
+      );
+    },
+    async read(key) {
+      assertOpen();
+      return readRecord(key, `read ${describeKey(key)}`);
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      leases.stop();
+      await pruning;
+      await pool.end();
+    },
+  };
+}
+
+function parseUrl(text: string): URL {
+  let url: URL | undefined;
+  try {
+    url = new URL(text);
+  } catch {}
+  if (typeof text !== 'string' || !url || (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:')) {
+    const got = url ? `a ${url.protocol} URL` : typeof text === 'string' && text !== '' ? 'a value that is not a URL' : 'nothing';
+    throw new Error(
+      `createPostgresLedger needs the URL of a PostgreSQL database, such as postgres://user:password@host:5432/database; it got ${got}.`,
+    );
+  }
+  return url;
+}
+
+/** Record times are whole milliseconds (the columns are bigint); a fractional clock reading is floored. */
+function toMillis(now: number): number {
+  if (!Number.isFinite(now)) throw new Error(`The effect ledger got the time ${now}; pass milliseconds since the epoch, e.g. Date.now().`);
+  return Math.floor(now);
+}
+
+function checkedDuration(name: string, value: number, min: number, shown: string): number {
+  const finite = Number.isFinite(value) || (name === 'retainMs' && value === Number.POSITIVE_INFINITY);
+  if (typeof value !== 'number' || !finite || value < min) {
+    throw new Error(`createPostgresLedger got ${name} = ${String(value)} for ${shown}; set it to a number, ${min} or more.`);
+  }
+  return name === 'retainMs' ? value : Math.floor(value);
+}
