@@ -1,9 +1,11 @@
 // What a client sent, as a message back to it (or a log line) may repeat it: bounded, however large the input.
+import { safeText } from './safe-text.ts';
 
-/** What a client sent, as an error may repeat it: at most `max` characters, the rest counted. */
+/** What a client sent, as an error may repeat it: safe text (see safeText), at most `max` characters, the rest counted. */
 export const clip = (text: unknown, max = 120): string => {
   const value = String(text);
-  return value.length > max ? `${value.slice(0, max)}… (${value.length - max} more characters)` : value;
+  const shown = safeText(value.slice(0, max), { maxChars: Math.max(max, 1) });
+  return value.length > max ? `${shown}… (${value.length - max} more characters)` : shown;
 };
 
 /** How many of a validation's problems a message lists; the rest are counted. */
