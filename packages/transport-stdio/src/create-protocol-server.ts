@@ -1,14 +1,9 @@
-import { ProtocolError, Server, type ServerCapabilities, type ServerContext } from '@modelcontextprotocol/server';
+import { ProtocolError, type Server, type ServerCapabilities, type ServerContext } from '@modelcontextprotocol/server';
 import { type ClientCapabilities, type Engine, ErrorCode, type RoundRequest, type StepOutcome } from '@roundtrip/engine';
-import {
-  adaptElicitationRequests,
-  capabilitiesForRevision,
-  fitInputRequests,
-  type UnaskableQuestion,
-  unaskableMessage,
-} from './legacy-elicitation.ts';
+import { capabilitiesForRevision, fitInputRequests, type UnaskableQuestion, unaskableMessage } from './legacy-elicitation.ts';
 import { createRequestRounds } from './request-rounds.ts';
 import { DEFAULT_ANSWER_TIMEOUT_MS } from './resolve-limits.ts';
+import { RoundtripServer } from './roundtrip-server.ts';
 
 const CLIENT_CAPABILITIES_KEY = 'io.modelcontextprotocol/clientCapabilities';
 
@@ -23,7 +18,8 @@ export interface ProtocolServerOptions {
   legacyMaxRounds?: number;
   /**
    * How long a 2025-era host may take to answer one question while the request is held open; then
-   * the request ends with an error saying so. @defaultValue 600000 (ten minutes)
+   * the question is withdrawn and the request ends with an error saying so. Keep it under the host's
+   * own request timeout (60 s in the official clients). @defaultValue 50000 (50 seconds)
    */
   legacyAnswerTimeoutMs?: number;
   onError: (error: Error) => void;
@@ -50,28 +46,29 @@ function capabilitiesOf(engine: Engine): ServerCapabilities {
  *
  * On a 2025-era connection the server holds the request open while the host asks the user, so the
  * state handed from one round to the next never leaves the server and its lifetime is not checked;
- * each question waits at most `legacyAnswerTimeoutMs`. A 2025-06-18 host gets forms in its own
- * revision's shape. Progress of one request counts up across all its rounds, and nothing is sent
- * for a request once it is cancelled.
+ * each question waits at most `legacyAnswerTimeoutMs`, then is withdrawn, and an answer that comes
+ * after is ignored and logged; a request with a progressToken is sent progress while a question
+ * waits (see RoundtripServer). A 2025-06-18 host gets forms in its own revision's shape. Progress of
+ * one request counts up across all its rounds, and nothing is sent for a request once it is cancelled.
  */
 export function createProtocolServer(options: ProtocolServerOptions): Server {
   const { engine, era } = options;
   const capabilities = capabilitiesOf(engine);
-  const answerTimeoutMs = options.legacyAnswerTimeoutMs ?? DEFAULT_ANSWER_TIMEOUT_MS;
-  const server = new Server(
+  const roundsOf = createRequestRounds();
+  const server = new RoundtripServer(
     { name: options.name, version: options.version },
     {
       capabilities,
       ...(options.instructions ? { instructions: options.instructions } : {}),
       inputRequired: {
-        roundTimeoutMs: answerTimeoutMs,
+        // the shim's per-question timeout: how long a question waits before it is withdrawn
+        roundTimeoutMs: options.legacyAnswerTimeoutMs ?? DEFAULT_ANSWER_TIMEOUT_MS,
         ...(options.legacyMaxRounds !== undefined && { maxRounds: options.legacyMaxRounds }),
       },
     },
+    { nextProgress: (signal) => roundsOf(signal).nextProgress(), onError: options.onError },
   );
   server.onerror = options.onError;
-  if (era === 'legacy') adaptElicitationRequests(server, answerTimeoutMs, options.onError);
-  const roundsOf = createRequestRounds();
   // the revision a 2025-era host negotiated at initialize (the deprecated accessor is the way to read it there)
   const legacyRevision = () => (era === 'legacy' ? server.getNegotiatedProtocolVersion() : undefined);
 

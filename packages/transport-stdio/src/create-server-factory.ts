@@ -24,8 +24,9 @@ export interface ServerFactoryOptions {
   /**
    * How long a 2025-era host may take to answer one question. On those revisions the request is held
    * open while the user answers (the state never leaves the server, so its lifetime does not apply);
-   * a host that has not answered by then gets the request ended with an error saying so.
-   * @defaultValue 600000 (ten minutes)
+   * a host that has not answered by then has the question withdrawn and the request ended with an
+   * error saying so. Keep it under the host's own request timeout (60 s in the official clients).
+   * @defaultValue 50000 (50 seconds)
    */
   legacyAnswerTimeoutMs?: number;
   /** Receives protocol errors the SDK reports out of band (a malformed message, a failed notification). */

@@ -1,8 +1,6 @@
 // What a 2025-era host is sent when a round needs the user: the SDK's legacy shim turns each input
-// request into a real `elicitation/create`. Two things it does not do are done here: fit the request
-// to a 2025-06-18 host (no `mode`, that revision's form schema, forms only), and end a request whose
-// host never answers with an error that says so.
-import { SdkError, SdkErrorCode, type Server } from '@modelcontextprotocol/server';
+// request into a real `elicitation/create`, which it does not fit to a 2025-06-18 host. Here is what
+// that revision can take: that revision's form schema, forms only (RoundtripServer drops `mode`).
 import type { ClientCapabilities, ElicitInputRequest } from '@roundtrip/engine';
 import { fitSchemaFor20250618 } from './elicitation-schema-2025-06-18.ts';
 
@@ -10,7 +8,7 @@ import { fitSchemaFor20250618 } from './elicitation-schema-2025-06-18.ts';
 const MODES_SINCE = '2025-11-25';
 
 /** True for a 2025-era revision whose elicitation is forms only, without `mode` (2025-06-18 and earlier). */
-function isFormOnlyRevision(revision: string | undefined): boolean {
+export function isFormOnlyRevision(revision: string | undefined): boolean {
   return revision !== undefined && revision < MODES_SINCE;
 }
 
@@ -60,51 +58,4 @@ export function unaskableMessage(what: string, question: UnaskableQuestion, revi
     `${what} needs to ask '${question.key}', but this host speaks MCP ${revision ?? 'of an older revision'}, ` +
     `whose forms cannot show ${question.what} (field '${question.field}'). Use a host that supports MCP ${MODES_SINCE} or later.`
   );
-}
-
-/** A duration as a person reads it: `10 minutes`, `90 seconds`, `250 ms`. */
-function duration(ms: number): string {
-  if (ms % 60_000 === 0) return `${ms / 60_000} minute${ms === 60_000 ? '' : 's'}`;
-  if (ms % 1000 === 0) return `${ms / 1000} second${ms === 1000 ? '' : 's'}`;
-  return `${ms} ms`;
-}
-
-type AnyRequest = { method: string; params?: Record<string, unknown> };
-type SendRequest = (request: AnyRequest, ...rest: unknown[]) => Promise<unknown>;
-
-/**
- * Adapts every `elicitation/create` this server instance sends (the legacy shim's, and any other):
- * drops `mode` for a form-only host, whose revision has no such field; and turns the SDK's timeout
- * of an unanswered one (`answerTimeoutMs`, given to the shim as its per-question timeout) into an
- * error that tells the user what happened and what to do. A cancelled request stays a cancellation.
- */
-export function adaptElicitationRequests(server: Server, answerTimeoutMs: number, onError: (error: Error) => void): void {
-  const send = server.request.bind(server) as SendRequest;
-  const adapted: SendRequest = async (request, ...rest) => {
-    if (request.method !== 'elicitation/create') return send(request, ...rest);
-    // the deprecated accessor is the documented way to read a 2025-era connection's initialize-negotiated revision
-    const revision = server.getNegotiatedProtocolVersion();
-    let params = request.params;
-    if (isFormOnlyRevision(revision) && params && 'mode' in params) {
-      const { mode: _dropped, ...rest } = params;
-      params = rest;
-    }
-    try {
-      return await send({ ...request, params }, ...rest);
-    } catch (error) {
-      // an abort (the request was cancelled) also surfaces as RequestTimeout, but without the timeout in its data
-      const timedOut =
-        error instanceof SdkError &&
-        error.code === SdkErrorCode.RequestTimeout &&
-        typeof (error.data as { timeout?: unknown } | undefined)?.timeout === 'number';
-      if (!timedOut) throw error;
-      onError(
-        new Error(
-          `no answer to elicitation/create within ${answerTimeoutMs} ms (ROUNDTRIP_ANSWER_TIMEOUT_MS); the host's request was ended`,
-        ),
-      );
-      throw new Error(`The question was not answered within ${duration(answerTimeoutMs)}, so this request ended. Try again to start over.`);
-    }
-  };
-  (server as unknown as { request: SendRequest }).request = adapted;
 }

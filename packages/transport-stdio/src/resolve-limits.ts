@@ -70,8 +70,14 @@ export function resolveLimits(env: NodeJS.ProcessEnv, fromCode: EngineLimits = {
   return limits;
 }
 
-/** How long a 2025-era host may take to answer one question, by default: ten minutes, because a person answers. */
-export const DEFAULT_ANSWER_TIMEOUT_MS = 600_000;
+/**
+ * How long a 2025-era host may take to answer one question, by default: 50 seconds. A person answers,
+ * but the host gives up on the request it holds open after its own timeout, 60 s in the official
+ * clients, often without telling the server: the question must be withdrawn before that, or an answer
+ * could act on a request the user was told had failed. Raise it for a host with a longer timeout, or
+ * one that restarts its timeout on progress.
+ */
+export const DEFAULT_ANSWER_TIMEOUT_MS = 50_000;
 /** The longest answer timeout accepted: a day. */
 const MAX_ANSWER_TIMEOUT_MS = 86_400_000;
 
@@ -85,7 +91,7 @@ const ANSWER_TIMEOUT: LimitVariable = {
 
 /**
  * How long the server holds a 2025-era request open waiting for the host's answer to one
- * `elicitation/create` (ROUNDTRIP_ANSWER_TIMEOUT_MS, else the code's value, else ten minutes).
+ * `elicitation/create` (ROUNDTRIP_ANSWER_TIMEOUT_MS, else the code's value, else 50 seconds).
  * Throws RoundtripConfigError for a bad variable or value from code.
  */
 export function resolveAnswerTimeout(env: NodeJS.ProcessEnv, fromCode?: number): number {

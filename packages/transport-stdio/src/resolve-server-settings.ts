@@ -18,9 +18,11 @@ export interface ServerSettingsFromCode {
    */
   ledger?: EffectLedger | { path: string };
   /**
-   * How long a 2025-era host may take to answer one question before the request ends with an error
-   * saying so (on those revisions the server holds the request open while the user answers).
-   * ROUNDTRIP_ANSWER_TIMEOUT_MS overrides it. @defaultValue 600000 (ten minutes)
+   * How long a 2025-era host may take to answer one question before it is withdrawn and the request
+   * ends with an error saying so (on those revisions the server holds the request open while the user
+   * answers). Keep it under the host's own request timeout (60 s in the official clients); raise it for
+   * a host that waits longer or restarts its timeout on progress. ROUNDTRIP_ANSWER_TIMEOUT_MS overrides it.
+   * @defaultValue 50000 (50 seconds)
    */
   legacyAnswerTimeoutMs?: number;
   /**
@@ -74,7 +76,8 @@ function keyringFrom(keys: string[], setting: string): Keyring {
  * - `ROUNDTRIP_MAX_ROUNDS`: rounds one request may take (default 64, at most 1000).
  * - `ROUNDTRIP_MAX_STATE_BYTES`: largest requestState accepted (default 65536, at most 1048576).
  * - `ROUNDTRIP_ANSWER_TIMEOUT_MS`: how long a 2025-era host may take to answer one question while the
- *   server holds the request open (default 600000, at most 86400000).
+ *   server holds the request open, before the question is withdrawn (default 50000, under the official
+ *   clients' 60 s request timeout; at most 86400000).
  * - `ROUNDTRIP_MAX_REQUEST_BYTES`: largest request line read from stdin; a longer one is answered with
  *   an error and skipped (default 4194304, from 65536 to 8388608).
  * - `ROUNDTRIP_INSPECT`: the address of an inspector page to report every round to (never blocks a round);

@@ -1,6 +1,6 @@
 // A 2025-06-18 host over real stdio, speaking raw JSON-RPC lines: the server reads its answer timeout
 // from ROUNDTRIP_ANSWER_TIMEOUT_MS, asks with an elicitation/create that has no `mode`, and ends the
-// call with a tool error once the host has not answered in time.
+// call with a tool error once the host has not answered in time; an answer after that is only logged.
 import { join } from 'node:path';
 import { generateKey } from '@roundtrip/engine';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -44,7 +44,14 @@ describe('a 2025-06-18 host over stdio that never answers', () => {
       content: [{ type: 'text', text: expect.stringContaining('The question was not answered within 300 ms, so this request ended.') }],
     });
     expect(await server.stderrMatching(/ROUNDTRIP_ANSWER_TIMEOUT_MS/)).toMatch(
-      /warn protocol: no answer to elicitation\/create within 300 ms/,
+      /warn protocol: no answer to the question 'who' of the tool 'greet' within 300 ms/,
     );
+    // the host's dialog stayed open and the user answers now: ignored, and logged without the answer
+    server.send({ jsonrpc: '2.0', id: asked.id, result: { action: 'accept', content: { name: 'Ada' } } });
+    const late = await server.stderrMatching(/came after it was withdrawn/);
+    expect(late).toContain(
+      "warn protocol: the host's answer (accept) to the question 'who' of the tool 'greet' came after it was withdrawn (no answer within 300 ms",
+    );
+    expect(late).not.toContain('Ada');
   });
 });
