@@ -1,7 +1,7 @@
 // The `book_meeting` tool, declared as a flow of questions (@roundtrip/tools) instead of a hand-written
 // machine: when and for how many (one form), a room only for more than 5 people, a review, then the
 // booking, made at most once per conversation through the engine's effect ledger.
-import type { ToolDefinition } from '@roundtrip/engine';
+import { safeText, type ToolDefinition } from '@roundtrip/engine';
 import { ask, defineFlowTool, type FlowToolResult, field, review } from '@roundtrip/tools';
 import { z } from 'zod';
 import { type BookingResult, type Meeting, type MeetingsStore, ROOMS, type RoomId } from './meetings-store.ts';
@@ -36,21 +36,30 @@ function roomProblem(store: Pick<MeetingsStore, 'holderOf'>, room: RoomId, slot:
   const { title, capacity } = ROOMS[room];
   if (slot.attendees > capacity) return `${title} holds ${capacity} people, not ${slot.attendees}`;
   const holder = store.holderOf(room, slot.date, slot.time);
-  return holder ? `${title} is booked on ${slotText(slot)} for "${holder.topic}"` : undefined;
+  return holder ? `${title} is booked on ${slotText(slot)} for "${safeText(holder.topic)}"` : undefined;
 }
 
+// a topic is a client's words, so results repeat it as safe text
 function bookedResult(result: BookingResult | { status: 'too_small'; room: RoomId; slot: Slot }): BookingView {
   if (result.status === 'booked') {
     const m = result.meeting;
     return {
-      text: `Booked "${m.topic}" in ${roomText(m.room)} on ${slotText(m)} for ${m.attendees} people (booking ${m.id}).`,
-      structured: { status: 'booked', booking_id: m.id, topic: m.topic, date: m.date, time: m.time, attendees: m.attendees, room: m.room },
+      text: `Booked "${safeText(m.topic)}" in ${roomText(m.room)} on ${slotText(m)} for ${m.attendees} people (booking ${m.id}).`,
+      structured: {
+        status: 'booked',
+        booking_id: m.id,
+        topic: safeText(m.topic),
+        date: m.date,
+        time: m.time,
+        attendees: m.attendees,
+        room: m.room,
+      },
     };
   }
   // the room was taken, or grew too small, after it was checked: nothing was booked
   const problem =
     result.status === 'taken'
-      ? `${roomText(result.holder.room)} was booked on ${slotText(result.holder)} for "${result.holder.topic}" meanwhile`
+      ? `${roomText(result.holder.room)} was booked on ${slotText(result.holder)} for "${safeText(result.holder.topic)}" meanwhile`
       : `${roomText(result.room)} holds ${ROOMS[result.room].capacity} people, not ${result.slot.attendees}`;
   return { text: `Nothing was booked: ${problem}. Call book_meeting again.`, structured: { status: result.status }, isError: true };
 }

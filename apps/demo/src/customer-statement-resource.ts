@@ -1,6 +1,6 @@
 // The `statement://customers/{customer}` resource: asks which month, then returns a plain-text
 // statement of the customer's orders and refunds in that month.
-import { type AnswerEvents, type AskMeta, defineQuestions, defineResource, type ResourceDefinition } from '@roundtrip/engine';
+import { type AnswerEvents, type AskMeta, defineQuestions, defineResource, type ResourceDefinition, safeText } from '@roundtrip/engine';
 import { assign, fromPromise, setup } from 'xstate';
 import { z } from 'zod';
 import { formatCents } from './money.ts';
@@ -42,7 +42,7 @@ const sum = (items: Array<{ amountCents: number }>) => items.reduce((total, item
 /** The statement as text: orders placed and refunds made in the month, with totals. */
 export function formatStatement({ customer, month, orders, refunds }: MonthActivity): string {
   const [year, mm] = month.split('-');
-  const lines = [`Statement for ${customer}, ${MONTH_NAMES[Number(mm) - 1]} ${year} (${month})`, ''];
+  const lines = [`Statement for ${safeText(customer)}, ${MONTH_NAMES[Number(mm) - 1]} ${year} (${month})`, ''];
   if (orders.length === 0 && refunds.length === 0) {
     lines.push('No orders or refunds in this month.');
     return `${lines.join('\n')}\n`;
@@ -130,9 +130,12 @@ export function createCustomerStatementResource(store: Pick<OrdersStore, 'active
       written: { type: 'final', output: ({ context }) => ({ text: context.text ?? '' }) },
       unknownCustomer: {
         type: 'final',
-        output: ({ context }) => ({ text: `No orders for customer '${context.customer}', so there is no statement.\n` }),
+        output: ({ context }) => ({ text: `No orders for customer '${safeText(context.customer)}', so there is no statement.\n` }),
       },
-      noMonth: { type: 'final', output: ({ context }) => ({ text: `No statement for ${context.customer}: no month was chosen.\n` }) },
+      noMonth: {
+        type: 'final',
+        output: ({ context }) => ({ text: `No statement for ${safeText(context.customer)}: no month was chosen.\n` }),
+      },
     },
     output: ({ event }) => event.output as { text: string },
   });
@@ -143,7 +146,7 @@ export function createCustomerStatementResource(store: Pick<OrdersStore, 'active
     title: 'Customer statement',
     description: "A customer's monthly statement of orders and refunds, as plain text; asks which month.",
     mimeType: 'text/plain',
-    variables: z.object({ customer: z.string().min(1).describe("The customer's name, e.g. 'ada'") }),
+    variables: z.object({ customer: z.string().min(1).max(64).describe("The customer's name, e.g. 'ada'") }),
     questions,
     machine,
     contents: (output) => output.text,

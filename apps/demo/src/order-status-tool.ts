@@ -1,9 +1,10 @@
 // The `order_status` tool: says what state an order is in. It never asks anything, so it also shows
 // that a requestState is only ever accepted by the tool and arguments it was sealed for.
-import { defineTool, type ToolDefinition } from '@roundtrip/engine';
+import { defineTool, safeText, type ToolDefinition } from '@roundtrip/engine';
 import { assign, fromPromise, setup } from 'xstate';
 import { z } from 'zod';
 import { formatCents } from './money.ts';
+import { orderIdArgument } from './order-id.ts';
 import type { Order, OrdersStore } from './orders-store.ts';
 
 const orderStatusOutputSchema = z.object({
@@ -54,26 +55,31 @@ export function createOrderStatusTool(store: Pick<OrdersStore, 'findOrder'>): To
       },
       reported: { type: 'final' },
     },
-    output: ({ context: { orderId, order } }) => ({
-      order_id: orderId,
-      found: order !== null,
-      status: order?.status ?? null,
-      amount: order ? formatCents(order.amountCents) : null,
-      created_at: order?.createdAt ?? null,
-      refunded_at: order?.refundedAt ?? null,
-      message: !order
-        ? `No order with id '${orderId}'.`
-        : order.refundedAt
-          ? `Order ${orderId} (${formatCents(order.amountCents)}, customer ${order.customer}) was refunded on ${order.refundedAt.slice(0, 10)}.`
-          : `Order ${orderId} (${formatCents(order.amountCents)}, customer ${order.customer}) is paid and can be refunded.`,
-    }),
+    // the id as the client sent it may hold anything: results repeat it, and the customer's name, as safe text
+    output: ({ context: { orderId, order } }) => {
+      const id = safeText(orderId);
+      const about = order && `Order ${id} (${formatCents(order.amountCents)}, customer ${safeText(order.customer)})`;
+      return {
+        order_id: id,
+        found: order !== null,
+        status: order?.status ?? null,
+        amount: order ? formatCents(order.amountCents) : null,
+        created_at: order?.createdAt ?? null,
+        refunded_at: order?.refundedAt ?? null,
+        message: !order
+          ? `No order with id '${id}'.`
+          : order.refundedAt
+            ? `${about} was refunded on ${order.refundedAt.slice(0, 10)}.`
+            : `${about} is paid and can be refunded.`,
+      };
+    },
   });
 
   return defineTool({
     name: 'order_status',
     title: 'Order status',
     description: 'Tells whether an order exists, its amount, and whether it was refunded. Changes nothing.',
-    input: z.object({ order_id: z.string().min(1).describe("The order's id, e.g. 'ord_51'") }),
+    input: z.object({ order_id: orderIdArgument }),
     machine,
     output: orderStatusOutputSchema,
     result: (output) => ({ text: output.message, structured: output, isError: !output.found }),

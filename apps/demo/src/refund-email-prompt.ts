@@ -7,10 +7,12 @@ import {
   defineQuestions,
   type PromptDefinition,
   type PromptMessageView,
+  safeText,
 } from '@roundtrip/engine';
 import { assign, fromPromise, setup } from 'xstate';
 import { z } from 'zod';
 import { formatCents } from './money.ts';
+import { orderIdArgument } from './order-id.ts';
 import type { Order, OrdersStore } from './orders-store.ts';
 
 const TONES = ['friendly', 'formal', 'brief'] as const;
@@ -51,7 +53,7 @@ export function refundEmailInstructions(order: Order, tone: Tone, mentionAmount:
     : 'The refund has been approved and is being processed; do not say it has arrived.';
   const amount = mentionAmount ? `Mention the refunded amount, ${formatCents(order.amountCents)}.` : 'Do not mention the amount.';
   return [
-    `Draft an email to our customer ${order.customer} about the refund of order ${order.id}, placed on ${order.createdAt.slice(0, 10)}.`,
+    `Draft an email to our customer ${safeText(order.customer)} about the refund of order ${safeText(order.id)}, placed on ${order.createdAt.slice(0, 10)}.`,
     state,
     `Tone: ${tone} (${TONE_GUIDE[tone]}).`,
     amount,
@@ -61,10 +63,12 @@ export function refundEmailInstructions(order: Order, tone: Tone, mentionAmount:
 
 function messagesFor(context: EmailContext, how: 'drafted' | 'not_found' | 'skipped'): RefundEmailOutput {
   if (how === 'not_found' || !context.order || !context.tone) {
+    // the id as the client sent it may hold anything: the message repeats it as safe text
+    const id = safeText(context.orderId);
     const text =
       how === 'not_found'
-        ? `There is no order with id '${context.orderId}', so there is no refund email to draft. Check the order id (it looks like 'ord_51').`
-        : `No refund email was drafted for order ${context.orderId}: the questions about it were not answered.`;
+        ? `There is no order with id '${id}', so there is no refund email to draft. Check the order id (it looks like 'ord_51').`
+        : `No refund email was drafted for order ${id}: the questions about it were not answered.`;
     return { messages: [{ role: 'assistant', text }] };
   }
   return { messages: [{ role: 'user', text: refundEmailInstructions(context.order, context.tone, context.mentionAmount) }] };
@@ -137,7 +141,7 @@ export function createRefundEmailPrompt(store: Pick<OrdersStore, 'findOrder'>): 
     title: 'Refund email',
     description:
       'Drafts the email that tells a customer about the refund of an order; asks for the tone and whether to mention the amount.',
-    arguments: z.object({ order_id: z.string().min(1).describe("The order's id, e.g. 'ord_51'") }),
+    arguments: z.object({ order_id: orderIdArgument }),
     questions,
     machine,
     messages: (output) => output.messages,

@@ -7,11 +7,13 @@ import {
   defineQuestions,
   defineTool,
   EffectOutcomeUnknownError,
+  safeText,
   type ToolDefinition,
 } from '@roundtrip/engine';
 import { assign, fromPromise, setup } from 'xstate';
 import { z } from 'zod';
 import { formatCents } from './money.ts';
+import { orderIdArgument } from './order-id.ts';
 import type { Order, OrdersStore, RefundResult } from './orders-store.ts';
 
 const refundOutputSchema = z.object({
@@ -50,18 +52,20 @@ const questions = defineQuestions<RefundContext>()({
 type RefundInput = { orderId: string; amountCents: number };
 
 function outputFor(status: RefundStatus, { orderId, order, refund }: RefundContext): RefundOutput {
+  // the id as the client sent it may hold anything: results repeat it as safe text
+  const id = safeText(orderId);
   const amountCents = refund?.status === 'refunded' ? refund.amountCents : (order?.amountCents ?? null);
   const amount = amountCents === null ? null : formatCents(amountCents);
   const refundedOn = order?.refundedAt ? ` on ${order.refundedAt.slice(0, 10)}` : '';
   const message = {
-    not_found: `No order with id '${orderId}'. Check the order id (it looks like 'ord_51') and try again.`,
-    already_refunded: `Order ${orderId} was already refunded${refundedOn}; nothing more was done.`,
-    kept: `Order ${orderId} was not refunded.`,
-    refunded: `Refunded ${amount} for order ${orderId}.`,
-    amount_changed: `The amount of order ${orderId} changed to ${amount} while it was being refunded, so nothing was refunded. Call refund_order again to refund the new amount.`,
-    interrupted: `The refund of order ${orderId} was interrupted (the server stopped while refunding), and the order shows no refund. Call refund_order again to refund it.`,
+    not_found: `No order with id '${id}'. Check the order id (it looks like 'ord_51') and try again.`,
+    already_refunded: `Order ${id} was already refunded${refundedOn}; nothing more was done.`,
+    kept: `Order ${id} was not refunded.`,
+    refunded: `Refunded ${amount} for order ${id}.`,
+    amount_changed: `The amount of order ${id} changed to ${amount} while it was being refunded, so nothing was refunded. Call refund_order again to refund the new amount.`,
+    interrupted: `The refund of order ${id} was interrupted (the server stopped while refunding), and the order shows no refund. Call refund_order again to refund it.`,
   }[status];
-  return { status, order_id: orderId, amount, amount_cents: amountCents, refunded_at: order?.refundedAt ?? null, message };
+  return { status, order_id: id, amount, amount_cents: amountCents, refunded_at: order?.refundedAt ?? null, message };
 }
 
 const finalFor = (status: RefundStatus) => ({
@@ -107,7 +111,7 @@ export function createRefundOrderTool(store: Pick<OrdersStore, 'findOrder' | 're
         return {
           order: context.order && { ...context.order, amountCents: params.amountCents },
           amount,
-          note: `The amount of order ${context.orderId} changed to ${amount} since you were asked. `,
+          note: `The amount of order ${safeText(context.orderId)} changed to ${amount} since you were asked. `,
         };
       }),
       forgetOrder: assign({ order: null }),
@@ -222,7 +226,7 @@ export function createRefundOrderTool(store: Pick<OrdersStore, 'findOrder' | 're
     description:
       "Refunds a customer's order after the user confirms the amount. An order is refunded at most once, and only by the amount " +
       'the user confirmed: if the amount changed meanwhile, the user is asked again. Asking for an order that was already refunded says so and changes nothing.',
-    input: z.object({ order_id: z.string().min(1).describe("The order's id, e.g. 'ord_51'") }),
+    input: z.object({ order_id: orderIdArgument }),
     questions,
     machine,
     output: refundOutputSchema,

@@ -1,6 +1,6 @@
 // The `report_incident` tool, declared as a flow: the severity first, then one round asking the details
 // and, only for a high severity, whether to page the on-call engineer; the report is recorded once.
-import type { ToolDefinition } from '@roundtrip/engine';
+import { safeText, type ToolDefinition } from '@roundtrip/engine';
 import { ask, askAll, defineFlowTool, field, form } from '@roundtrip/tools';
 import { z } from 'zod';
 import type { IncidentsStore } from './incidents-store.ts';
@@ -77,7 +77,8 @@ export function createReportIncidentTool(store: Pick<IncidentsStore, 'record'>):
       });
       const paged = incident.paged === null ? '' : incident.paged ? '; the on-call engineer was paged' : '; nobody was paged';
       return {
-        text: `Recorded incident ${incident.id} (${level}): "${incident.summary}" affecting ${services.map((s) => SERVICES[s]).join(', ')}${paged}.`,
+        // the summary is the client's words: the result repeats it as safe text
+        text: `Recorded incident ${incident.id} (${level}): "${safeText(incident.summary)}" affecting ${services.map((s) => SERVICES[s]).join(', ')}${paged}.`,
         structured: {
           // `as const`: without it the literal widens to string here and does not fit the output schema
           status: 'recorded' as const,

@@ -1,6 +1,6 @@
 // The `bookings://rooms/{room}` resource, declared as a flow: asks which week, then lists the room's
 // bookings of that week from the meetings table, as plain text.
-import type { ResourceDefinition } from '@roundtrip/engine';
+import { type ResourceDefinition, safeText } from '@roundtrip/engine';
 import { ask, defineFlowResource, field } from '@roundtrip/tools';
 import { z } from 'zod';
 import { type Meeting, type MeetingsStore, ROOMS, type RoomId } from './meetings-store.ts';
@@ -22,7 +22,8 @@ export function formatRoomWeek(room: RoomId, week: { monday: string; sunday: str
   const lines = [`Bookings of ${title} (up to ${capacity} people), week of ${week.monday} to ${week.sunday}`, ''];
   for (const m of meetings) {
     const day = DAYS[new Date(`${m.date}T00:00:00Z`).getUTCDay()];
-    lines.push(`  ${day} ${m.date}  ${m.time}  "${m.topic}", ${m.attendees} people (booking ${m.id})`);
+    // a topic is a client's words: one line of safe text
+    lines.push(`  ${day} ${m.date}  ${m.time}  "${safeText(m.topic)}", ${m.attendees} people (booking ${m.id})`);
   }
   if (meetings.length === 0) lines.push('No bookings this week.');
   else lines.push('', `${meetings.length} booking${meetings.length === 1 ? '' : 's'}.`);
