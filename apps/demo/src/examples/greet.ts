@@ -1,4 +1,4 @@
-// The README's "Write a tool" example, kept here so that it typechecks with the rest of the repository.
+// The example of docs/machines.md (a hand-written machine), kept here so that it typechecks with the repository.
 // Run it as a stdio server: npx -y pnpm@10.34.9 --filter @roundtrip/demo -s greet
 import { type AnswerEvents, type AskMeta, defineQuestions, defineTool } from '@roundtrip/engine';
 import { runStdioServer } from '@roundtrip/transport-stdio';
