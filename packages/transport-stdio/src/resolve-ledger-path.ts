@@ -7,12 +7,31 @@ export function isEffectLedger(ledger: EffectLedger | { path: string }): ledger 
   return typeof (ledger as Partial<EffectLedger>).claim === 'function';
 }
 
-const absolute = (path: string) => (path === ':memory:' ? path : resolve(path));
+/** True for a PostgreSQL URL (`postgres://…` or `postgresql://…`): the ledger is kept in that database, not in a file. */
+export function isPostgresUrl(location: string): boolean {
+  return /^postgres(ql)?:\/\//i.test(location);
+}
+
+/** How logs name a ledger's location: a URL without its password (in the user part or a `password` parameter). */
+export function shownLedgerLocation(location: string): string {
+  if (!isPostgresUrl(location)) return location;
+  try {
+    const url = new URL(location);
+    url.password = '';
+    url.searchParams.delete('password');
+    return url.href;
+  } catch {
+    return 'a PostgreSQL URL that does not parse';
+  }
+}
+
+const absolute = (location: string) => (location === ':memory:' || isPostgresUrl(location) ? location : resolve(location));
 
 /**
- * The SQLite file the effect ledger is kept in: `ROUNDTRIP_LEDGER` when set, else the path the code
- * gives, else {@link defaultLedgerPath}; undefined when the code supplies a ledger object of its own
- * and the variable is not set. Relative paths are taken from the working directory.
+ * Where the effect ledger is kept: `ROUNDTRIP_LEDGER` when set, else the path the code gives, else
+ * {@link defaultLedgerPath}; undefined when the code supplies a ledger object of its own and the
+ * variable is not set. A `postgres://` URL names a PostgreSQL database and is kept as it is; anything
+ * else is a SQLite file, relative paths taken from the working directory.
  */
 export function resolveLedgerPath(
   serverName: string,
@@ -24,7 +43,9 @@ export function resolveLedgerPath(
   if (fromEnv) {
     const path = absolute(fromEnv);
     if (fromCode && isEffectLedger(fromCode))
-      warn(`ROUNDTRIP_LEDGER overrides the effect ledger this server's code supplies; effects are recorded in ${path}.`);
+      warn(
+        `ROUNDTRIP_LEDGER overrides the effect ledger this server's code supplies; effects are recorded in ${shownLedgerLocation(path)}.`,
+      );
     return path;
   }
   if (fromCode) return isEffectLedger(fromCode) ? undefined : absolute(fromCode.path);

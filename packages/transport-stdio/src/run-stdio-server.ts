@@ -7,11 +7,10 @@ import {
   RoundtripDefinitionError,
   type ToolDefinition,
 } from '@roundtrip/engine';
-import type { SqliteLedger } from '@roundtrip/engine/sqlite';
 import { RoundtripConfigError } from './config-error.ts';
 import { createServerFactory } from './create-server-factory.ts';
 import { createInspectReporter } from './inspect-reporter.ts';
-import { openLedger } from './open-ledger.ts';
+import { type OpenedLedger, openLedgerAt } from './open-ledger.ts';
 import { isEffectLedger } from './resolve-ledger-path.ts';
 import { resolveServerSettings, type ServerSettingsFromCode } from './resolve-server-settings.ts';
 import { startupMessage } from './startup-message.ts';
@@ -59,8 +58,8 @@ export async function runStdioServer(options: StdioServerOptions): Promise<Runni
   const log = createStderrLog(options.name);
   const settings = resolveServerSettings(options.name, options.env ?? process.env, options);
   for (const warning of settings.warnings) log({ level: 'warn', event: 'settings', message: warning });
-  // the SQLite ledger is ours to close; a ledger object from the code is the code's
-  const opened: SqliteLedger | undefined = settings.ledgerPath === undefined ? undefined : openLedger(settings.ledgerPath);
+  // the SQLite or PostgreSQL ledger is ours to close; a ledger object from the code is the code's
+  const opened: OpenedLedger | undefined = settings.ledgerPath === undefined ? undefined : await openLedgerAt(settings.ledgerPath);
   const ledger: EffectLedger | undefined = opened ?? (options.ledger && isEffectLedger(options.ledger) ? options.ledger : undefined);
   const reporter = settings.inspect.address ? createInspectReporter(settings.inspect.address, options.name, log) : undefined;
   const inspectActors = settings.inspect.stately ? await startStatelyInspector(log, settings.inspect.answers) : undefined;
@@ -79,7 +78,7 @@ export async function runStdioServer(options: StdioServerOptions): Promise<Runni
       log,
     });
   } catch (error) {
-    opened?.close();
+    await opened?.close();
     throw error;
   }
   const onError = (error: Error) => log({ level: 'warn', event: 'protocol', message: error.message });
@@ -111,7 +110,7 @@ export async function runStdioServer(options: StdioServerOptions): Promise<Runni
         try {
           await options.onClose?.();
         } finally {
-          opened?.close();
+          await opened?.close();
           // anything still holding the event loop (a legacy round waiting on the host) must not keep a closed server alive
           setTimeout(() => process.exit(process.exitCode ?? 0), 1000).unref();
         }

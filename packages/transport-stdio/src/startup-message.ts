@@ -1,4 +1,5 @@
 import type { Engine } from '@roundtrip/engine';
+import { shownLedgerLocation } from './resolve-ledger-path.ts';
 import type { ServerSettings } from './resolve-server-settings.ts';
 
 const count = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
@@ -19,6 +20,7 @@ export function describeServed(engine: Engine): string {
 export function startupMessage(name: string, version: string, engine: Engine, settings: ServerSettings): string {
   const { stateTtlSeconds, settleTimeoutMs, maxRounds, maxStateBytes } = settings.limits;
   const limits = `state lifetime ${stateTtlSeconds}s, settle timeout ${settleTimeoutMs} ms, at most ${count(maxRounds, 'round')}, states up to ${maxStateBytes} bytes`;
-  const ledger = settings.ledgerPath === undefined ? "the code's own effect ledger" : `effect ledger ${settings.ledgerPath}`;
+  const ledger =
+    settings.ledgerPath === undefined ? "the code's own effect ledger" : `effect ledger ${shownLedgerLocation(settings.ledgerPath)}`;
   return `${name} ${version} serving ${describeServed(engine)} over stdio (${settings.keySource}; principal ${settings.principal}; ${limits}; ${ledger})`;
 }
