@@ -3,6 +3,7 @@ import { ConfirmedValueChangedError } from './confirmed-value.ts';
 import { canonicalJson } from './digest.ts';
 import type { EffectKey, EffectOutcome } from './effect-ledger.ts';
 import { type EffectScope, effectScopeOf } from './effect-scope.ts';
+import { errorText } from './error-text.ts';
 import { firstNonJson } from './json-value.ts';
 import type { JsonValue } from './wire-shapes.ts';
 
@@ -106,6 +107,8 @@ async function runOnce(
   } catch (error) {
     outcome = { ok: false, error: error instanceof Error ? error.message : String(error) };
     thrown = { error };
+    // the machine may handle the failure (and the round end well): the operator hears why it failed either way
+    scope.log({ level: 'warn', event: 'effect_failed', message: `effect '${key.effect}' failed: ${errorText(error)}`, run: key.run });
   }
   await scope.ledger.complete(key, outcome, scope.now());
   scope.log({

@@ -8,6 +8,7 @@ import type { DefinitionInternals } from './definition-internals.ts';
 import { canonicalJson, digestBytes } from './digest.ts';
 import type { EffectLedger } from './effect-ledger.ts';
 import { setEffectScope } from './effect-scope.ts';
+import { errorText } from './error-text.ts';
 import type { ModelFallback } from './fallback-arguments.ts';
 import { continuationRefusedText, fallbackText } from './fallback-text.ts';
 import { feedAnswers } from './feed-answers.ts';
@@ -287,8 +288,10 @@ async function step<TResult>(
     const snapshot = actor.getSnapshot() as AnyMachineSnapshot;
     if (trace) trace.settled = snapshot.value;
 
-    if (snapshot.status === 'error')
-      return fail('machine_error', `machine '${machine.id}' failed in round ${round}`, snapshot.error ?? machineError);
+    if (snapshot.status === 'error') {
+      const cause = snapshot.error ?? machineError;
+      return fail('machine_error', `machine '${machine.id}' failed in round ${round}: ${errorText(cause)}`, cause);
+    }
     if (snapshot.status === 'done') {
       actor.stop();
       let result: TResult;

@@ -48,7 +48,7 @@ describe('machines that go wrong', () => {
       isError: true,
     });
     const entry = logs.find((e) => e.event === 'machine_error');
-    expect(entry).toMatchObject({ level: 'error', message: "machine 'entry_throws' failed in round 1" });
+    expect(entry).toMatchObject({ level: 'error', message: "machine 'entry_throws' failed in round 1: Error: boom at entry" });
     expect(entry?.error).toBeInstanceOf(Error);
     expect((entry?.error as Error | undefined)?.message).toBe('boom at entry');
   });
@@ -116,7 +116,11 @@ describe('machines that go wrong', () => {
     );
     expect(outcome.result.isError).toBe(true);
     expect(logs).toContainEqual(
-      expect.objectContaining({ level: 'error', event: 'machine_error', message: "machine 'answer_throws' failed in round 2" }),
+      expect.objectContaining({
+        level: 'error',
+        event: 'machine_error',
+        message: "machine 'answer_throws' failed in round 2: Error: boom on answer",
+      }),
     );
   });
 
