@@ -15,6 +15,7 @@ export const refundOrderMachine = setup({
     amountChanged: () => false,
     orderVanished: () => false,
     outcomeUnknown: () => false,
+    storeLocked: () => false,
     refundDone: () => false,
     refundSawNewAmount: () => false,
   },
@@ -32,7 +33,7 @@ export const refundOrderMachine = setup({
   },
 }).createMachine({
   id: 'refund_order',
-  version: '3',
+  version: '4',
   initial: 'lookingUp',
   states: {
     lookingUp: { invoke: { id: 'lookup', src: 'lookupOrder', onDone: { target: 'checkingOrder', actions: { type: 'rememberOrder' } } } },
@@ -60,6 +61,7 @@ export const refundOrderMachine = setup({
           { guard: { type: 'amountChanged' }, target: 'confirming', actions: { type: 'noteNewAmount' } },
           { guard: { type: 'orderVanished' }, target: 'notFound', actions: 'forgetOrder' },
           { guard: { type: 'outcomeUnknown' }, target: 'recheckingOrder' },
+          { guard: { type: 'storeLocked' }, target: 'locked' },
         ],
       },
     },
@@ -87,5 +89,6 @@ export const refundOrderMachine = setup({
     notFound: { type: 'final' },
     amountChanged: { type: 'final' },
     interrupted: { type: 'final' },
+    locked: { type: 'final' },
   },
 });

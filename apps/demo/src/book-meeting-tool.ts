@@ -106,12 +106,12 @@ export function createBookMeetingTool(store: Pick<MeetingsStore, 'book' | 'holde
       }),
       confirm: review({ message: 'Book "{{input.topic}}"?', labels: { confirm: 'Book it' } }),
     },
-    final: ({ input, answers }) => {
+    final: async ({ input, answers }) => {
       const { date, time, attendees } = answers.when!;
       const room: RoomId = answers.room?.room ?? 'huddle';
       // a change at the review keeps the room chosen before, whose size was checked for the old count
       if (attendees > ROOMS[room].capacity) return bookedResult({ status: 'too_small', room, slot: { date, time, attendees } });
-      return bookedResult(store.book({ topic: input.topic, date, time, attendees, room }));
+      return bookedResult(await store.book({ topic: input.topic, date, time, attendees, room }));
     },
     ended: ({ step, how }) => ({
       text: `Nothing was booked: the ${step === 'confirm' ? 'booking' : `question '${step}'`} was ${how}.`,

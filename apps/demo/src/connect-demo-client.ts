@@ -12,6 +12,8 @@ export interface DemoServerEnv {
   ROUNDTRIP_KEY: string;
   ROUNDTRIP_PRINCIPAL: string;
   ROUNDTRIP_STATE_TTL?: string;
+  ROUNDTRIP_LEDGER?: string;
+  ROUNDTRIP_DB_BUSY_TIMEOUT_MS?: string;
 }
 
 export interface ConnectedClient {

@@ -54,7 +54,7 @@ export async function amountChangesUnderTheQuestion({ a, store }: DemoStage) {
   const refund54 = tool('refund_order', { order_id: 'ord_54' });
   const first = expectQuestion(await round(a.client, refund54), 'confirm', 'Refund $30.00 for order ord_54?');
   say("✎ meanwhile the shop corrects the order's amount to $35.00 (store.setOrderAmount('ord_54', 3500))", 1);
-  store.setOrderAmount('ord_54', 3500);
+  await store.setOrderAmount('ord_54', 3500);
   const yes = { action: 'accept', content: { confirm: true } };
   printAnswer('confirm', yes);
   const again = await round(a.client, refund54, { inputResponses: { confirm: yes }, requestState: first });

@@ -12,20 +12,28 @@ export interface DemoStores {
   close(): void;
 }
 
+export interface DemoStoresOptions {
+  /**
+   * How long a write waits for another connection's lock on the file before failing with a
+   * DatabaseLockedError; the wait never blocks other requests. @defaultValue 5000
+   */
+  busyTimeoutMs?: number | undefined;
+}
+
 /**
  * Opens every store of the demo on the file at `path`, creating and seeding it on first run. When one
  * cannot be opened, those already open are closed and the error is thrown.
  *
  * @example
- * const stores = openDemoStores(dbPath());
+ * const stores = openDemoStores(dbPath(), { busyTimeoutMs: dbBusyTimeoutMs() });
  * const { tools, prompts, resources } = createDemoDefinitions(stores);
  */
-export function openDemoStores(path: string): DemoStores {
-  const orders = openOrdersStore(path);
+export function openDemoStores(path: string, options: DemoStoresOptions = {}): DemoStores {
+  const orders = openOrdersStore(path, options);
   let meetings: MeetingsStore | undefined;
   try {
-    meetings = openMeetingsStore(path);
-    const incidents = openIncidentsStore(path);
+    meetings = openMeetingsStore(path, options);
+    const incidents = openIncidentsStore(path, options);
     const opened = { orders, meetings, incidents };
     const close = () => {
       for (const store of Object.values(opened)) store.close();

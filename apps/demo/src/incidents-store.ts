@@ -1,5 +1,4 @@
 // The demo's incident reports, in the same SQLite file as the orders.
-import type Database from 'better-sqlite3';
 import { hasTable, openSqliteFile } from './sqlite-file.ts';
 
 type Severity = 'low' | 'medium' | 'high';
@@ -21,16 +20,19 @@ interface Incident {
 export type IncidentReport = Omit<Incident, 'id' | 'reportedAt'>;
 
 export interface IncidentsStore {
-  /** Records an incident and returns it with its id. */
-  record(report: IncidentReport): Incident;
+  /**
+   * Records an incident and returns it with its id. While another connection holds the file's write lock
+   * it waits (without blocking other requests); after `busyTimeoutMs` it rejects with a DatabaseLockedError.
+   */
+  record(report: IncidentReport): Promise<Incident>;
   /** Every incident with this summary, oldest first; for tests and the demo's checks. */
   incidentsAbout(summary: string): Incident[];
   close(): void;
 }
 
 export interface IncidentsStoreOptions {
-  /** How long a write waits for another connection's lock before failing. @defaultValue 5000 */
-  busyTimeoutMs?: number;
+  /** How long a write waits for another connection's lock before failing with a DatabaseLockedError. @defaultValue 5000 */
+  busyTimeoutMs?: number | undefined;
   /** Clock for report times, for tests. @defaultValue () => new Date() */
   now?: () => Date;
 }
@@ -74,11 +76,11 @@ const COLUMNS = 'id, summary, severity, services, description, paged, reported_a
  *
  * @example
  * const incidents = openIncidentsStore(dbPath());
- * incidents.record({ summary: 'Checkout down', severity: 'high', services: ['checkout'], description: '…', paged: true });
+ * await incidents.record({ summary: 'Checkout down', severity: 'high', services: ['checkout'], description: '…', paged: true });
  */
 export function openIncidentsStore(path: string, options: IncidentsStoreOptions = {}): IncidentsStore {
   const now = options.now ?? (() => new Date());
-  const db: Database.Database = openSqliteFile(path, {
+  const { db, write } = openSqliteFile(path, {
     what: 'incidents database',
     busyTimeoutMs: options.busyTimeoutMs,
     isUpToDate: (opened) => hasTable(opened, 'incidents'),
@@ -89,15 +91,10 @@ export function openIncidentsStore(path: string, options: IncidentsStoreOptions 
   );
   const selectAbout = db.prepare<[string], IncidentRow>(`SELECT ${COLUMNS} FROM incidents WHERE summary = ? ORDER BY id`);
   return {
-    record: (report) => {
+    record: async (report) => {
       const paged = report.paged === null ? null : Number(report.paged);
-      const row = insert.get(
-        report.summary,
-        report.severity,
-        JSON.stringify(report.services),
-        report.description,
-        paged,
-        now().toISOString(),
+      const row = await write('record the incident', () =>
+        insert.get(report.summary, report.severity, JSON.stringify(report.services), report.description, paged, now().toISOString()),
       );
       return toIncident(row!);
     },

@@ -1,6 +1,5 @@
 // The demo's meeting rooms and their bookings, in the same SQLite file as the orders. A room holds one
 // meeting per date and time: the table says so, so no two conversations can book the same slot.
-import type Database from 'better-sqlite3';
 import { hasTable, openSqliteFile } from './sqlite-file.ts';
 
 /** The rooms that can be booked, with how many people each holds. Meetings of up to 5 take the huddle corner. */
@@ -37,8 +36,12 @@ export type BookingResult =
   | { status: 'taken'; holder: Meeting };
 
 export interface MeetingsStore {
-  /** Books a meeting unless its room is taken at that date and time; the check and the write are one transaction. */
-  book(request: MeetingRequest): BookingResult;
+  /**
+   * Books a meeting unless its room is taken at that date and time; the check and the write are one
+   * transaction. While another connection holds the file's write lock it waits (without blocking other
+   * requests); after `busyTimeoutMs` it rejects with a DatabaseLockedError and nothing is booked.
+   */
+  book(request: MeetingRequest): Promise<BookingResult>;
   /** The meeting holding `room` at `date` and `time`, if any. */
   holderOf(room: RoomId, date: string, time: string): Meeting | undefined;
   /** A room's meetings from `from` to `to` (`YYYY-MM-DD`, both included), by date and time. */
@@ -49,8 +52,8 @@ export interface MeetingsStore {
 }
 
 export interface MeetingsStoreOptions {
-  /** How long a write waits for another connection's lock before failing. @defaultValue 5000 */
-  busyTimeoutMs?: number;
+  /** How long a write waits for another connection's lock before failing with a DatabaseLockedError. @defaultValue 5000 */
+  busyTimeoutMs?: number | undefined;
   /** Clock for booking times, for tests. @defaultValue () => new Date() */
   now?: () => Date;
 }
@@ -87,11 +90,11 @@ const COLUMNS = 'id, topic, date, time, attendees, room, booked_at';
  *
  * @example
  * const meetings = openMeetingsStore(dbPath());
- * meetings.book({ topic: 'Roadmap', date: '2026-12-10', time: '14:00', attendees: 8, room: 'atlas' }); // { status: 'booked', … }
+ * await meetings.book({ topic: 'Roadmap', date: '2026-12-10', time: '14:00', attendees: 8, room: 'atlas' }); // { status: 'booked', … }
  */
 export function openMeetingsStore(path: string, options: MeetingsStoreOptions = {}): MeetingsStore {
   const now = options.now ?? (() => new Date());
-  const db: Database.Database = openSqliteFile(path, {
+  const { db, write } = openSqliteFile(path, {
     what: 'meetings database',
     busyTimeoutMs: options.busyTimeoutMs,
     isUpToDate: (opened) => hasTable(opened, 'meetings'),
@@ -121,7 +124,7 @@ export function openMeetingsStore(path: string, options: MeetingsStoreOptions = 
 
   return {
     // immediate: take the write lock before reading, so two connections cannot both see the slot free
-    book: (request) => book.immediate(request),
+    book: (request) => write(`book ${request.room} on ${request.date} at ${request.time}`, () => book.immediate(request)),
     holderOf,
     meetingsIn: (room, from, to) => selectBetween.all(room, from, to).map(toMeeting),
     meetingsAbout: (topic) => selectAbout.all(topic).map(toMeeting),

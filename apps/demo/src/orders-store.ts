@@ -55,11 +55,16 @@ export interface OrdersStore {
   findOrder(id: string): Order | undefined;
   /**
    * Refunds an order at most once, whatever the caller sends and however many processes share the file:
-   * the check of the store's own records (and of the expected amount) and the write happen in one write transaction.
+   * the check of the store's own records (and of the expected amount) and the write happen in one write
+   * transaction. While another connection holds the file's write lock it waits (without blocking other
+   * requests); after `busyTimeoutMs` it rejects with a DatabaseLockedError and nothing is refunded.
    */
-  refundOrder(id: string, options?: RefundOptions): RefundResult;
-  /** Changes the amount of an order that is not refunded (a correction, for the demo and tests); undefined when there is no such order. */
-  setOrderAmount(id: string, amountCents: number): Order | undefined;
+  refundOrder(id: string, options?: RefundOptions): Promise<RefundResult>;
+  /**
+   * Changes the amount of an order that is not refunded (a correction, for the demo and tests); undefined
+   * when there is no such order. Waits for another connection's lock like refundOrder.
+   */
+  setOrderAmount(id: string, amountCents: number): Promise<Order | undefined>;
   /** The months (`YYYY-MM`, oldest first) in which a customer placed an order or got a refund. */
   activeMonths(customer: string): string[];
   /** A customer's orders placed and refunds made in one month (`YYYY-MM`). */
@@ -72,8 +77,8 @@ export interface OrdersStore {
 }
 
 export interface OrdersStoreOptions {
-  /** How long a write waits for another connection's lock before failing. @defaultValue 5000 */
-  busyTimeoutMs?: number;
+  /** How long a write waits for another connection's lock before failing with a DatabaseLockedError. @defaultValue 5000 */
+  busyTimeoutMs?: number | undefined;
   /** Clock for refund times, for tests. @defaultValue () => new Date() */
   now?: () => Date;
 }
@@ -165,11 +170,16 @@ function isUpToDate(db: Database.Database): boolean {
  *
  * @example
  * const store = openOrdersStore(dbPath());
- * store.refundOrder('ord_51', { expectedAmountCents: 4900 }); // { status: 'refunded', … } once, then 'already_refunded'
+ * await store.refundOrder('ord_51', { expectedAmountCents: 4900 }); // { status: 'refunded', … } once, then 'already_refunded'
  */
 export function openOrdersStore(path: string, options: OrdersStoreOptions = {}): OrdersStore {
   const now = options.now ?? (() => new Date());
-  const db = openSqliteFile(path, { what: 'orders database', busyTimeoutMs: options.busyTimeoutMs, isUpToDate, prepare: prepareSchema });
+  const { db, write } = openSqliteFile(path, {
+    what: 'orders database',
+    busyTimeoutMs: options.busyTimeoutMs,
+    isUpToDate,
+    prepare: prepareSchema,
+  });
 
   const selectOrder = db.prepare<[string], OrderRow>(
     `SELECT o.id, o.customer, o.amount_cents, o.currency, o.status, o.created_at, r.refunded_at
@@ -181,6 +191,9 @@ export function openOrdersStore(path: string, options: OrdersStoreOptions = {}):
   );
   const markRefunded = db.prepare<[string]>("UPDATE orders SET status = 'refunded' WHERE id = ?");
   const updateAmount = db.prepare<[number, string]>("UPDATE orders SET amount_cents = ? WHERE id = ? AND status = 'paid'");
+  const changeAmount = db.transaction((id: string, amountCents: number) => {
+    updateAmount.run(amountCents, id);
+  });
   const selectRefunds = db.prepare<[string], { orderId: string; amountCents: number; refundedAt: string; requestedBy: string }>(
     'SELECT order_id AS orderId, amount_cents AS amountCents, refunded_at AS refundedAt, requested_by AS requestedBy FROM refunds WHERE order_id = ?',
   );
@@ -222,11 +235,13 @@ export function openOrdersStore(path: string, options: OrdersStoreOptions = {}):
     findOrder,
     // immediate: take the write lock before reading, so two connections cannot both see "not refunded"
     refundOrder: (id, refundOptions = {}) =>
-      refund.immediate(id, refundOptions.requestedBy ?? `pid ${process.pid}`, refundOptions.expectedAmountCents),
-    setOrderAmount: (id, amountCents) => {
+      write(`refund order ${id}`, () =>
+        refund.immediate(id, refundOptions.requestedBy ?? `pid ${process.pid}`, refundOptions.expectedAmountCents),
+      ),
+    setOrderAmount: async (id, amountCents) => {
       if (!Number.isSafeInteger(amountCents) || amountCents < 0)
         throw new RangeError(`setOrderAmount: expected whole cents ≥ 0, got ${amountCents}.`);
-      updateAmount.run(amountCents, id);
+      await write(`change the amount of order ${id}`, () => changeAmount.immediate(id, amountCents));
       return findOrder(id);
     },
     activeMonths: (customer) => selectMonths.all(customer, customer).map((r) => r.month),

@@ -15,9 +15,10 @@ import { z } from 'zod';
 import { formatCents } from './money.ts';
 import { orderIdArgument } from './order-id.ts';
 import type { Order, OrdersStore, RefundResult } from './orders-store.ts';
+import { isDatabaseLocked } from './sqlite-lock.ts';
 
 const refundOutputSchema = z.object({
-  status: z.enum(['refunded', 'already_refunded', 'kept', 'not_found', 'amount_changed', 'interrupted']),
+  status: z.enum(['refunded', 'already_refunded', 'kept', 'not_found', 'amount_changed', 'interrupted', 'locked']),
   order_id: z.string(),
   /** The order's amount as text (`$49.00`); for `refunded`, the amount refunded. Null when there is no such order. */
   amount: z.string().nullable(),
@@ -64,6 +65,7 @@ function outputFor(status: RefundStatus, { orderId, order, refund }: RefundConte
     refunded: `Refunded ${amount} for order ${id}.`,
     amount_changed: `The amount of order ${id} changed to ${amount} while it was being refunded, so nothing was refunded. Call refund_order again to refund the new amount.`,
     interrupted: `The refund of order ${id} was interrupted (the server stopped while refunding), and the order shows no refund. Call refund_order again to refund it.`,
+    locked: `Order ${id} was not refunded: the orders database is locked by another connection (a long transaction on the same file). Call refund_order again in a moment.`,
   }[status];
   return { status, order_id: id, amount, amount_cents: amountCents, refunded_at: order?.refundedAt ?? null, message };
 }
@@ -129,10 +131,12 @@ export function createRefundOrderTool(store: Pick<OrdersStore, 'findOrder' | 're
       orderVanished: (_, params: { error: unknown }) => params.error instanceof ConfirmedValueChangedError && params.error.current === null,
       /** The server that ran this refund stopped before recording how it ended: the store says what happened. */
       outcomeUnknown: (_, params: { error: unknown }) => params.error instanceof EffectOutcomeUnknownError,
+      /** Another connection held the orders database's lock for longer than a write waits: nothing was refunded. */
+      storeLocked: (_, params: { error: unknown }) => isDatabaseLocked(params.error),
     },
   }).createMachine({
     id: 'refund_order',
-    version: '3',
+    version: '4',
     context: ({ input }) => ({ orderId: input.order_id, order: null, amount: '', note: '', refund: null }),
     initial: 'lookingUp',
     states: {
@@ -181,6 +185,7 @@ export function createRefundOrderTool(store: Pick<OrdersStore, 'findOrder' | 're
               actions: 'forgetOrder',
             },
             { guard: { type: 'outcomeUnknown', params: ({ event }) => ({ error: event.error }) }, target: 'recheckingOrder' },
+            { guard: { type: 'storeLocked', params: ({ event }) => ({ error: event.error }) }, target: 'locked' },
           ],
         },
       },
@@ -216,6 +221,7 @@ export function createRefundOrderTool(store: Pick<OrdersStore, 'findOrder' | 're
       notFound: finalFor('not_found'),
       amountChanged: finalFor('amount_changed'),
       interrupted: finalFor('interrupted'),
+      locked: finalFor('locked'),
     },
     output: ({ event }) => event.output as RefundOutput,
   });
@@ -237,11 +243,12 @@ export function createRefundOrderTool(store: Pick<OrdersStore, 'findOrder' | 're
         order?.status === 'refunded'
           ? outputFor('already_refunded', { orderId: found.order_id, order, amount: '', note: '', refund: null })
           : found;
-      return { text: output.message, structured: output, isError: output.status === 'not_found' || output.status === 'interrupted' };
+      return { text: output.message, structured: output, isError: ['not_found', 'interrupted', 'locked'].includes(output.status) };
     },
-    // version 3 added the states that read the order again after an interrupted refund; states sealed by
-    // version 2 stand in states version 3 still has, so they continue as they are
-    migrations: { '2': { to: '3', migrate: (snapshot) => snapshot } },
+    // version 3 added the states that read the order again after an interrupted refund, version 4 the
+    // state of a refund the locked database stopped; states sealed by earlier versions stand in states
+    // the latest still has, so they continue as they are
+    migrations: { '2': { to: '3', migrate: (snapshot) => snapshot }, '3': { to: '4', migrate: (snapshot) => snapshot } },
     annotations: { destructiveHint: true, idempotentHint: false, readOnlyHint: false, openWorldHint: false },
     effects: {
       refundOrder: {

@@ -65,10 +65,10 @@ export function createReportIncidentTool(store: Pick<IncidentsStore, 'record'>):
         },
       }),
     },
-    final: ({ input, answers }) => {
+    final: async ({ input, answers }) => {
       const { level } = answers.severity!;
       const { services, description } = answers.details!;
-      const incident = store.record({
+      const incident = await store.record({
         summary: input.summary,
         severity: level,
         services,

@@ -3,19 +3,30 @@
 // over the demo's SQLite file. Effects are recorded in the same file.
 // stdout carries protocol messages only; everything for people goes to stderr.
 import { mainStdioServer } from '@roundtrip/transport-stdio';
+import { dbBusyTimeoutMs } from './db-busy-timeout.ts';
 import { dbPath } from './db-path.ts';
 import { createDemoDefinitions, SERVER_INSTRUCTIONS, SERVER_NAME, SERVER_VERSION } from './demo-definitions.ts';
 import { type DemoStores, openDemoStores } from './demo-stores.ts';
 
-const path = dbPath();
-let stores: DemoStores | undefined;
-try {
-  stores = openDemoStores(path);
-} catch (error) {
-  process.stderr.write(
-    `[${SERVER_NAME}] cannot start: ${(error as Error).message}\n    Set ROUNDTRIP_DB to a file path in a folder this user can write to.\n`,
-  );
+const cannotStart = (problem: string) => {
+  process.stderr.write(`[${SERVER_NAME}] cannot start: ${problem}\n`);
   process.exitCode = 1;
+};
+
+const path = dbPath();
+let busyTimeoutMs: number | undefined;
+try {
+  busyTimeoutMs = dbBusyTimeoutMs();
+} catch (error) {
+  cannotStart((error as Error).message);
+}
+let stores: DemoStores | undefined;
+if (busyTimeoutMs !== undefined) {
+  try {
+    stores = openDemoStores(path, { busyTimeoutMs });
+  } catch (error) {
+    cannotStart(`${(error as Error).message}\n    Set ROUNDTRIP_DB to a file path in a folder this user can write to.`);
+  }
 }
 
 if (stores) {

@@ -88,10 +88,10 @@ describe('room_bookings resource', () => {
 
   it("asks which week, then lists that week's bookings of the room, by date and time", async () => {
     const demo = demoEngine();
-    demo.meetings.book({ topic: 'Planning', date: '2030-03-14', time: '14:00', attendees: 12, room: 'orion' });
-    demo.meetings.book({ topic: 'Kick-off', date: '2030-03-11', time: '09:00', attendees: 18, room: 'orion' });
-    demo.meetings.book({ topic: 'Next week', date: '2030-03-18', time: '09:00', attendees: 8, room: 'orion' });
-    demo.meetings.book({ topic: 'Elsewhere', date: '2030-03-12', time: '09:00', attendees: 8, room: 'atlas' });
+    await demo.meetings.book({ topic: 'Planning', date: '2030-03-14', time: '14:00', attendees: 12, room: 'orion' });
+    await demo.meetings.book({ topic: 'Kick-off', date: '2030-03-11', time: '09:00', attendees: 18, room: 'orion' });
+    await demo.meetings.book({ topic: 'Next week', date: '2030-03-18', time: '09:00', attendees: 8, room: 'orion' });
+    await demo.meetings.book({ topic: 'Elsewhere', date: '2030-03-12', time: '09:00', attendees: 8, room: 'atlas' });
     const first = question(await demo.read(uri), 'week');
     expect(first.message).toBe('Which week of the bookings of room orion? Give any day of it.');
     expect(first.schema).toEqual({

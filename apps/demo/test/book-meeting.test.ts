@@ -133,8 +133,8 @@ describe('book_meeting', () => {
 
   it('refuses a slot already taken and a room too small, saying why', async () => {
     const demo = demoEngine();
-    demo.meetings.book({ topic: 'Sync', date: DATE, time: '14:00', attendees: 3, room: 'huddle' });
-    demo.meetings.book({ topic: 'Planning', date: DATE, time: '14:00', attendees: 15, room: 'orion' });
+    await demo.meetings.book({ topic: 'Sync', date: DATE, time: '14:00', attendees: 3, room: 'huddle' });
+    await demo.meetings.book({ topic: 'Planning', date: DATE, time: '14:00', attendees: 15, room: 'orion' });
     const first = question(await demo.call('book_meeting', ARGS), 'when');
     const huddleTaken = question(await answer(demo, first.requestState, when(4)), 'when');
     expect(huddleTaken.message).toMatch(new RegExp(`not accepted: Huddle corner is booked on ${DATE} at 14:00 for "Sync"\\. Please`));

@@ -44,7 +44,7 @@ const SERVICE_TITLES: Record<string, string> = { checkout: 'Checkout', search: '
 interface Oracle {
   input: Record<string, string>;
   /** Data the flow reads, put in the fresh stores before each conversation. */
-  seed?: (stores: Stores) => void;
+  seed?: (stores: Stores) => Promise<unknown>;
   expected: (end: ConversationEnd, stores: Stores) => string;
 }
 
@@ -101,9 +101,7 @@ const oracles: Record<string, Oracle> = {
   },
   room_bookings: {
     input: { room: 'orion' },
-    seed: ({ meetings }) => {
-      meetings.book({ topic: 'Standing meeting', date: SAMPLE_DAY, time: '11:00', attendees: 12, room: 'orion' });
-    },
+    seed: ({ meetings }) => meetings.book({ topic: 'Standing meeting', date: SAMPLE_DAY, time: '11:00', attendees: 12, room: 'orion' }),
     expected: (end, { meetings }) => {
       if (end.status === 'ended') return 'No bookings listed: no week was chosen.\n';
       const week = weekOf(field(end.answers, 'week', 'day'));
@@ -219,7 +217,7 @@ describe.each(flows.map((flow) => [flow.definition.name, flow] as const))('%s', 
   it.each(flow.conversations.map((c) => [`${c.kind}: ${c.name}`, c] as const))('%s', async (_, conversation) => {
     stores.close();
     stores = openDemoStores(':memory:');
-    flow.oracle.seed?.(stores);
+    await flow.oracle.seed?.(stores);
     const { result } = await playConversation(conversation, (retry) => sendRound(client, flow, retry));
     expect(textOf(result)).toBe(flow.oracle.expected(conversation.end, stores));
   });
@@ -241,10 +239,10 @@ describe('over real stdio', () => {
   afterAll(() => rmSync(bundleDir, { recursive: true, force: true }));
 
   /** A fresh database, seeded for every flow (their seeds touch different data), and its settings. */
-  const freshServer = () => {
+  const freshServer = async () => {
     const settings = { ...freshDemoSettings(), launcher };
     const seeding = openDemoStores(settings.db);
-    for (const flow of flows) flow.oracle.seed?.(seeding);
+    for (const flow of flows) await flow.oracle.seed?.(seeding);
     seeding.close();
     return settings;
   };
@@ -258,7 +256,7 @@ describe('over real stdio', () => {
   };
 
   it('plays them with a 2026-07-28 client answering each input_required round', async () => {
-    const settings = freshServer();
+    const settings = await freshServer();
     const demo = await connectDemo(settings);
     try {
       for (const flow of flows) {
@@ -272,7 +270,7 @@ describe('over real stdio', () => {
   });
 
   it('plays them with a 2025-11-25 host answering real elicitation/create requests in order', async () => {
-    const settings = freshServer();
+    const settings = await freshServer();
     let answers: unknown[] = [];
     let asked = 0;
     const demo = await connectDemo(settings, {

@@ -39,9 +39,9 @@ const tables = () => {
 };
 
 describe('the demo stores', () => {
-  it('add the meetings and incidents tables to a file of the previous version, keeping its orders', () => {
+  it('add the meetings and incidents tables to a file of the previous version, keeping its orders', async () => {
     const orders = openOrdersStore(file);
-    orders.refundOrder('ord_51');
+    await orders.refundOrder('ord_51');
     orders.close();
     expect(tables()).toEqual(['orders', 'refunds']);
     const stores = opened(openDemoStores(file));
@@ -60,30 +60,30 @@ describe('the demo stores', () => {
 describe('openMeetingsStore', () => {
   const request = { topic: 'Planning', date: '2030-03-14', time: '14:00', attendees: 12, room: 'orion' } as const;
 
-  it('books a room once per date and time, telling who holds a taken slot', () => {
+  it('books a room once per date and time, telling who holds a taken slot', async () => {
     const meetings = opened(openMeetingsStore(file, { now: () => new Date('2030-01-01T08:00:00Z') }));
-    const first = meetings.book(request);
+    const first = await meetings.book(request);
     expect(first).toEqual({ status: 'booked', meeting: { id: 1, ...request, bookedAt: '2030-01-01T08:00:00.000Z' } });
-    expect(meetings.book({ ...request, topic: 'Other' })).toEqual({
+    expect(await meetings.book({ ...request, topic: 'Other' })).toEqual({
       status: 'taken',
       holder: { id: 1, ...request, bookedAt: expect.any(String) },
     });
-    expect(meetings.book({ ...request, time: '16:00' })).toMatchObject({ status: 'booked', meeting: { id: 2 } });
+    expect(await meetings.book({ ...request, time: '16:00' })).toMatchObject({ status: 'booked', meeting: { id: 2 } });
     expect(meetings.holderOf('orion', '2030-03-14', '14:00')?.topic).toBe('Planning');
     expect(meetings.holderOf('atlas', '2030-03-14', '14:00')).toBeUndefined();
   });
 
-  it('books a slot once when two connections race for it', () => {
+  it('books a slot once when two connections race for it', async () => {
     const a = opened(openMeetingsStore(file));
     const b = opened(openMeetingsStore(file));
-    const results = [a.book(request), b.book({ ...request, topic: 'Rival' }), a.book({ ...request, topic: 'Third' })];
+    const results = await Promise.all([a.book(request), b.book({ ...request, topic: 'Rival' }), a.book({ ...request, topic: 'Third' })]);
     expect(results.map((r) => r.status)).toEqual(['booked', 'taken', 'taken']);
     expect(b.meetingsIn('orion', '2030-03-01', '2030-03-31')).toHaveLength(1);
   });
 });
 
 describe('openIncidentsStore', () => {
-  it('records incidents and reads them back as written', () => {
+  it('records incidents and reads them back as written', async () => {
     const incidents = opened(openIncidentsStore(file, { now: () => new Date('2030-01-01T08:00:00Z') }));
     const report: IncidentReport = {
       summary: 'Search is slow',
@@ -92,8 +92,8 @@ describe('openIncidentsStore', () => {
       description: 'p95 at 4 s',
       paged: null,
     };
-    expect(incidents.record(report)).toEqual({ id: 1, ...report, reportedAt: '2030-01-01T08:00:00.000Z' });
-    incidents.record({ ...report, severity: 'high', paged: false });
+    expect(await incidents.record(report)).toEqual({ id: 1, ...report, reportedAt: '2030-01-01T08:00:00.000Z' });
+    await incidents.record({ ...report, severity: 'high', paged: false });
     expect(incidents.incidentsAbout('Search is slow').map((i) => [i.severity, i.paged])).toEqual([
       ['medium', null],
       ['high', false],

@@ -73,9 +73,9 @@ describe('openOrdersStore', () => {
     }
   });
 
-  it('does not seed again or undo refunds when the file already exists', () => {
+  it('does not seed again or undo refunds when the file already exists', async () => {
     const first = open();
-    expect(first.refundOrder('ord_51').status).toBe('refunded');
+    expect((await first.refundOrder('ord_51')).status).toBe('refunded');
     first.close();
     const second = open();
     expect(second.findOrder('ord_51')).toMatchObject({ status: 'refunded' });
@@ -83,7 +83,7 @@ describe('openOrdersStore', () => {
     expect(second.countRefunds('ord_53')).toBe(1);
   });
 
-  it('opens a file made by the first version (no created_at): keeps its refunds, dates the seed orders, adds the new one', () => {
+  it('opens a file made by the first version (no created_at): keeps its refunds, dates the seed orders, adds the new one', async () => {
     mkdirSync(dirname(dbFile), { recursive: true });
     const old = new Database(dbFile);
     old.exec(FIRST_VERSION_SCHEMA);
@@ -105,7 +105,7 @@ describe('openOrdersStore', () => {
       createdAt: '2026-06-03T11:30:00.000Z',
     });
     expect(store.countRefunds('ord_51')).toBe(1);
-    expect(store.refundOrder('ord_51')).toMatchObject({ status: 'already_refunded' });
+    expect(await store.refundOrder('ord_51')).toMatchObject({ status: 'already_refunded' });
     expect(store.activeMonths('ada')).toEqual(['2026-05', '2026-07']);
     store.close();
     // opening it again changes nothing more
@@ -127,9 +127,9 @@ describe('findOrder, activeMonths, monthActivity', () => {
     expect(open().findOrder('ord_99')).toBeUndefined();
   });
 
-  it('lists the months with orders or refunds, and what happened in one of them', () => {
+  it('lists the months with orders or refunds, and what happened in one of them', async () => {
     const store = open({ now: () => new Date('2026-07-01T12:00:00.000Z') });
-    store.refundOrder('ord_52');
+    await store.refundOrder('ord_52');
     expect(store.activeMonths('ada')).toEqual(['2026-05', '2026-07']);
     expect(store.activeMonths('grace')).toEqual(['2026-06']);
     expect(store.activeMonths('nobody')).toEqual([]);
@@ -144,9 +144,9 @@ describe('findOrder, activeMonths, monthActivity', () => {
 });
 
 describe('refundOrder', () => {
-  it('refunds once, then reports the earlier refund instead of refunding again', () => {
+  it('refunds once, then reports the earlier refund instead of refunding again', async () => {
     const store = open({ now: () => new Date('2026-07-01T12:00:00.000Z') });
-    const first = store.refundOrder('ord_51');
+    const first = await store.refundOrder('ord_51');
     expect(first).toEqual({
       status: 'refunded',
       refundedAt: '2026-07-01T12:00:00.000Z',
@@ -161,7 +161,7 @@ describe('refundOrder', () => {
         refundedAt: '2026-07-01T12:00:00.000Z',
       },
     });
-    const second = store.refundOrder('ord_51');
+    const second = await store.refundOrder('ord_51');
     expect(second).toMatchObject({
       status: 'already_refunded',
       refundedAt: '2026-07-01T12:00:00.000Z',
@@ -171,16 +171,16 @@ describe('refundOrder', () => {
     expect(store.countRefunds('ord_52')).toBe(0);
   });
 
-  it('refunds exactly the expected amount, and nothing when the live amount differs (checked in the transaction)', () => {
+  it('refunds exactly the expected amount, and nothing when the live amount differs (checked in the transaction)', async () => {
     const store = open();
-    store.setOrderAmount('ord_51', 5900);
-    expect(store.refundOrder('ord_51', { expectedAmountCents: 4900 })).toMatchObject({
+    await store.setOrderAmount('ord_51', 5900);
+    expect(await store.refundOrder('ord_51', { expectedAmountCents: 4900 })).toMatchObject({
       status: 'amount_changed',
       expectedAmountCents: 4900,
       order: { amountCents: 5900, status: 'paid' },
     });
     expect(store.countRefunds('ord_51')).toBe(0);
-    expect(store.refundOrder('ord_51', { expectedAmountCents: 5900, requestedBy: 'test' })).toMatchObject({
+    expect(await store.refundOrder('ord_51', { expectedAmountCents: 5900, requestedBy: 'test' })).toMatchObject({
       status: 'refunded',
       amountCents: 5900,
     });
@@ -189,28 +189,28 @@ describe('refundOrder', () => {
     ]);
   });
 
-  it('changes the amount of a paid order only', () => {
+  it('changes the amount of a paid order only', async () => {
     const store = open();
-    expect(store.setOrderAmount('ord_52', 100)).toMatchObject({ amountCents: 100 });
-    expect(store.setOrderAmount('ord_53', 100)).toMatchObject({ amountCents: 7550, status: 'refunded' });
-    expect(store.setOrderAmount('ord_99', 100)).toBeUndefined();
-    expect(() => store.setOrderAmount('ord_52', -1)).toThrow(RangeError);
+    expect(await store.setOrderAmount('ord_52', 100)).toMatchObject({ amountCents: 100 });
+    expect(await store.setOrderAmount('ord_53', 100)).toMatchObject({ amountCents: 7550, status: 'refunded' });
+    expect(await store.setOrderAmount('ord_99', 100)).toBeUndefined();
+    await expect(store.setOrderAmount('ord_52', -1)).rejects.toThrow(RangeError);
   });
 
-  it('reports an order refunded before the store was asked (the seeded ord_53)', () => {
-    expect(open().refundOrder('ord_53')).toMatchObject({ status: 'already_refunded', order: { id: 'ord_53' } });
+  it('reports an order refunded before the store was asked (the seeded ord_53)', async () => {
+    expect(await open().refundOrder('ord_53')).toMatchObject({ status: 'already_refunded', order: { id: 'ord_53' } });
   });
 
-  it('reports an unknown order without writing anything', () => {
+  it('reports an unknown order without writing anything', async () => {
     const store = open();
-    expect(store.refundOrder('ord_99')).toEqual({ status: 'not_found' });
+    expect(await store.refundOrder('ord_99')).toEqual({ status: 'not_found' });
     expect(store.countRefunds('ord_99')).toBe(0);
   });
 
-  it('refunds at most once across two connections to the same file', () => {
+  it('refunds at most once across two connections to the same file', async () => {
     const a = open();
     const b = open();
-    const results = [a.refundOrder('ord_52'), b.refundOrder('ord_52'), a.refundOrder('ord_52'), b.refundOrder('ord_52')];
+    const results = await Promise.all([a.refundOrder('ord_52'), b.refundOrder('ord_52'), a.refundOrder('ord_52'), b.refundOrder('ord_52')]);
     expect(results.map((r) => r.status)).toEqual(['refunded', 'already_refunded', 'already_refunded', 'already_refunded']);
     expect(a.countRefunds('ord_52')).toBe(1);
     expect(b.findOrder('ord_52')).toMatchObject({ status: 'refunded' });

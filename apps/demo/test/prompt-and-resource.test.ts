@@ -145,7 +145,7 @@ describe('customer_statement resource', () => {
 
   it('shows refunds in the month they were made, and says when a month is empty', async () => {
     const demo = demoEngine();
-    demo.store.refundOrder('ord_54');
+    await demo.store.refundOrder('ord_54');
     const refundMonth = demo.store.findOrder('ord_54')!.refundedAt!.slice(0, 7);
     const first = question(await demo.read('statement://customers/grace'), 'month');
     expect(first.message).toBe(`Which month of grace's statement? Months with orders or refunds: 2026-06, ${refundMonth}.`);

@@ -212,7 +212,7 @@ describe('refund_order answered more than once', () => {
   });
 });
 
-describe('refund_order across a deploy from version 2 to 3', () => {
+describe('refund_order across a deploy from version 2 to 4', () => {
   it('continues a question version 2 asked: the state is migrated and the refund made once', async () => {
     const current = demoEngine();
     const ledger = createSqliteLedger({ path: current.db });
@@ -225,7 +225,7 @@ describe('refund_order across a deploy from version 2 to 3', () => {
       const result = done(await current.call('refund_order', args, { requestState, inputResponses: yes }));
       expect(textOf(result)).toBe('Refunded $49.00 for order ord_51.');
       expect(current.logs).toContainEqual(
-        expect.objectContaining({ event: 'state_migrated', message: expect.stringMatching(/'2' → '3'$/) }),
+        expect.objectContaining({ event: 'state_migrated', message: expect.stringMatching(/'2' → '3' → '4'$/) }),
       );
       expect(current.store.countRefunds('ord_51')).toBe(1);
     } finally {
@@ -239,7 +239,7 @@ describe('refund_order when the amount changes after the user saw it', () => {
     const demo = demoEngine();
     const first = question(await demo.call('refund_order', { order_id: 'ord_51' }), 'confirm');
     expect(first.message).toBe('Refund $49.00 for order ord_51?');
-    demo.store.setOrderAmount('ord_51', 5900);
+    await demo.store.setOrderAmount('ord_51', 5900);
 
     const again = question(
       await demo.call('refund_order', { order_id: 'ord_51' }, { requestState: first.requestState, inputResponses: yes }),
@@ -263,7 +263,7 @@ describe('refund_order when the amount changes after the user saw it', () => {
   it('refunds nothing when the user declines the new amount', async () => {
     const demo = demoEngine();
     const first = question(await demo.call('refund_order', { order_id: 'ord_52' }), 'confirm');
-    demo.store.setOrderAmount('ord_52', 9900);
+    await demo.store.setOrderAmount('ord_52', 9900);
     const again = question(
       await demo.call('refund_order', { order_id: 'ord_52' }, { requestState: first.requestState, inputResponses: yes }),
       'confirm',
@@ -281,8 +281,8 @@ describe('refund_order when the amount changes after the user saw it', () => {
     // another writer changes the amount after the engine's check passed, just before the store's transaction
     const racing = {
       findOrder: demo.store.findOrder,
-      refundOrder: (...args: Parameters<typeof demo.store.refundOrder>) => {
-        demo.store.setOrderAmount('ord_51', 5000);
+      refundOrder: async (...args: Parameters<typeof demo.store.refundOrder>) => {
+        await demo.store.setOrderAmount('ord_51', 5000);
         return demo.store.refundOrder(...args);
       },
     };

@@ -13,6 +13,10 @@ export interface DemoSettings {
   principal?: string;
   /** The JavaScript file node runs as the server. @defaultValue the launcher hosts run (through tsx) */
   launcher?: string;
+  /** ROUNDTRIP_LEDGER: the effect ledger's own file. @defaultValue the database file */
+  ledger?: string;
+  /** ROUNDTRIP_DB_BUSY_TIMEOUT_MS: how long a write waits for another connection's lock on the database file. */
+  dbBusyTimeoutMs?: number;
 }
 
 export interface DemoConnection {
@@ -41,7 +45,13 @@ export async function connectDemo(
   const { answer } = options;
   const connection = await connectDemoClient({
     era: options.era ?? 'modern',
-    env: { ROUNDTRIP_DB: settings.db, ROUNDTRIP_KEY: settings.key, ROUNDTRIP_PRINCIPAL: settings.principal ?? 'ada' },
+    env: {
+      ROUNDTRIP_DB: settings.db,
+      ROUNDTRIP_KEY: settings.key,
+      ROUNDTRIP_PRINCIPAL: settings.principal ?? 'ada',
+      ...(settings.ledger && { ROUNDTRIP_LEDGER: settings.ledger }),
+      ...(settings.dbBusyTimeoutMs !== undefined && { ROUNDTRIP_DB_BUSY_TIMEOUT_MS: String(settings.dbBusyTimeoutMs) }),
+    },
     ...(settings.launcher && { launcher: settings.launcher }),
     prepare: (client) => {
       if (answer)
