@@ -1,8 +1,9 @@
 #!/usr/bin/env node
-// The packages as a user gets them: builds the workspace, packs every published package with pnpm,
-// checks what each tarball holds, installs the tarballs with plain npm into a new project outside the
-// workspace, typechecks a tool written there with a standard NodeNext tsconfig, compiles it, runs the
-// server with plain `node` and drives a conversation with it over stdio (see consumer-project/).
+// The packages as a user gets them: packs every published package with pnpm from a clean state (each
+// builds on prepack), checks what each tarball holds, installs the tarballs with plain npm into a new
+// project outside the workspace, typechecks a tool written there with a standard NodeNext tsconfig,
+// compiles it, runs the server with plain `node` and drives a conversation with it over stdio (see
+// consumer-project/).
 // Prints one PASS or FAIL line per check; exits 1 on the first failure. `pnpm test:consumer`.
 // Set ROUNDTRIP_CONSUMER_KEEP=1 to keep the temporary project for a look.
 import { execFileSync } from 'node:child_process';
@@ -64,15 +65,20 @@ say(`consumer test in ${work}`);
 
 // ─── build and pack ───────────────────────────────────────────────────────────────────────────────
 
+// from a clean state, as after a fresh clone: nothing builds the packages but their own prepack scripts
 for (const name of PACKAGES) rmSync(join(root, 'packages', name, 'dist'), { recursive: true, force: true });
 const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
-run('build: tsc -b tsconfig.build.json', process.execPath, [tsc, '-b', join(root, 'tsconfig.build.json')], { cwd: root });
 
 const tarballs = join(work, 'tarballs');
 mkdirSync(tarballs);
 const [pnpm, pnpmArgs] = pnpmCommand();
 const filters = PACKAGES.flatMap((name) => ['--filter', `@roundtrip/${name}`]);
-run('pnpm pack of every package', pnpm, [...pnpmArgs, '--recursive', ...filters, 'pack', '--pack-destination', tarballs], { cwd: root });
+run(
+  'pnpm pack of every package, unbuilt: each builds on prepack',
+  pnpm,
+  [...pnpmArgs, '--recursive', ...filters, 'pack', '--pack-destination', tarballs],
+  { cwd: root },
+);
 const files = readdirSync(tarballs).filter((file) => file.endsWith('.tgz'));
 if (files.length !== PACKAGES.length) fail(`one tarball per package`, `found ${files.join(', ')}`);
 for (const file of files) {
