@@ -13,8 +13,9 @@ header code { color: #fde68a; }
 .status { margin-left: auto; font-size: 12px; padding: 2px 8px; border-radius: 999px; background: #334155; }
 .status.live { background: #15803d; }
 .status.down { background: #b91c1c; }
-main { display: grid; grid-template-columns: minmax(420px, 1fr) minmax(420px, 1.1fr); gap: 20px; padding: 16px 20px; align-items: start; }
-@media (max-width: 1000px) { main { grid-template-columns: 1fr; } }
+main { display: grid; grid-template-columns: minmax(0, 1.2fr) minmax(0, 1fr); gap: 20px; padding: 16px 20px; align-items: start; }
+main > section { min-width: 0; }
+@media (max-width: 1000px) { main { grid-template-columns: minmax(0, 1fr); } }
 h2 { margin: 0 0 10px; font-size: 15px; text-transform: uppercase; letter-spacing: 0.04em; color: var(--muted); }
 .empty { color: var(--muted); }
 .run { background: #fff; border: 1px solid var(--line); border-radius: 8px; padding: 10px 12px; margin-bottom: 12px; cursor: pointer; }
@@ -26,21 +27,33 @@ h2 { margin: 0 0 10px; font-size: 15px; text-transform: uppercase; letter-spacin
 .outcome-error, .outcome-error td.outcome { color: #b91c1c; }
 .outcome-input_required, .outcome-input_required td.outcome { color: #1d4ed8; }
 .rounds tr { color: var(--ink); }
-table.rounds { width: 100%; border-collapse: collapse; font-size: 12px; }
-.rounds th { text-align: left; color: var(--muted); font-weight: 600; border-bottom: 1px solid var(--line); padding: 3px 6px; }
-.rounds td { vertical-align: top; padding: 4px 6px; border-bottom: 1px solid #f1f5f9; white-space: pre-wrap; overflow-wrap: break-word; }
-.rounds td.n, .rounds td.outcome, .rounds td.at { white-space: nowrap; }
+/* fixed layout: the card's width decides the columns, long states and answers wrap inside them */
+table.rounds { width: 100%; table-layout: fixed; border-collapse: collapse; font-size: 12px; }
+.rounds col.n { width: 28px; }
+.rounds col.from, .rounds col.settled { width: 16%; }
+.rounds col.answers { width: 22%; }
+.rounds col.events { width: 16%; }
+.rounds col.outcome { width: 104px; }
+.rounds th { text-align: left; color: var(--muted); font-weight: 600; border-bottom: 1px solid var(--line); padding: 3px 6px; overflow-wrap: anywhere; }
+.rounds td { vertical-align: top; padding: 4px 6px; border-bottom: 1px solid #f1f5f9; white-space: pre-wrap; overflow-wrap: anywhere; }
 .rounds td.from, .rounds td.settled, .rounds td.events { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; }
 .rounds td.settled { font-weight: 600; }
-.rounds tr:last-child td { background: #fffbeb; }
+.rounds td.outcome .at { color: var(--muted); }
+.rounds tr.latest td { background: #fffbeb; }
+.rounds tr.round:has(+ tr.reason) td { border-bottom: none; }
+.rounds tr.reason td { padding: 0 6px 6px 34px; color: #9a3412; }
+.rounds tr.reason strong { font-weight: 600; }
 #machines { display: flex; flex-direction: column; gap: 12px; }
 .machine { margin: 0; background: #fff; border: 1px solid var(--line); border-radius: 8px; padding: 10px 12px; }
 .machine.active { border-color: #fcd34d; }
 .machine figcaption { display: flex; gap: 8px; align-items: baseline; flex-wrap: wrap; margin-bottom: 6px; }
 .kind { font-size: 11px; color: var(--muted); border: 1px solid var(--line); border-radius: 4px; padding: 0 5px; }
 .where { margin-left: auto; font-size: 12px; color: var(--accent); font-weight: 600; word-break: break-all; }
-.diagram { overflow: auto; }
-.diagram svg { max-width: 100%; height: auto; }
+/* sized by the script (fitDiagram): a diagram larger than its card scrolls inside it (bars, wheel, drag) */
+.diagram { overflow: auto; max-height: 78vh; }
+.diagram.pannable { cursor: grab; }
+.diagram.panning { cursor: grabbing; user-select: none; }
+.diagram svg { display: block; }
 .problem { color: #b91c1c; }
 [data-state].current > rect { fill: #fef3c7; stroke: var(--accent); stroke-width: 3.5px; }
 [data-state].current > rect + rect { fill: none; }
