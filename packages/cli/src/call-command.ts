@@ -1,30 +1,35 @@
 // `roundtrip call`: spawns a server, runs one tool, prompt or resource, answers its questions at the
 // terminal, prints the result.
 import type { CommandIo } from './command-io.ts';
-import { EXIT } from './host/explain-failure.ts';
+import { didYouMean } from './did-you-mean.ts';
+import { EXIT, EXIT_CODES_HELP } from './exit-codes.ts';
+import { checkArgumentNames } from './host/check-arguments.ts';
+import { displayLine } from './host/display-text.ts';
 import { type HostArgs, parseHostArgs } from './host/host-args.ts';
 import { runAndPrint, withSession } from './host/host-session.ts';
 import { findOfferings, listOfferings, offeringLabel } from './host/offerings.ts';
 import { askArguments } from './host/run-offering.ts';
+import { usageError } from './usage-error.ts';
 
-/** What `call` and `chat` share in their help: the server, the questions, the options (`extra` first). */
-export const hostNotes = (
-  extra = '',
-) => `Server: a module of definitions is served by \`roundtrip serve <module>\`; any other stdio MCP server
+/** What `call` and `chat` share in their help: the server, the questions, the options (`extra` first), the exit codes. */
+export const hostNotes = (extra = '') => `Server: a module of definitions is served by \`roundtrip serve <module>\`, given the serve options
+  (--key-file, --ledger, --principal, --ttl …; see roundtrip serve --help); any other stdio MCP server
   is given after \`--\` (\`--server\` may precede it), e.g. \`-- node apps/demo/bin/roundtrip-demo.mjs\`.
   It runs in the current folder with this shell's environment (ROUNDTRIP_KEY, ROUNDTRIP_PRINCIPAL …).
   Its stderr is not shown while you answer; it is printed (dimmed) when the server fails, and
-  --server-log <file> appends all of it to a file (watch it with tail -f).
+  --server-log <file> appends all of it to a file (watch it with tail -f). What the server sends is
+  shown with controls and invisible characters escaped (\\x1b, \\u202e).
 Questions: each field shows its title, what fits and its [default]. Enter keeps the default or skips
   an optional field; a bad value is asked again with the reason. :decline refuses the question,
-  :cancel or Ctrl-C cancels it, Ctrl-D (end of input) cancels too; ::text means a value ":text".
+  :cancel cancels it (the server decides what follows), Ctrl-D (end of input) cancels too; Ctrl-C
+  cancels it and interrupts the command. ::text means a value ":text".
   Selects take a number, a value or a title; multi selects a comma-separated list (- for none).
 Options:
 ${extra}  --era <version>      2026-07-28 (default), 2025-11-25 or 2025-06-18
   --server-log <file>  append the server's stderr to this file
-Exit codes: 0 done; 1 the result is an error (isError) or the server refused the request;
-  2 the command line is wrong (or the name is not offered); 3 the server could not start, or stopped;
-  130 interrupted (Ctrl-C while the server works, or the arguments form cancelled).`;
+  serve's options      passed on to \`roundtrip serve <module>\`
+
+${EXIT_CODES_HELP}`;
 
 export const CALL_USAGE = `Usage: roundtrip call <module> <name> [--args <json>] [options]
        roundtrip call <name> [--args <json>] [options] -- <server command…>
@@ -33,7 +38,8 @@ Runs one tool, prompt or resource of a server, asks its questions at the termina
 <name> is a tool or prompt name, a resource URI or name, or a resource template name (its variables
 come from --args). Prefix it with tool:, prompt:, resource: or template: when two kinds share it.
 Without --args, the arguments are asked as a form. The result goes to stdout (text, then
-structuredContent as JSON); questions and messages go to stderr.
+structuredContent as JSON); questions and messages go to stderr. Exit code 1: the result is an error
+(isError) or the server refused the request; 130: Ctrl-C, or the arguments form cancelled.
 ${hostNotes(`  --args <json>        the arguments as a JSON object, e.g. --args '{"orderId":"A-1001"}'\n`)}`;
 
 type ParsedArgs = { ok: true; value: Record<string, unknown> | undefined } | { ok: false; problem: string };
@@ -63,9 +69,10 @@ async function call(args: HostArgs, given: Record<string, unknown> | undefined, 
     const found = findOfferings(offerings, typed);
     if (found.length !== 1) {
       const list = offerings.map((o) => `  ${offeringLabel(o)}`).join('\n') || '  (nothing)';
+      const names = offerings.map((o) => displayLine(o.kind === 'resource' ? o.uri : o.name));
       const problem =
         found.length === 0
-          ? `the server offers no tool, prompt or resource named '${typed}'. It offers:\n${list}`
+          ? `the server offers no tool, prompt or resource named '${typed}'.${didYouMean(typed, names)} It offers:\n${list}`
           : `'${typed}' names ${found.map(offeringLabel).join(' and ')}: prefix it with the kind (e.g. ${found[0]!.kind}:${typed}).`;
       io.err.write(`roundtrip call: ${problem}\n`);
       return EXIT.usage;
@@ -79,9 +86,23 @@ async function call(args: HostArgs, given: Record<string, unknown> | undefined, 
         return EXIT.interrupted;
       }
       values = form.content;
+    } else {
+      const misnamed = checkArgumentNames(offering, values);
+      if (misnamed) {
+        io.err.write(`roundtrip call: ${misnamed}\n`);
+        return EXIT.usage;
+      }
     }
     return runAndPrint(session, offering, values);
   });
+}
+
+/** Why a serve option's value would stop the server (a limit out of range), before it is started. */
+export async function checkServeValues(args: HostArgs): Promise<string | undefined> {
+  if (args.settings.length === 0) return undefined;
+  // loaded only then: call and chat do not load the server otherwise
+  const { checkSettingValues } = await import('./serve-options.ts');
+  return checkSettingValues(args.settings);
 }
 
 /** `roundtrip call …`: resolves to the exit code. */
@@ -92,13 +113,11 @@ export async function callCommand(argv: readonly string[], io: CommandIo): Promi
       io.out.write(`${CALL_USAGE}\n`);
       return EXIT.ok;
     }
-    io.err.write(`roundtrip call: ${parsed.problem}\n\n${CALL_USAGE}\n`);
-    return EXIT.usage;
+    return usageError(io, 'call', parsed.problem);
   }
   const given = readArgs(parsed.value.args);
-  if (!given.ok) {
-    io.err.write(`roundtrip call: ${given.problem}\n`);
-    return EXIT.usage;
-  }
+  if (!given.ok) return usageError(io, 'call', given.problem);
+  const badValue = await checkServeValues(parsed.value);
+  if (badValue) return usageError(io, 'call', badValue);
   return call(parsed.value, given.value, io);
 }

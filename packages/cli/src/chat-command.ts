@@ -1,22 +1,25 @@
 // `roundtrip chat`: spawns a server, lists what it offers, and lets the person run one thing after
 // the other (arguments asked as a form, the server's questions answered at the terminal) until they quit.
-import { hostNotes } from './call-command.ts';
+import { checkServeValues, hostNotes } from './call-command.ts';
 import type { CommandIo } from './command-io.ts';
-import { EXIT } from './host/explain-failure.ts';
+import { didYouMean } from './did-you-mean.ts';
+import { EXIT } from './exit-codes.ts';
+import { displayLine, displayText } from './host/display-text.ts';
 import { parseHostArgs } from './host/host-args.ts';
 import { runAndPrint, type Session, withSession } from './host/host-session.ts';
-import { findOfferings, listOfferings, type Offering, type OfferingKind } from './host/offerings.ts';
+import { findOfferings, listOfferings, type Offering, type OfferingKind, offeringLabel } from './host/offerings.ts';
 import { askArguments } from './host/run-offering.ts';
+import { usageError } from './usage-error.ts';
 
 export const CHAT_USAGE = `Usage: roundtrip chat <module> [options]
        roundtrip chat [options] -- <server command…>
 
 A terminal MCP host: lists the server's tools, prompts and resources, runs the one you pick (its
 arguments asked as a form), answers the server's questions at the terminal, prints the result,
-and asks again. At the menu: a number or name runs it, ? lists again, q (or Ctrl-D, or Ctrl-C) quits.
-${hostNotes().replace(/\nExit codes:[\s\S]*$/, '')}
-Exit codes: 0 quit; 1 the server refused to list what it offers; 2 the command line is wrong;
-  3 the server could not start, or stopped; 130 interrupted (Ctrl-C) while connecting.`;
+and asks again. At the menu: a number or name runs it, ? lists again, q (or Ctrl-D, or Ctrl-C) quits
+(exit code 0). Ctrl-C at a question or while the server works interrupts that run: back at the menu.
+Exit code 1: the server refused to list what it offers; 130: Ctrl-C while connecting.
+${hostNotes()}`;
 
 const SECTIONS: readonly [OfferingKind, string][] = [
   ['tool', 'Tools'],
@@ -34,10 +37,9 @@ function showMenu(session: Session, offerings: readonly Offering[]): void {
     session.terminal.say(`\n${bold(heading)}\n`);
     for (const { offering, n } of items) {
       const where = offering.kind === 'resource' ? offering.uri : offering.kind === 'template' ? offering.uriTemplate : '';
-      const name =
-        offering.kind === 'resource' ? `${offering.name}  ${dim(where)}` : where ? `${offering.name}  ${dim(where)}` : offering.name;
-      session.terminal.say(`  ${String(n).padStart(width)}  ${name}${offering.title ? ` — ${offering.title}` : ''}\n`);
-      if (offering.description) session.terminal.say(`  ${' '.repeat(width)}  ${dim(offering.description)}\n`);
+      const name = where ? `${displayLine(offering.name)}  ${dim(displayLine(where))}` : displayLine(offering.name);
+      session.terminal.say(`  ${String(n).padStart(width)}  ${name}${offering.title ? ` — ${displayLine(offering.title)}` : ''}\n`);
+      if (offering.description) session.terminal.say(`  ${' '.repeat(width)}  ${dim(displayText(offering.description))}\n`);
     }
   }
   if (offerings.length === 0) session.terminal.say(`\n${dim('The server offers nothing.')}\n`);
@@ -48,7 +50,10 @@ function pick(offerings: readonly Offering[], typed: string): Offering | string 
   if (/^\d+$/.test(typed)) return offerings[Number(typed) - 1] ?? `there is no number ${typed}: pick 1–${offerings.length}.`;
   const found = findOfferings(offerings, typed);
   if (found.length === 1) return found[0]!;
-  if (found.length === 0) return `nothing is named '${typed}': pick a number or a name from the list (? shows it).`;
+  if (found.length === 0) {
+    const names = offerings.map((o) => displayLine(o.kind === 'resource' ? o.uri : o.name));
+    return `nothing is named '${typed}'.${didYouMean(typed, names)} Pick a number or a name from the list (? shows it).`;
+  }
   return `'${typed}' names more than one thing: pick it by number.`;
 }
 
@@ -61,7 +66,8 @@ async function loop(session: Session): Promise<number> {
   } catch (error) {
     return session.fail(error);
   }
-  terminal.say(`${bold(`Connected to ${connection.server}`)} ${dim(`(protocol ${connection.protocolVersion})`)}\n`);
+  const server = displayLine(connection.server);
+  terminal.say(`${bold(`Connected to ${server}`)} ${dim(`(protocol ${displayLine(connection.protocolVersion)})`)}\n`);
   showMenu(session, offerings);
   terminal.say(`\n${dim('Pick a number or a name; ? lists them again; q quits.')}\n`);
   for (;;) {
@@ -79,7 +85,7 @@ async function loop(session: Session): Promise<number> {
       terminal.say(`${red(chosen)}\n`);
       continue;
     }
-    const label = chosen.kind === 'resource' ? `resource ${chosen.uri}` : `${chosen.kind} ${chosen.name}`;
+    const label = offeringLabel(chosen);
     const form = await askArguments(terminal, chosen, label);
     if (form.action !== 'accept') continue;
     terminal.say(`${dim(`Running ${label}…`)}\n`);
@@ -97,8 +103,9 @@ export async function chatCommand(argv: readonly string[], io: CommandIo): Promi
       io.out.write(`${CHAT_USAGE}\n`);
       return EXIT.ok;
     }
-    io.err.write(`roundtrip chat: ${parsed.problem}\n\n${CHAT_USAGE}\n`);
-    return EXIT.usage;
+    return usageError(io, 'chat', parsed.problem);
   }
+  const badValue = await checkServeValues(parsed.value);
+  if (badValue) return usageError(io, 'chat', badValue);
   return withSession('chat', parsed.value, io, loop);
 }

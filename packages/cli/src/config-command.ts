@@ -4,9 +4,13 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { defaultKeyFilePath } from '@roundtrip/transport-stdio';
 import type { CommandIo } from './command-io.ts';
+import { didYouMean } from './did-you-mean.ts';
+import { EXIT, EXIT_CODES_HELP } from './exit-codes.ts';
 import { HOST_IDS, HOSTS, isHostId, type ServerLaunch, shellQuote } from './host-configs.ts';
-import { checkSettingValues, parseServeOptions, SERVE_FLAGS_HELP } from './serve-options.ts';
+import { SERVE_FLAGS_HELP } from './serve-flags.ts';
+import { checkSettingValues, parseServeOptions } from './serve-options.ts';
 import { loadServerModule } from './server-module.ts';
+import { usageError } from './usage-error.ts';
 
 export const CONFIG_USAGE = `Usage: roundtrip config <${HOST_IDS.join('|')}> <module> [serve options]
 
@@ -20,7 +24,7 @@ Serve options written into the entry:
 ${SERVE_FLAGS_HELP}
 --key-file goes into "env"; without it, the server's default key file (create it with roundtrip keys new).
 
-Exit status: 0 printed, 1 the module cannot be loaded, 2 a usage error.`;
+${EXIT_CODES_HELP}`;
 
 /**
  * The roundtrip command's own script, run by node in the entry: the one that runs the TypeScript
@@ -28,10 +32,7 @@ Exit status: 0 printed, 1 the module cannot be loaded, 2 a usage error.`;
  */
 const BIN = fileURLToPath(new URL(import.meta.url.endsWith('.ts') ? '../bin/roundtrip.mjs' : '../bin/roundtrip-dist.mjs', import.meta.url));
 
-function usage(io: CommandIo, problem: string): number {
-  io.err.write(`roundtrip config: ${problem}\n\n${CONFIG_USAGE}\n`);
-  return 2;
-}
+const usage = (io: CommandIo, problem: string) => usageError(io, 'config', problem);
 
 /**
  * Prints the entry for the host named in `args`. `env` and `platform` decide the default key file path
@@ -45,18 +46,19 @@ export async function configCommand(
 ): Promise<number> {
   if (args.includes('--help') || args.includes('-h')) {
     io.out.write(`${CONFIG_USAGE}\n`);
-    return 0;
+    return EXIT.ok;
   }
   const [hostArg, ...rest] = args;
   if (hostArg === undefined || hostArg.startsWith('-')) return usage(io, `name the host first: ${HOST_IDS.join(', ')}.`);
-  if (!isHostId(hostArg)) return usage(io, `unknown host '${hostArg}'; choose one of ${HOST_IDS.join(', ')}.`);
+  if (!isHostId(hostArg))
+    return usage(io, `unknown host '${hostArg}'; choose one of ${HOST_IDS.join(', ')}.${didYouMean(hostArg, HOST_IDS)}`);
   const options = parseServeOptions(rest, io.cwd);
   if (typeof options === 'string') return usage(io, options);
   // an entry whose server cannot start would fail only inside the host
   const badValue = checkSettingValues(options.settings);
   if (badValue) return usage(io, badValue);
   const served = await loadServerModule('config', options.module, io, options);
-  if (!served) return 1;
+  if (!served) return EXIT.failed;
 
   const keyFile = options.settings.find((s) => s.flag === '--key-file')?.value ?? defaultKeyFilePath(served.name, env, platform);
   const launch: ServerLaunch = {
@@ -81,5 +83,5 @@ export async function configCommand(
         `Create it before ${host.title} starts the server:\n  roundtrip keys new ${shellQuote(keyFile, platform)}\n`,
     );
   }
-  return 0;
+  return EXIT.ok;
 }

@@ -4,8 +4,11 @@ import { resolve } from 'node:path';
 import { generateKey } from '@roundtrip/engine';
 import { RoundtripConfigError } from '@roundtrip/transport-stdio';
 import type { CommandIo } from './command-io.ts';
+import { didYouMean } from './did-you-mean.ts';
+import { EXIT, EXIT_CODES_HELP } from './exit-codes.ts';
 import { createKeyFile, KeyFileError, readKeyFileForEdit, replaceKeyFile, withKeyFileLock } from './key-file-store.ts';
 import { KeyFileTextError, keyIdOf, withKeyAdded, withKeyPromoted, withKeyRetired } from './key-file-text.ts';
+import { usageError } from './usage-error.ts';
 
 export const KEYS_USAGE = `Usage: roundtrip keys <new|list|add|promote|retire> <file> [<kid>]
 
@@ -29,15 +32,14 @@ Rotating the key while conversations are in flight:
   6. roundtrip keys retire <file> <old kid>
 Skipping step 2 before 3 lets a server that has not restarted meet states it cannot open.
 
-Exit status: 0 done, 1 the file could not be read, created or changed, 2 a usage error.`;
+Exit code 1: the file could not be read, created or changed.
+
+${EXIT_CODES_HELP}`;
 
 const ACTIONS = ['new', 'list', 'add', 'promote', 'retire'] as const;
 type Action = (typeof ACTIONS)[number];
 
-function usage(io: CommandIo, problem: string): number {
-  io.err.write(`roundtrip keys: ${problem}\n\n${KEYS_USAGE}\n`);
-  return 2;
-}
+const usage = (io: CommandIo, problem: string) => usageError(io, 'keys', problem);
 
 function warn(io: CommandIo, warnings: readonly string[]): void {
   for (const warning of warnings) io.err.write(`warning: ${warning}\n`);
@@ -96,7 +98,7 @@ function run(action: Action, path: string, kid: string | undefined, io: CommandI
 export async function keysCommand(args: readonly string[], io: CommandIo): Promise<number> {
   if (args.includes('--help') || args.includes('-h')) {
     io.out.write(`${KEYS_USAGE}\n`);
-    return 0;
+    return EXIT.ok;
   }
   const [action, file, kid, ...extra] = args;
   const wantsKid = action === 'promote' || action === 'retire';
@@ -105,7 +107,7 @@ export async function keysCommand(args: readonly string[], io: CommandIo): Promi
   if (option) return usage(io, `unknown option ${option}.`);
   if (action === undefined) return usage(io, 'say what to do: new, list, add, promote or retire.');
   if (!(ACTIONS as readonly string[]).includes(action))
-    return usage(io, `unknown action '${action}'; use new, list, add, promote or retire.`);
+    return usage(io, `unknown action '${action}'; use new, list, add, promote or retire.${didYouMean(action, ACTIONS)}`);
   if (file === undefined) return usage(io, `${action} needs the key file's path.`);
   if (wantsKid && kid === undefined) return usage(io, `${action} needs the id of a key; \`roundtrip keys list ${file}\` shows them.`);
   if ((!wantsKid && kid !== undefined) || extra.length > 0) return usage(io, `too many arguments for ${action}.`);
@@ -114,11 +116,11 @@ export async function keysCommand(args: readonly string[], io: CommandIo): Promi
     const work = () => run(action as Action, path, kid, io);
     if (action === 'list') work();
     else await withKeyFileLock(path, work, { env: process.env, note: (text) => io.err.write(`note: ${text}\n`) });
-    return 0;
+    return EXIT.ok;
   } catch (error) {
     if (error instanceof KeyFileError || error instanceof KeyFileTextError || error instanceof RoundtripConfigError) {
       io.err.write(`roundtrip keys ${action}: ${error.message}\n`);
-      return 1;
+      return EXIT.failed;
     }
     throw error;
   }

@@ -2,6 +2,8 @@
 // runs, so `roundtrip serve` (what a host starts) never loads the client, the diagram layout or the
 // inspector page, and `roundtrip call` never loads the server.
 import type { CommandIo } from './command-io.ts';
+import { didYouMean } from './did-you-mean.ts';
+import { EXIT, EXIT_CODES_HELP } from './exit-codes.ts';
 
 type Command = (args: readonly string[], io: CommandIo) => Promise<number>;
 
@@ -17,7 +19,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   },
   inspect: async () => {
     const { INSPECT_USAGE, inspectCommand } = await import('./inspect/inspect-command.ts');
-    return async (args, io) => (wantsHelp(args) ? help(INSPECT_USAGE, io) : inspectCommand(args, io));
+    return async (args, io) => (wantsHelp(args) ? help(`${INSPECT_USAGE}\n\n${EXIT_CODES_HELP}`, io) : inspectCommand(args, io));
   },
 };
 
@@ -34,14 +36,13 @@ Commands:
 
 Run \`roundtrip <command> --help\` for a command's options.
 
-Exit codes: 0 done; 1 failed at run time (call: the result is an error); 2 usage error;
-3 (call, chat) the server could not start or stopped; 130 (call, chat) interrupted.`;
+${EXIT_CODES_HELP}`;
 
 const wantsHelp = (args: readonly string[]) => args.includes('--help') || args.includes('-h');
 
 function help(usage: string, io: CommandIo): number {
   io.out.write(`${usage}\n`);
-  return 0;
+  return EXIT.ok;
 }
 
 /** Runs the command line `args` (without `node` and the script); resolves to the exit code. */
@@ -50,8 +51,11 @@ export async function main(args: readonly string[], io: CommandIo): Promise<numb
   if (command === undefined || command === 'help' || command === '--help' || command === '-h') return help(USAGE, io);
   const load = Object.hasOwn(COMMANDS, command) ? COMMANDS[command] : undefined;
   if (!load) {
-    io.err.write(`roundtrip: unknown command '${command}'.\n\n${USAGE}\n`);
-    return 2;
+    const names = Object.keys(COMMANDS);
+    io.err.write(
+      `roundtrip: unknown command '${command}'.${didYouMean(command, names)}\nThe commands: ${names.join(', ')}; run \`roundtrip --help\` for more.\n`,
+    );
+    return EXIT.usage;
   }
   return (await load())(rest, io);
 }

@@ -3,8 +3,11 @@
 import { RoundtripDefinitionError } from '@roundtrip/engine';
 import { RoundtripConfigError, runStdioServer } from '@roundtrip/transport-stdio';
 import type { CommandIo } from './command-io.ts';
-import { checkSettingValues, environmentWith, parseServeOptions, SERVE_FLAGS_HELP } from './serve-options.ts';
+import { EXIT, EXIT_CODES_HELP } from './exit-codes.ts';
+import { SERVE_FLAGS_HELP } from './serve-flags.ts';
+import { checkSettingValues, environmentWith, parseServeOptions } from './serve-options.ts';
 import { loadServerModule } from './server-module.ts';
+import { usageError } from './usage-error.ts';
 
 export const SERVE_USAGE = `Usage: roundtrip serve <module> [options]
 
@@ -13,15 +16,12 @@ requestState rounds, 2025 hosts real elicitation requests). stdout carries proto
 and anything the module prints with console.log, goes to stderr. Each flag wins over its variable.
 ${SERVE_FLAGS_HELP}
 The module may export serverInfo = { name, version, instructions } to name the server. Serving stops
-when stdin closes, or on SIGTERM or SIGINT.
+when stdin closes, or on SIGTERM or SIGINT (exit code 0); 1 when the module or a setting (key file,
+ledger, an environment variable) cannot be used.
 
-Exit status: 0 the host closed the connection, 1 the module or a setting (key file, ledger, an
-environment variable) cannot be used, 2 a usage error (a flag's value included).`;
+${EXIT_CODES_HELP}`;
 
-function usage(io: CommandIo, problem: string): number {
-  io.err.write(`roundtrip serve: ${problem}\n\n${SERVE_USAGE}\n`);
-  return 2;
-}
+const usage = (io: CommandIo, problem: string) => usageError(io, 'serve', problem);
 
 /**
  * Serves the module named in `args` on the process's stdin and stdout; resolves to the exit code once
@@ -31,14 +31,14 @@ function usage(io: CommandIo, problem: string): number {
 export async function serveCommand(args: readonly string[], io: CommandIo, env: NodeJS.ProcessEnv = process.env): Promise<number> {
   if (args.includes('--help') || args.includes('-h')) {
     io.out.write(`${SERVE_USAGE}\n`);
-    return 0;
+    return EXIT.ok;
   }
   const options = parseServeOptions(args, io.cwd);
   if (typeof options === 'string') return usage(io, options);
   const badValue = checkSettingValues(options.settings);
   if (badValue) return usage(io, badValue);
   const served = await loadServerModule('serve', options.module, io, options);
-  if (!served) return 1;
+  if (!served) return EXIT.failed;
   let closed: () => void = () => {};
   const connectionEnded = new Promise<void>((resolve) => (closed = resolve));
   try {
@@ -57,15 +57,15 @@ export async function serveCommand(args: readonly string[], io: CommandIo, env: 
       const byFlag = options.settings.find((s) => s.variable === error.setting);
       const message = byFlag ? error.message.replaceAll(byFlag.variable, byFlag.flag) : error.message;
       io.err.write(`roundtrip serve: cannot start ${served.name}: ${message}\n`);
-      return 1;
+      return EXIT.failed;
     }
     if (error instanceof RoundtripDefinitionError) {
       io.err.write(`roundtrip serve: cannot serve ${served.path}: ${error.message}\n`);
-      return 1;
+      return EXIT.failed;
     }
     io.err.write(`roundtrip serve: cannot start ${served.name}: ${(error as Error).stack ?? String(error)}\n`);
-    return 1;
+    return EXIT.failed;
   }
   await connectionEnded;
-  return 0;
+  return EXIT.ok;
 }

@@ -2,14 +2,19 @@
 import { resolve } from 'node:path';
 import { writeMachineFiles } from '@roundtrip/visualize';
 import type { CommandIo } from './command-io.ts';
+import { didYouMean } from './did-you-mean.ts';
+import { EXIT, EXIT_CODES_HELP } from './exit-codes.ts';
 import { loadDefinitions } from './load-definitions.ts';
+import { usageError } from './usage-error.ts';
 
 export const VISUALIZE_USAGE = `Usage: roundtrip visualize <module> [--out <dir>] [--check]
 
 Writes, for every tool, prompt and resource the module exports: <name>.machine.json (import it into
 Stately), <name>.machine.ts (Stately's code import), <name>.mmd (Mermaid) and <name>.svg (drawn offline).
   --out <dir>   where to write them (default: ./machines)
-  --check       write nothing; exit 1 when a file is missing, differs or is left over`;
+  --check       write nothing; exit 1 when a file is missing, differs or is left over
+
+${EXIT_CODES_HELP}`;
 
 export async function visualizeCommand(args: readonly string[], io: CommandIo): Promise<number> {
   const positional: string[] = [];
@@ -22,12 +27,12 @@ export async function visualizeCommand(args: readonly string[], io: CommandIo): 
       const value = args[++i];
       if (!value) return usage(io, '--out needs a folder.');
       out = value;
-    } else if (arg.startsWith('-')) return usage(io, `unknown option ${arg}.`);
+    } else if (arg.startsWith('-')) return usage(io, `unknown option ${arg}.${didYouMean(arg, ['--out', '--check'])}`);
     else positional.push(arg);
   }
   if (positional.length !== 1) return usage(io, 'give exactly one module.');
   const definitions = await loadDefinitions('visualize', positional[0]!, io);
-  if (!definitions) return 1;
+  if (!definitions) return EXIT.failed;
   const report = await writeMachineFiles(definitions, { out: resolve(io.cwd, out), check });
   if (!check) for (const note of report.notes) io.err.write(`note: ${note}\n`);
   for (const refused of report.refused) io.err.write(`error: ${refused}\n`);
@@ -37,17 +42,14 @@ export async function visualizeCommand(args: readonly string[], io: CommandIo): 
     const bad = report.files.length + report.leftover.length + report.refused.length;
     if (bad > 0) {
       io.err.write('roundtrip visualize: the machine files are not up to date; run the same command without --check.\n');
-      return 1;
+      return EXIT.failed;
     }
     io.out.write(`${definitions.length} machines: files up to date in ${out}\n`);
-    return 0;
+    return EXIT.ok;
   }
   for (const file of report.leftover) io.err.write(`left over: ${file} (no definition writes it any more: remove it)\n`);
   io.out.write(`${definitions.length} machines: wrote ${report.files.length} files to ${out}\n`);
-  return report.refused.length > 0 ? 1 : 0;
+  return report.refused.length > 0 ? EXIT.failed : EXIT.ok;
 }
 
-function usage(io: CommandIo, problem: string): number {
-  io.err.write(`roundtrip visualize: ${problem}\n\n${VISUALIZE_USAGE}\n`);
-  return 2;
-}
+const usage = (io: CommandIo, problem: string) => usageError(io, 'visualize', problem);

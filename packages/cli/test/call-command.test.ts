@@ -1,21 +1,28 @@
 // `roundtrip call` in-process: the answers come from a scripted stdin, the server is a real child
 // process on every protocol era: the CLI's own `serve` of the TypeScript fixture module, spawned from
-// the module given to call (the path a user takes), once; the bundled command and module given after
-// `--` (see bundled-cli.ts) for the rest.
+// the module given to call (the path a user takes) with serve's options passed on, twice; the bundled
+// command and module given after `--` (see bundled-cli.ts) for the rest.
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type BundledCli, bundleCli } from './fixtures/bundled-cli.ts';
 import { runCommand } from './fixtures/run-command.ts';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const key = randomBytes(32).toString('base64url');
 let bundled: BundledCli;
+let home: string;
 beforeAll(async () => {
   bundled = await bundleCli('trip-definitions');
+  home = mkdtempSync(join(tmpdir(), 'roundtrip-call-'));
 });
-afterAll(() => bundled.remove());
-afterEach(() => void vi.unstubAllEnvs());
+afterAll(() => {
+  bundled.remove();
+  rmSync(home, { recursive: true, force: true });
+});
 /** The bundled fixture module served by the bundled `roundtrip serve`, with a key and no ledger file. */
 const server = () => ['--', ...bundled.serve('trip-definitions', { ROUNDTRIP_KEY: key, ROUNDTRIP_LEDGER: ':memory:' })];
 
@@ -23,11 +30,11 @@ const run = (args: string[], lines: string[] = []) => runCommand(args, { cwd: he
 
 describe('roundtrip call', { timeout: 120_000 }, () => {
   it('runs the tool of a module through both questions on 2026-07-28, re-asked with the reason, and prints text and structured content', async () => {
-    // the module form: call spawns the workspace bin's `serve` of the module, with this process's environment
-    vi.stubEnv('ROUNDTRIP_KEY', key);
-    vi.stubEnv('ROUNDTRIP_LEDGER', ':memory:');
+    // the module form: call spawns the workspace bin's `serve` of the module, passing on serve's options
+    const keyFile = join(home, 'trips.key');
+    expect((await run(['keys', 'new', keyFile])).code).toBe(0);
     const { code, out, err } = await run(
-      ['call', 'fixtures/trip-definitions.ts', 'plan_trip', '--args', '{"traveller":"Ada"}'],
+      ['call', 'fixtures/trip-definitions.ts', 'plan_trip', '--args', '{"traveller":"Ada"}', '--key-file', keyFile, '--ledger=:memory:'],
       ['Atlantis', '', '', 'Rome', '', '2', 'y'],
     );
     expect(err).toContain('Where should Ada go?');
@@ -64,6 +71,47 @@ describe('roundtrip call', { timeout: 120_000 }, () => {
       "roundtrip call: the server offers no tool, prompt or resource named 'plan'. It offers:\n  tool plan_trip\n  prompt postcard\n  resource template weather (trip://{city}/weather)\n",
     );
     expect(code).toBe(2);
+    const misspelt = await run(['call', 'plan_trp', '--era', '2025-11-25', ...server()]);
+    expect(misspelt.err).toContain(
+      "roundtrip call: the server offers no tool, prompt or resource named 'plan_trp'. Did you mean 'plan_trip'?",
+    );
+    expect(misspelt.code).toBe(2);
+  });
+
+  it('exits 2 naming a misspelt argument with the one meant, before sending anything', async () => {
+    const tool = await run(['call', 'plan_trip', '--era', '2025-11-25', '--args', '{"traveler":"Ada"}', ...server()]);
+    expect(tool.err).toBe(
+      "roundtrip call: --args names 'traveler' (did you mean 'traveller'?), which tool plan_trip does not take: it takes 'traveller'. Correct the name in --args.\n",
+    );
+    expect(tool.out).toBe('');
+    expect(tool.code).toBe(2);
+    const prompt = await run(['call', 'postcard', '--args', '{"to":"Mum","tone":"warm"}', ...server()]);
+    expect(prompt.err).toBe(
+      "roundtrip call: --args names 'tone', which prompt postcard does not take: it takes 'to'. Correct the name in --args.\n",
+    );
+    expect(prompt.code).toBe(2);
+  });
+
+  it("passes serve's options on only to a module it serves, checks their values first, and points a missing key file to `keys new`", async () => {
+    const missing = join(home, 'missing.key');
+    const stopped = await run(['call', 'fixtures/trip-definitions.ts', 'plan_trip', '--key-file', missing]);
+    expect(stopped.err).toContain("roundtrip call: the server 'fixtures/trip-definitions.ts' stopped before it answered.");
+    expect(stopped.err).toContain(`Create it with \`roundtrip keys new ${missing}\`, or check the path in --key-file.`);
+    expect(stopped.code).toBe(3);
+    const cases: [string[], string][] = [
+      [
+        ['call', 'm.ts', 'x', '--ttl', 'soon'],
+        'roundtrip call: --ttl is "soon"; give the state lifetime in whole seconds from 1 to 604800 (default 600).\n',
+      ],
+      [['chat', 'm.ts', '--max-rounds=0'], 'roundtrip chat: --max-rounds is "0"; give the number of rounds one request may take'],
+      [['call', 'x', '--ledger', 'l.db', '--', 'node', 's.js'], 'roundtrip call: --ledger is an option of `roundtrip serve`'],
+      [['chat', '--principal', 'ada', '--', 'node', 's.js'], 'roundtrip chat: --principal is an option of `roundtrip serve`'],
+    ];
+    for (const [args, message] of cases) {
+      const { code, err } = await run(args);
+      expect(err.startsWith(message), err).toBe(true);
+      expect(code).toBe(2);
+    }
   });
 
   it('exits 3 with the server log when the server stops before it answers, or cannot be started', async () => {
@@ -94,16 +142,21 @@ describe('roundtrip call', { timeout: 120_000 }, () => {
         ['call', 'm.ts', 'x', '--', 'node', 's.js'],
         'roundtrip call: give a tool, prompt or resource name, then -- and the server command.',
       ],
-      [['call', 'm.ts', 'x', '--bogus'], "roundtrip call: unknown option '--bogus'."],
+      [['call', 'm.ts', 'x', '--bogus'], "roundtrip call: unknown option '--bogus'.\n"],
+      [['call', 'm.ts', 'x', '--key-fle', 'k'], "roundtrip call: unknown option '--key-fle'. Did you mean '--key-file'?\n"],
+      [['call', 'm.ts', 'x', '--arg={}'], "roundtrip call: unknown option '--arg'. Did you mean '--args'?\n"],
     ];
     for (const [args, message] of cases) {
       const { code, err } = await run(args);
       expect(err).toContain(message);
+      // the problem, then where the usage is: not 30 lines of it
+      expect(err.split('\n').at(-2)).toBe('Run `roundtrip call --help` for its usage.');
       expect(code).toBe(2);
     }
     const help = await run(['call', '--help']);
     expect(help.code).toBe(0);
     expect(help.out).toContain('Usage: roundtrip call <module> <name> [--args <json>] [options]');
-    expect(help.out).toContain('Exit codes: 0 done;');
+    expect(help.out).toContain('Exit codes (the same for every command):\n  0    done');
+    expect(help.out).toContain('130  interrupted (Ctrl-C)');
   });
 });

@@ -135,6 +135,11 @@ describe('roundtrip config', () => {
         ['zed', MODULE],
         "roundtrip config: unknown host 'zed'; choose one of claude, claude-code, vscode, cursor, goose, windsurf, lmstudio.\n",
       ],
+      [
+        ['claud', MODULE],
+        "roundtrip config: unknown host 'claud'; choose one of claude, claude-code, vscode, cursor, goose, windsurf, lmstudio. Did you mean 'claude'?\n",
+      ],
+      [['vscode', MODULE, '--principle', 'ada'], "roundtrip config: unknown option --principle. Did you mean '--principal'?\n"],
       [['vscode'], 'roundtrip config: give the module to serve.\n'],
       [['vscode', MODULE, '--ttl'], 'roundtrip config: --ttl needs the state lifetime in seconds.\n'],
       // a value the server would refuse: no entry whose server cannot start

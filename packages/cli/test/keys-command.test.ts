@@ -180,6 +180,7 @@ describe('roundtrip keys', () => {
     const help = await run('.', 'keys', '--help');
     expect(help.code).toBe(0);
     expect(help.out).toContain('Rotating the key while conversations are in flight:');
+    expect(help.out).toContain('Exit codes (the same for every command):\n  0    done');
     const cases: Array<[string[], string]> = [
       [[], 'roundtrip keys: say what to do: new, list, add, promote or retire.\n'],
       [['rotate', 'f'], "roundtrip keys: unknown action 'rotate'; use new, list, add, promote or retire.\n"],
@@ -187,11 +188,12 @@ describe('roundtrip keys', () => {
       [['promote', 'f.key'], 'roundtrip keys: promote needs the id of a key; `roundtrip keys list f.key` shows them.\n'],
       [['new', 'f.key', 'extra'], 'roundtrip keys: too many arguments for new.\n'],
       [['list', 'f.key', '--all'], 'roundtrip keys: unknown option --all.\n'],
+      [['lsit', 'f.key'], "roundtrip keys: unknown action 'lsit'; use new, list, add, promote or retire. Did you mean 'list'?\n"],
     ];
     for (const [args, message] of cases) {
       const result = await run('.', 'keys', ...args);
       expect(result.code, args.join(' ')).toBe(2);
-      expect(result.err.startsWith(message), result.err).toBe(true);
+      expect(result.err).toBe(`${message}Run \`roundtrip keys --help\` for its usage.\n`);
     }
   });
 });

@@ -117,7 +117,16 @@ describe('roundtrip serve', () => {
     const refused = await run('serve', MODULE, '--key-file', missing);
     expect(refused.code).toBe(1);
     expect(refused.err).toBe(
-      `roundtrip serve: cannot start serve-fixture: Cannot read the key file ${missing} (ENOENT). Check the path in --key-file and the file's permissions.\n`,
+      `roundtrip serve: cannot start serve-fixture: Cannot read the key file ${missing} (ENOENT): there is no such file. Create it with \`roundtrip keys new ${missing}\`, or check the path in --key-file.\n`,
+    );
+    // a file that holds something else than keys (a password, a path) says which line, and how to start over
+    const notKeys = join(home, 'not-keys.key');
+    await writeFile(notKeys, '# keys\nhunter2\n', { mode: 0o600 });
+    const notAKey = await run('serve', MODULE, '--key-file', notKeys);
+    expect(notAKey.code).toBe(1);
+    expect(notAKey.err).toBe(
+      `roundtrip serve: cannot start serve-fixture: Line 2 of the key file ${notKeys} is not a key: it is not base64url text. ` +
+        `Fix or remove that line (one base64url key of 32 bytes a line), or move the file away and create a new one with \`roundtrip keys new ${notKeys}\`.\n`,
     );
   });
 
@@ -130,6 +139,7 @@ describe('roundtrip serve', () => {
       [[], 'roundtrip serve: give the module to serve.\n'],
       [['a.ts', 'b.ts'], 'roundtrip serve: give exactly one module (got a.ts, b.ts).\n'],
       [['serve-definitions.ts', '--port', '1'], 'roundtrip serve: unknown option --port.\n'],
+      [['serve-definitions.ts', '--key-fle', 'k'], "roundtrip serve: unknown option --key-fle. Did you mean '--key-file'?\n"],
       [['serve-definitions.ts', '--ttl'], 'roundtrip serve: --ttl needs the state lifetime in seconds.\n'],
       [['serve-definitions.ts', '--principal', '--ttl', '5'], 'roundtrip serve: --principal needs the identity states are bound to.\n'],
       [
@@ -149,7 +159,8 @@ describe('roundtrip serve', () => {
       const result = await run('serve', ...args);
       expect(result.code, args.join(' ')).toBe(2);
       expect(result.err.startsWith(message), result.err).toBe(true);
-      expect(result.err).toContain('Usage: roundtrip serve');
+      // the problem and where the usage is, not the whole usage burying it
+      expect(result.err.slice(message.length)).toBe('Run `roundtrip serve --help` for its usage.\n');
       expect(result.out).toBe('');
     }
   });

@@ -74,7 +74,15 @@ describe('roundtrip visualize', () => {
     });
     expect(await run('visualize', 'x.ts', '--out')).toMatchObject({ code: 2, err: expect.stringContaining('--out needs a folder.') });
     expect(await run('visualize', 'fixtures/missing.ts')).toMatchObject({ code: 1, err: expect.stringContaining('cannot load') });
+    expect(await run('visualize', 'x.ts', '--chek')).toMatchObject({
+      code: 2,
+      err: "roundtrip visualize: unknown option --chek. Did you mean '--check'?\nRun `roundtrip visualize --help` for its usage.\n",
+    });
     expect(await run('nope')).toMatchObject({ code: 2, err: expect.stringContaining("roundtrip: unknown command 'nope'.") });
+    expect(await run('serv', 'x.ts')).toMatchObject({
+      code: 2,
+      err: "roundtrip: unknown command 'serv'. Did you mean 'serve'?\nThe commands: serve, config, keys, call, chat, visualize, inspect; run `roundtrip --help` for more.\n",
+    });
     expect(await run('--help')).toMatchObject({ code: 0, out: expect.stringContaining('Usage: roundtrip <command>') });
   });
 });

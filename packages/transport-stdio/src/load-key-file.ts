@@ -1,11 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import { chmodSync, linkSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { parseKey, RoundtripDefinitionError } from '@roundtrip/engine';
 import { RoundtripConfigError } from './config-error.ts';
 
 const DEFAULT_KEY_FILE = 'the default key file';
 /** A key file holds a few keys; anything larger is not one. */
 const MAX_KEY_FILE_BYTES = 64 * 1024;
+
+/** How to make a key file, for every message about one that cannot be used. */
+const makeOne = (path: string) => `\`roundtrip keys new ${path}\``;
 
 /**
  * Checks a key file before it is read: a regular file (not a FIFO, device or folder, which would hang or
@@ -23,12 +27,15 @@ function checkKeyFile(path: string, setting: string): string[] {
         : stat.isCharacterDevice() || stat.isBlockDevice()
           ? 'a device'
           : 'not a regular file';
-    throw new RoundtripConfigError(setting, `The key file ${path} is ${what}, not a file. Point ${setting} at a file that holds the key.`);
+    throw new RoundtripConfigError(
+      setting,
+      `The key file ${path} is ${what}, not a file. Point ${setting} at a file that holds the key. Make one with ${makeOne('<file>')}.`,
+    );
   }
   if (stat.size > MAX_KEY_FILE_BYTES) {
     throw new RoundtripConfigError(
       setting,
-      `The key file ${path} is ${stat.size} bytes; a key file holds a few keys, one a line (under 64 KiB). Check the path in ${setting}.`,
+      `The key file ${path} is ${stat.size} bytes; a key file holds a few keys, one a line (under 64 KiB). Check the path in ${setting}; ${makeOne('<file>')} makes a key file.`,
     );
   }
   if (process.platform === 'win32') return [];
@@ -60,21 +67,46 @@ function readKeyFileText(path: string, setting: string, missingOk: boolean, warn
     if (error instanceof RoundtripConfigError) throw error;
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' && missingOk) return undefined;
+    if (code === 'ENOENT') {
+      throw new RoundtripConfigError(
+        setting,
+        `Cannot read the key file ${path} (ENOENT): there is no such file. Create it with ${makeOne(path)}, or check the path in ${setting}.`,
+      );
+    }
     throw new RoundtripConfigError(
       setting,
-      `Cannot read the key file ${path} (${code ?? (error as Error).message}). Check the path in ${setting} and the file's permissions.`,
+      `Cannot read the key file ${path} (${code ?? (error as Error).message}). Check the file's permissions (the user running the server must read it) and the path in ${setting}, or point ${setting} at a new key file made with ${makeOne('<file>')}.`,
     );
   }
 }
 
+/** What to do about a key file whose text holds no usable key. */
+const startOver = (path: string, setting: string) =>
+  setting === DEFAULT_KEY_FILE
+    ? 'or delete the file to have a new one generated'
+    : `or move the file away and create a new one with ${makeOne(path)}`;
+
 function keysOf(text: string, path: string, setting: string): string[] {
-  const keys = text
-    .split(/\r?\n/)
-    .map((l) => l.trim())
-    .filter((l) => l.length > 0 && !l.startsWith('#'));
+  const keys: string[] = [];
+  text.split(/\r?\n/).forEach((line, index) => {
+    const key = line.trim();
+    if (key.length === 0 || key.startsWith('#')) return;
+    try {
+      parseKey(key);
+    } catch (error) {
+      const reason = error instanceof RoundtripDefinitionError ? error.problems[0]!.message : (error as Error).message;
+      throw new RoundtripConfigError(
+        setting,
+        `Line ${index + 1} of the key file ${path} is not a key: ${reason} Fix or remove that line (one base64url key of 32 bytes a line), ${startOver(path, setting)}.`,
+      );
+    }
+    keys.push(key);
+  });
   if (keys.length === 0) {
-    const fix = setting === DEFAULT_KEY_FILE ? ', or delete the file to have a new one generated' : '';
-    throw new RoundtripConfigError(setting, `The key file ${path} holds no key. Put one base64url key (32 bytes) on a line${fix}.`);
+    throw new RoundtripConfigError(
+      setting,
+      `The key file ${path} holds no key. Put one base64url key (32 bytes) on a line, ${startOver(path, setting)}.`,
+    );
   }
   return keys;
 }

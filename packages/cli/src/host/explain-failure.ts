@@ -1,10 +1,10 @@
 // What went wrong between the terminal host and the server, said for the developer at the terminal:
 // what happened, what to do, the server's own log when it has something to say, and the exit code.
+// A server's words (its error message, its log) are shown escaped.
 import { ProtocolError, SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
+import { EXIT } from '../exit-codes.ts';
+import { displayLine, displayText } from './display-text.ts';
 import type { Era } from './host-args.ts';
-
-/** Exit codes of `roundtrip call` and `roundtrip chat` (documented in their --help). */
-export const EXIT = { ok: 0, failed: 1, usage: 2, server: 3, interrupted: 130 } as const;
 
 export interface Failure {
   readonly message: string;
@@ -23,7 +23,7 @@ const isAbort = (error: unknown) => error instanceof Error && (error.name === 'A
 
 /** Explains an error thrown while connecting (`connecting`) or while running a request. */
 export function explainFailure(error: unknown, { era, server, connecting }: { era: Era; server: string; connecting: boolean }): Failure {
-  const message = error instanceof Error ? error.message : String(error);
+  const message = displayText(error instanceof Error ? error.message : String(error));
   if ((error as { code?: unknown }).code === 'ENOENT') {
     return {
       message: `cannot start the server '${server}': no such program. Check the command after --, or that node is on PATH.`,
@@ -76,5 +76,5 @@ export function formatServerLog(log: string, dim: (text: string) => string): str
     .filter((line) => line !== '');
   if (lines.length === 0) return `${dim('  (the server wrote nothing to stderr)')}\n`;
   const shown = lines.slice(-40);
-  return `${dim(`  server log${shown.length < lines.length ? ` (last ${shown.length} lines)` : ''}:`)}\n${shown.map((line) => dim(`  │ ${line}`)).join('\n')}\n`;
+  return `${dim(`  server log${shown.length < lines.length ? ` (last ${shown.length} lines)` : ''}:`)}\n${shown.map((line) => dim(`  │ ${displayLine(line)}`)).join('\n')}\n`;
 }

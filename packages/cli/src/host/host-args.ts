@@ -1,7 +1,10 @@
 // The command line shared by `roundtrip call` and `roundtrip chat`: which server to spawn (a module
-// served by this CLI, or any command after `--`), the protocol era, where the server's log goes.
+// served by this CLI, with the serve flags given passed on to it, or any command after `--`), the
+// protocol era, where the server's log goes.
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { didYouMean } from '../did-you-mean.ts';
+import { type FlagSetting, flagOf, readServeFlag, SERVE_FLAGS } from '../serve-flags.ts';
 
 const ERAS = ['2026-07-28', '2025-11-25', '2025-06-18'] as const;
 export type Era = (typeof ERAS)[number];
@@ -23,6 +26,8 @@ export interface HostArgs {
   readonly args?: string;
   /** `--server-log`: a file the server's stderr is appended to. */
   readonly serverLog?: string;
+  /** The settings given by serve flags, passed on to `roundtrip serve` (their values not checked yet). */
+  readonly settings: readonly FlagSetting[];
 }
 
 export type ParsedHostArgs = { ok: true; value: HostArgs } | { ok: false; help: true } | { ok: false; help: false; problem: string };
@@ -44,6 +49,10 @@ export function parseHostArgs(command: 'call' | 'chat', argv: readonly string[],
   let args: string | undefined;
   let serverLog: string | undefined;
   let serverFlag = false;
+  /** The serve flags given, as `roundtrip serve` takes them (paths made absolute). */
+  const serveArgs: string[] = [];
+  const settings: FlagSetting[] = [];
+  const ownFlags = ['--help', '--era', '--server', '--server-log', ...(command === 'call' ? ['--args'] : [])];
   for (let i = 0; i < own.length; i++) {
     const word = own[i]!;
     const value = () => {
@@ -63,8 +72,19 @@ export function parseHostArgs(command: 'call' | 'chat', argv: readonly string[],
     } else if (word === '--server-log') {
       serverLog = value();
       if (serverLog === undefined) return fail('--server-log needs a file to append the server log to.');
-    } else if (word.startsWith('-')) return fail(`unknown option '${word}'.`);
-    else positionals.push(word);
+    } else if (word.startsWith('-')) {
+      const read = readServeFlag(own, i, cwd);
+      if (!read) return fail(`unknown option '${flagOf(word)}'.${didYouMean(flagOf(word), [...ownFlags, ...SERVE_FLAGS])}`);
+      if (!read.ok) return fail(read.problem);
+      if (serverCommand !== undefined) {
+        return fail(
+          `${read.flag} is an option of \`roundtrip serve\`, passed on only when ${command} serves a module; give it to the server command after -- instead.`,
+        );
+      }
+      serveArgs.push(read.flag, read.value);
+      if ('setting' in read) settings.push(read.setting);
+      i = read.next - 1;
+    } else positionals.push(word);
   }
   if (serverFlag && serverCommand === undefined)
     return fail('--server needs the server command after --, e.g. --server -- node server.js.');
@@ -87,6 +107,7 @@ export function parseHostArgs(command: 'call' | 'chat', argv: readonly string[],
         era,
         ...(args !== undefined && { args }),
         ...(serverLog !== undefined && { serverLog: resolve(cwd, serverLog) }),
+        settings,
       },
     };
   }
@@ -98,7 +119,7 @@ export function parseHostArgs(command: 'call' | 'chat', argv: readonly string[],
     );
   }
   const [module, ...words] = positionals as [string, ...string[]];
-  const target = { command: process.execPath, args: [CLI_BIN, 'serve', resolve(cwd, module)], label: module };
+  const target = { command: process.execPath, args: [CLI_BIN, 'serve', resolve(cwd, module), ...serveArgs], label: module };
   return {
     ok: true,
     value: {
@@ -107,6 +128,7 @@ export function parseHostArgs(command: 'call' | 'chat', argv: readonly string[],
       era,
       ...(args !== undefined && { args }),
       ...(serverLog !== undefined && { serverLog: resolve(cwd, serverLog) }),
+      settings,
     },
   };
 }

@@ -1,8 +1,9 @@
 // One session of the terminal host: the terminal opened, the server spawned and connected, the
 // command's work done, and everything closed again; every failure explained with the right exit code.
 import type { CommandIo } from '../command-io.ts';
+import { EXIT } from '../exit-codes.ts';
 import { connectHost, type HostConnection } from './connect-host.ts';
-import { EXIT, explainFailure, formatServerLog } from './explain-failure.ts';
+import { explainFailure, formatServerLog } from './explain-failure.ts';
 import type { HostArgs } from './host-args.ts';
 import type { Offering } from './offerings.ts';
 import { formatResult } from './print-result.ts';

@@ -1,6 +1,7 @@
 // What a server offers (tools, prompts, resources, resource templates), listed once, and found by
 // the name a person types: a tool or prompt name, a resource's URI or name, a template's name.
 import type { Client } from '@modelcontextprotocol/client';
+import { displayLine } from './display-text.ts';
 
 interface Described {
   readonly name: string;
@@ -72,11 +73,11 @@ export async function listOfferings(client: Client): Promise<Offering[]> {
   return found;
 }
 
-/** How an offering is named in lists and messages: `tool refund_order`. */
+/** How an offering is named in lists and messages, escaped for the terminal: `tool refund_order`. */
 export function offeringLabel(offering: Offering): string {
-  if (offering.kind === 'resource') return `resource ${offering.uri}`;
-  if (offering.kind === 'template') return `resource template ${offering.name} (${offering.uriTemplate})`;
-  return `${offering.kind} ${offering.name}`;
+  if (offering.kind === 'resource') return `resource ${displayLine(offering.uri)}`;
+  if (offering.kind === 'template') return `resource template ${displayLine(offering.name)} (${displayLine(offering.uriTemplate)})`;
+  return `${offering.kind} ${displayLine(offering.name)}`;
 }
 
 /**

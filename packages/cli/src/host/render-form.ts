@@ -1,12 +1,19 @@
 // A form asked at the terminal, one field after the other: the message first (a re-ask carries the
 // server's reason in it), then each field with its title, description, what fits and its default.
 // A bad value is asked again with the reason; Enter keeps the default or skips an optional field;
-// `:decline`, `:cancel`, Ctrl-C and Ctrl-D leave the form at any field.
+// `:decline`, `:cancel`, Ctrl-D and Ctrl-C (told apart: it interrupts the command) leave the form at any field. What the server wrote (message,
+// titles, descriptions, options) is shown escaped.
+import { displayLine, displayText } from './display-text.ts';
 import { fieldHint, parseAnswer, showValue } from './field-answer.ts';
 import type { Field } from './form-fields.ts';
 import type { Terminal } from './terminal.ts';
 
-export type FormOutcome = { action: 'accept'; content: Record<string, unknown> } | { action: 'decline' } | { action: 'cancel' };
+export type FormOutcome =
+  | { action: 'accept'; content: Record<string, unknown> }
+  | { action: 'decline' }
+  | { action: 'cancel' }
+  /** Ctrl-C: the question is cancelled and the command interrupted. */
+  | { action: 'interrupted' };
 
 export interface FormOptions {
   /** Whether the person may decline (an elicitation); a form of arguments can only be cancelled. */
@@ -25,23 +32,24 @@ function formHelp({ canDecline }: FormOptions): string {
 
 function header(terminal: Terminal, field: Field): void {
   const { bold, dim } = terminal.style;
-  const shown = field.default === undefined ? '' : ` [${showValue(field, field.default)}]`;
-  terminal.say(`\n  ${bold(field.title ?? field.key)}${field.required ? ' *' : ''} ${dim(`(${fieldHint(field)})`)}${shown}\n`);
-  if (field.description) terminal.say(`  ${dim(field.description)}\n`);
+  const shown = field.default === undefined ? '' : ` [${displayLine(showValue(field, field.default))}]`;
+  terminal.say(`\n  ${bold(displayLine(field.title ?? field.key))}${field.required ? ' *' : ''} ${dim(`(${fieldHint(field)})`)}${shown}\n`);
+  if (field.description) terminal.say(`  ${dim(displayText(field.description))}\n`);
   if (field.kind === 'choice' || field.kind === 'choices') {
     field.options.forEach((option, i) => {
-      const value = option.title === option.value ? '' : dim(`  (${option.value})`);
-      terminal.say(`    ${i + 1}) ${option.title}${value}\n`);
+      const value = option.title === option.value ? '' : dim(`  (${displayLine(option.value)})`);
+      terminal.say(`    ${i + 1}) ${displayLine(option.title)}${value}\n`);
     });
   }
 }
 
-type FieldStep = { kind: 'value'; value: unknown } | { kind: 'skip' } | { kind: 'leave'; action: 'decline' | 'cancel' };
+type FieldStep = { kind: 'value'; value: unknown } | { kind: 'skip' } | { kind: 'leave'; action: 'decline' | 'cancel' | 'interrupted' };
 
 async function askField(terminal: Terminal, field: Field, options: FormOptions): Promise<FieldStep> {
   header(terminal, field);
   for (;;) {
     const answer = await terminal.ask(PROMPT);
+    if (answer.kind === 'interrupt') return { kind: 'leave', action: 'interrupted' };
     if (answer.kind !== 'line') return { kind: 'leave', action: 'cancel' };
     const line = answer.text;
     const command = line.trim();
@@ -59,7 +67,7 @@ async function askField(terminal: Terminal, field: Field, options: FormOptions):
       if (parsed.ok) return { kind: 'value', value: parsed.value };
       reason = parsed.reason;
     }
-    terminal.say(`  ${terminal.style.red(`✗ ${reason}.`)} Try again.\n`);
+    terminal.say(`  ${terminal.style.red(`✗ ${displayLine(reason)}.`)} Try again.\n`);
   }
 }
 
@@ -71,12 +79,13 @@ export async function renderForm(
   options: FormOptions,
 ): Promise<FormOutcome> {
   const { bold, dim } = terminal.style;
-  if (message) terminal.say(`\n${bold(message)}\n`);
+  if (message) terminal.say(`\n${bold(displayText(message))}\n`);
   terminal.say(`${dim(formHelp(options))}\n`);
   if (fields.length === 0) {
     // nothing to fill in: the answer is yes or no
     for (;;) {
       const answer = await terminal.ask(`  Press Enter to accept${options.canDecline ? `, ${DECLINE} to refuse` : ''}: `);
+      if (answer.kind === 'interrupt') return { action: 'interrupted' };
       if (answer.kind !== 'line' || answer.text.trim() === CANCEL) return { action: 'cancel' };
       if (answer.text.trim() === DECLINE && options.canDecline) return { action: 'decline' };
       if (answer.text.trim() === '') return { action: 'accept', content: {} };
@@ -87,7 +96,7 @@ export async function renderForm(
   for (const field of fields) {
     const step = await askField(terminal, field, options);
     if (step.kind === 'leave') {
-      terminal.say(`  ${dim(step.action === 'decline' ? 'Declined.' : 'Cancelled.')}\n`);
+      terminal.say(`  ${dim({ decline: 'Declined.', cancel: 'Cancelled.', interrupted: 'Interrupted.' }[step.action])}\n`);
       return { action: step.action };
     }
     if (step.kind === 'value') content[field.key] = step.value;

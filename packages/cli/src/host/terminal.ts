@@ -1,6 +1,7 @@
 // The person at the terminal, behind a small interface: text out, one line in at a time, Ctrl-C and
 // Ctrl-D told apart. Lines typed (or piped) before a question is asked wait in a queue, so scripted
-// input works the same as typing.
+// input works the same as typing. Ctrl-C interrupts whatever runs: the question waiting, and the
+// request in flight (the interrupt handler), so it never reads as a plain answer.
 import { createInterface } from 'node:readline';
 import { Writable } from 'node:stream';
 import { plainStyle, type Style, terminalStyle } from './style.ts';
@@ -16,7 +17,10 @@ export interface Terminal {
   readonly style: Style;
   /** Whether a person types the answers (a TTY), rather than a script. */
   readonly interactive: boolean;
-  /** Called on Ctrl-C while no question waits (a request in flight); undefined to stop listening. */
+  /**
+   * Called on Ctrl-C (a request in flight), after the question waiting, if any, got `interrupt`;
+   * undefined to stop listening.
+   */
   onInterrupt(handler: (() => void) | undefined): void;
   close(): void;
 }
@@ -74,7 +78,8 @@ export function createTerminal({ input, output, color }: TerminalOptions): Termi
       rl.write('', { ctrl: true, name: 'u' });
       writable.write('^C\n');
       deliver({ kind: 'interrupt' });
-    } else interruptHandler?.();
+    }
+    interruptHandler?.();
   });
 
   return {
