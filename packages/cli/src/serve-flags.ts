@@ -33,7 +33,11 @@ const SETTING_FLAGS: { readonly [flag: string]: FlagSpec } = {
     variable: 'ROUNDTRIP_MAX_REQUEST_BYTES',
     what: 'the size of the largest request line read from stdin, in bytes',
   },
-  '--ledger': { variable: 'ROUNDTRIP_LEDGER', what: 'the SQLite file of the effect ledger (or :memory:)', path: true },
+  '--ledger': {
+    variable: 'ROUNDTRIP_LEDGER',
+    what: 'the SQLite file of the effect ledger (or :memory:, or a postgres:// URL)',
+    path: true,
+  },
   '--inspect': { variable: 'ROUNDTRIP_INSPECT', what: 'the address of an inspector page, or stately' },
 };
 
@@ -51,7 +55,7 @@ export const SERVE_FLAGS_HELP = `  --name <name>              the server's name 
   --settle-timeout-ms <ms>   time invoked work may take in a round (ROUNDTRIP_SETTLE_TIMEOUT_MS; default 10000)
   --answer-timeout-ms <ms>   time a 2025-era host may take to answer a question (ROUNDTRIP_ANSWER_TIMEOUT_MS; default 600000)
   --max-request-bytes <n>    largest request line read from stdin (ROUNDTRIP_MAX_REQUEST_BYTES; default 4194304)
-  --ledger <file>            SQLite file of the effect ledger (ROUNDTRIP_LEDGER; :memory: keeps none)
+  --ledger <file|url>        SQLite file of the effect ledger, or a postgres:// URL (ROUNDTRIP_LEDGER; :memory: keeps none)
   --inspect <address>        report rounds to an inspector page, or 'stately' (ROUNDTRIP_INSPECT)`;
 
 function checkInspect(value: string): string | undefined {
@@ -92,6 +96,8 @@ export function readServeFlag(args: readonly string[], i: number, cwd: string): 
     const problem = checkInspect(value);
     if (problem) return { ok: false, problem };
   }
-  const absolute = spec.path && value !== ':memory:' && !isAbsolute(value) ? resolve(cwd, value) : value;
+  // :memory: and a PostgreSQL URL (the ledger's) are no paths
+  const notPath = value === ':memory:' || /^postgres(ql)?:\/\//i.test(value);
+  const absolute = spec.path && !notPath && !isAbsolute(value) ? resolve(cwd, value) : value;
   return { ok: true, flag, value: absolute, next, setting: { flag, variable: spec.variable, value: absolute } };
 }
