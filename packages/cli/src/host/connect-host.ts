@@ -42,9 +42,11 @@ export interface ConnectHostOptions {
  */
 class HostStdioTransport extends StdioClientTransport {}
 
-function environment(): Record<string, string> {
-  // the person's own shell: the server gets its settings (ROUNDTRIP_KEY, ROUNDTRIP_PRINCIPAL …) from it
-  return Object.fromEntries(Object.entries(process.env).filter((entry): entry is [string, string] => entry[1] !== undefined));
+/** The server's environment: the person's own shell (ROUNDTRIP_KEY, ROUNDTRIP_PRINCIPAL …), over the target's defaults. */
+function environment(defaults: Readonly<Record<string, string>> = {}): Record<string, string> {
+  const own = Object.entries(process.env).filter((entry): entry is [string, string] => entry[1] !== undefined);
+  // a variable set empty is unset to the server, so the default stands
+  return { ...defaults, ...Object.fromEntries(own.filter(([name, value]) => !(name in defaults) || value.trim() !== '')) };
 }
 
 function createClient(era: Era): Client {
@@ -64,7 +66,13 @@ function createClient(era: Era): Client {
 export async function connectHost({ target, era, terminal, cwd, serverLogFile }: ConnectHostOptions): Promise<HostConnection> {
   const client = createClient(era);
   client.setRequestHandler('elicitation/create', createElicitationAnswerer(terminal));
-  const transport = new HostStdioTransport({ command: target.command, args: [...target.args], cwd, env: environment(), stderr: 'pipe' });
+  const transport = new HostStdioTransport({
+    command: target.command,
+    args: [...target.args],
+    cwd,
+    env: environment(target.env),
+    stderr: 'pipe',
+  });
   let log = '';
   let written = 0;
   let closed = false;

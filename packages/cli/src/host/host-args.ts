@@ -5,6 +5,7 @@ import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { didYouMean } from '../did-you-mean.ts';
 import { type FlagSetting, flagOf, readServeFlag, SERVE_FLAGS } from '../serve-flags.ts';
+import { serverDefaults } from './answer-wait.ts';
 
 const ERAS = ['2026-07-28', '2025-11-25', '2025-06-18'] as const;
 export type Era = (typeof ERAS)[number];
@@ -15,6 +16,8 @@ export interface ServerTarget {
   readonly args: readonly string[];
   /** How messages name it: the module, or the command line. */
   readonly label: string;
+  /** Variables it gets unless the person's environment sets them (a module's server: see answer-wait.ts). */
+  readonly env?: Readonly<Record<string, string>>;
 }
 
 export interface HostArgs {
@@ -119,7 +122,12 @@ export function parseHostArgs(command: 'call' | 'chat', argv: readonly string[],
     );
   }
   const [module, ...words] = positionals as [string, ...string[]];
-  const target = { command: process.execPath, args: [CLI_BIN, 'serve', resolve(cwd, module), ...serveArgs], label: module };
+  const target = {
+    command: process.execPath,
+    args: [CLI_BIN, 'serve', resolve(cwd, module), ...serveArgs],
+    label: module,
+    env: serverDefaults(settings),
+  };
   return {
     ok: true,
     value: {

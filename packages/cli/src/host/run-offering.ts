@@ -3,13 +3,11 @@
 // prompt or reads the resource. The questions the server asks on the way are answered by the client's
 // elicitation handler.
 import { type Client, type GetPromptResult, type ReadResourceResult, UriTemplate } from '@modelcontextprotocol/client';
+import { REQUEST_TIMEOUT_MS } from './answer-wait.ts';
 import { type Field, readFields } from './form-fields.ts';
 import type { Offering } from './offerings.ts';
 import { type FormOutcome, renderForm } from './render-form.ts';
 import type { Terminal } from './terminal.ts';
-
-/** A person answers inside one request on 2025-era connections: give them a day, not the SDK's minute. */
-const REQUEST_TIMEOUT_MS = 24 * 60 * 60 * 1000;
 
 type ToolResult = { content?: unknown[]; structuredContent?: unknown; isError?: boolean };
 
