@@ -36,8 +36,30 @@ const yamlKey = (key: string) => (/^[A-Za-z_][A-Za-z0-9_-]*$/.test(key) ? key : 
 /** A YAML string: double-quoted (JSON string escapes are YAML escapes), so no path or name can change the structure. */
 const yamlString = (value: string) => JSON.stringify(value);
 
+/** goose ends a tool call after its extension's `timeout`, in seconds. */
+const GOOSE_TIMEOUT_S = 900;
+/** The answer timeout goose's entry sets: a question is withdrawn a minute before goose gives up on the call. */
+const GOOSE_ANSWER_TIMEOUT_MS = (GOOSE_TIMEOUT_S - 60) * 1000;
+
+/**
+ * The answer timeout given in the entry, by `--answer-timeout-ms` or in its env; undefined when none is.
+ * (config checked the flag's value before writing any entry.)
+ */
+function answerTimeoutGiven(launch: ServerLaunch): number | undefined {
+  const at = launch.args.indexOf('--answer-timeout-ms');
+  const given = at === -1 ? launch.env.ROUNDTRIP_ANSWER_TIMEOUT_MS : launch.args[at + 1];
+  return given === undefined ? undefined : Number(given);
+}
+
 /** goose's `extensions` entry, written by hand (no YAML dependency for a dozen lines). */
 function gooseEntry(launch: ServerLaunch): string {
+  // goose ends a tool call after `timeout` seconds; a 2025-era call stays open while the user answers, and
+  // the server withdraws each question after ROUNDTRIP_ANSWER_TIMEOUT_MS (50 s by default, for hosts that
+  // give up after 60 s). So the entry lets a question wait 14 minutes, under goose's 15; an answer timeout
+  // the user gave is kept, and goose's timeout raised to a minute past it when it would not fit.
+  const own = answerTimeoutGiven(launch);
+  const env = own === undefined ? { ...launch.env, ROUNDTRIP_ANSWER_TIMEOUT_MS: String(GOOSE_ANSWER_TIMEOUT_MS) } : launch.env;
+  const timeout = own === undefined ? GOOSE_TIMEOUT_S : Math.max(GOOSE_TIMEOUT_S, Math.ceil(own / 1000) + 60);
   const lines = [
     'extensions:',
     `  ${yamlKey(launch.name)}:`,
@@ -47,12 +69,10 @@ function gooseEntry(launch: ServerLaunch): string {
     '    args:',
     ...launch.args.map((arg) => `      - ${yamlString(arg)}`),
     '    envs:',
-    ...Object.entries(launch.env).map(([key, value]) => `      ${yamlKey(key)}: ${yamlString(value)}`),
+    ...Object.entries(env).map(([key, value]) => `      ${yamlKey(key)}: ${yamlString(value)}`),
     `    description: ${yamlString(`Roundtrip server ${launch.name}`)}`,
     '    enabled: true',
-    // goose ends a tool call after `timeout` seconds; a 2025-era call stays open while the user answers
-    // (each question up to ROUNDTRIP_ANSWER_TIMEOUT_MS, 10 minutes by default), so give it room for that
-    '    timeout: 900',
+    `    timeout: ${timeout}`,
   ];
   return `${lines.join('\n')}\n`;
 }

@@ -3,7 +3,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { defaultKeyFilePath } from '@roundtrip/transport-stdio';
+import { defaultKeyFilePath } from '@roundtrip/mcp/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type BundledCli, bundleCli } from './fixtures/bundled-cli.ts';
 import { runCommand } from './fixtures/run-command.ts';
@@ -79,6 +79,8 @@ describe('roundtrip config', () => {
         '      - "pizza shop"',
         '    envs:',
         `      ROUNDTRIP_KEY_FILE: ${q(key)}`,
+        // goose ends a call after 900 s: a question waits 14 minutes, not the 50 s meant for 60 s hosts
+        '      ROUNDTRIP_ANSWER_TIMEOUT_MS: "840000"',
         '    description: "Roundtrip server pizza shop"',
         '    enabled: true',
         '    timeout: 900',
@@ -88,6 +90,28 @@ describe('roundtrip config', () => {
     expect(result.err).toContain('~/.config/goose/config.yaml');
     expect(result.err).toContain('%APPDATA%\\Block\\goose\\config\\config.yaml');
     expect(result.err).not.toContain('does not exist yet');
+  });
+
+  it("keeps the answer timeout given to goose's entry, and raises goose's timeout to a minute past it when it would not fit", async () => {
+    const tail = (out: string) => out.slice(out.indexOf('      - "--answer-timeout-ms"'));
+    const short = await run('config', 'goose', MODULE, '--key-file', keyFile, '--answer-timeout-ms', '30000');
+    expect(short.code).toBe(0);
+    expect(tail(short.out)).toBe(
+      [
+        '      - "--answer-timeout-ms"',
+        '      - "30000"',
+        '    envs:',
+        `      ROUNDTRIP_KEY_FILE: ${JSON.stringify(keyFile)}`,
+        '    description: "Roundtrip server serve-fixture"',
+        '    enabled: true',
+        '    timeout: 900',
+        '',
+      ].join('\n'),
+    );
+    const long = await run('config', 'goose', MODULE, '--key-file', keyFile, '--answer-timeout-ms=1200500');
+    expect(long.out).toContain('      - "--answer-timeout-ms"\n      - "1200500"\n');
+    expect(long.out).not.toContain('ROUNDTRIP_ANSWER_TIMEOUT_MS');
+    expect(long.out.endsWith('    timeout: 1261\n')).toBe(true);
   });
 
   it("says where Claude Desktop's file lives on each OS, that Linux has none, and gives Claude Code's command line", async () => {
