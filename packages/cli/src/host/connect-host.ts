@@ -25,6 +25,11 @@ export interface HostConnection {
   /** Whether the server process has gone (its connection closed). */
   closed(): boolean;
   close(): Promise<void>;
+  /**
+   * Closes the connection and resolves, once the server's stderr has ended, with all it wrote (since
+   * `mark`): a server writes its log and its reply on two pipes, so the reply can arrive first.
+   */
+  closeAndReadLog(mark?: number): Promise<string>;
 }
 
 export interface ConnectHostOptions {
@@ -76,7 +81,12 @@ export async function connectHost({ target, era, terminal, cwd, serverLogFile }:
   let log = '';
   let written = 0;
   let closed = false;
-  transport.stderr?.on('data', (chunk: Buffer | string) => {
+  const stderr = transport.stderr;
+  const stderrEnded = new Promise<void>((resolve) => {
+    if (!stderr) resolve();
+    else stderr.once('close', resolve).once('end', resolve);
+  });
+  stderr?.on('data', (chunk: Buffer | string) => {
     const text = chunk.toString();
     written += text.length;
     log = (log + text).slice(-LOG_KEPT);
@@ -98,13 +108,19 @@ export async function connectHost({ target, era, terminal, cwd, serverLogFile }:
     throw Object.assign(error instanceof Error ? error : new Error(String(error)), { serverLog: log });
   }
   const version = client.getServerVersion();
+  const serverLog = (mark = 0) => log.slice(Math.max(0, log.length - (written - mark)));
   return {
     client,
     server: version ? `${version.name} ${version.version}` : target.label,
     protocolVersion: client.getNegotiatedProtocolVersion() ?? era,
-    serverLog: (mark = 0) => log.slice(Math.max(0, log.length - (written - mark))),
+    serverLog,
     logMark: () => written,
     closed: () => closed,
     close: () => client.close(),
+    closeAndReadLog: async (mark) => {
+      await client.close().catch(() => undefined);
+      await stderrEnded;
+      return serverLog(mark);
+    },
   };
 }

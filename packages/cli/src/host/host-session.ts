@@ -15,8 +15,11 @@ export interface Session {
   readonly terminal: Terminal;
   readonly io: CommandIo;
   readonly args: HostArgs;
-  /** Writes `roundtrip <command>: <message>` on stderr, with the server log when it helps; returns the exit code. */
-  fail(error: unknown): number;
+  /**
+   * Writes `roundtrip <command>: <message>` on stderr, with the server log when it helps; resolves with
+   * the exit code. For `call`, whose failure ends it, the server is closed first, so its log is whole.
+   */
+  fail(error: unknown): Promise<number>;
 }
 
 /** Opens the terminal and the connection, runs `work`, and closes both. */
@@ -54,7 +57,13 @@ export async function withSession(
   }
   terminal.onInterrupt(undefined);
   try {
-    return await work({ connection, terminal, io, args, fail: (error) => explain(error, false, connection.serverLog()) });
+    return await work({
+      connection,
+      terminal,
+      io,
+      args,
+      fail: async (error) => explain(error, false, command === 'call' ? await connection.closeAndReadLog() : connection.serverLog()),
+    });
   } finally {
     terminal.close();
     await connection.close().catch(() => undefined);
