@@ -53,7 +53,7 @@ export const SERVE_FLAGS_HELP = `  --name <name>              the server's name 
   --max-rounds <n>           rounds one request may take (ROUNDTRIP_MAX_ROUNDS; default 64)
   --max-state-bytes <n>      largest requestState accepted (ROUNDTRIP_MAX_STATE_BYTES; default 65536)
   --settle-timeout-ms <ms>   time invoked work may take in a round (ROUNDTRIP_SETTLE_TIMEOUT_MS; default 10000)
-  --answer-timeout-ms <ms>   time a 2025-era host may take to answer a question (ROUNDTRIP_ANSWER_TIMEOUT_MS; default 600000)
+  --answer-timeout-ms <ms>   time a 2025-era host may take to answer a question (ROUNDTRIP_ANSWER_TIMEOUT_MS; default 50000)
   --max-request-bytes <n>    largest request line read from stdin (ROUNDTRIP_MAX_REQUEST_BYTES; default 4194304)
   --ledger <file|url>        SQLite file of the effect ledger, or a postgres:// URL (ROUNDTRIP_LEDGER; :memory: keeps none)
   --inspect <address>        report rounds to an inspector page, or 'stately' (ROUNDTRIP_INSPECT)`;
