@@ -17,9 +17,9 @@ import {
   type ResourceDefinition,
   type ToolDefinition,
 } from '@roundtrip/engine';
+import { createServerFactory } from '@roundtrip/mcp';
 import { flowMachineConfig } from '@roundtrip/tools';
 import { type Conversation, type ConversationEnd, conversationsOf, maxRounds, playConversation } from '@roundtrip/tools/testing';
-import { createServerFactory } from '@roundtrip/transport-stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDemoDefinitions, SERVER_NAME } from '../src/demo-definitions.ts';
 import { type DemoStores, openDemoStores } from '../src/demo-stores.ts';

@@ -2,7 +2,7 @@
 // for a module, on stdout alone (so it can be piped); where it goes, and what else to do, on stderr.
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { defaultKeyFilePath } from '@roundtrip/transport-stdio';
+import { defaultKeyFilePath } from '@roundtrip/mcp/node';
 import type { CommandIo } from './command-io.ts';
 import { didYouMean } from './did-you-mean.ts';
 import { EXIT, EXIT_CODES_HELP } from './exit-codes.ts';

@@ -18,7 +18,7 @@ import {
   writeSync,
 } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { readKeyFile } from '@roundtrip/transport-stdio';
+import { readKeyFile } from '@roundtrip/mcp/node';
 import { FileLockError, withFileLock } from './file-lock.ts';
 import { type KeyFileText, parseKeyFileText } from './key-file-text.ts';
 

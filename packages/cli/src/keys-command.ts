@@ -2,7 +2,7 @@
 // rotation with conversations in flight. Keys themselves are never printed, only their ids.
 import { resolve } from 'node:path';
 import { generateKey } from '@roundtrip/engine';
-import { RoundtripConfigError } from '@roundtrip/transport-stdio';
+import { RoundtripConfigError } from '@roundtrip/mcp/node';
 import type { CommandIo } from './command-io.ts';
 import { didYouMean } from './did-you-mean.ts';
 import { EXIT, EXIT_CODES_HELP } from './exit-codes.ts';

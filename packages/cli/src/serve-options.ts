@@ -1,7 +1,7 @@
 // The options of `roundtrip serve` (which `roundtrip config` writes into a host's entry; the flags
 // themselves are in serve-flags.ts), and the environment and checks they make for a server.
 import { generateKey } from '@roundtrip/engine';
-import { RoundtripConfigError, resolveServerSettings } from '@roundtrip/transport-stdio';
+import { RoundtripConfigError, resolveServerSettings } from '@roundtrip/mcp/node';
 import { didYouMean } from './did-you-mean.ts';
 import { type FlagSetting, flagOf, readServeFlag, SERVE_FLAGS } from './serve-flags.ts';
 

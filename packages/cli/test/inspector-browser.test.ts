@@ -7,7 +7,7 @@
 import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { createEngine, createKeyring, createMemoryLedger, generateKey, type RoundReport, type StepOutcome } from '@roundtrip/engine';
-import { createInspectReporter } from '@roundtrip/transport-stdio';
+import { createInspectReporter } from '@roundtrip/mcp';
 import { chromium, type Page } from 'playwright-core';
 import { expect, it } from 'vitest';
 import { prompts, resources, tools } from '../../../apps/demo/src/demo-machines.ts';

@@ -3,8 +3,8 @@
 // round pushed to open pages, and requests from other hosts or other pages' origins refused.
 import { request } from 'node:http';
 import { createEngine, createKeyring, createMemoryLedger, generateKey, type RoundReport, type StepOutcome } from '@roundtrip/engine';
+import { createInspectReporter } from '@roundtrip/mcp';
 import { ask, defineFlowTool, field } from '@roundtrip/tools';
-import { createInspectReporter } from '@roundtrip/transport-stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { activeStateIds } from '../src/inspect/active-states.ts';

@@ -4,7 +4,7 @@ import { chmod, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createEngine, createKeyring, generateKey, type StepOutcome } from '@roundtrip/engine';
-import { readKeyFile } from '@roundtrip/transport-stdio';
+import { readKeyFile } from '@roundtrip/mcp/node';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCommand } from './fixtures/run-command.ts';
 import { prompts } from './fixtures/serve-definitions.ts';

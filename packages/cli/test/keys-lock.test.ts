@@ -6,7 +6,7 @@ import { mkdtemp, readdir, readFile, realpath, rm, writeFile } from 'node:fs/pro
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createKeyring } from '@roundtrip/engine';
-import { readKeyFile } from '@roundtrip/transport-stdio';
+import { readKeyFile } from '@roundtrip/mcp/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type BundledCli, bundleCli } from './fixtures/bundled-cli.ts';
 import { runCommand } from './fixtures/run-command.ts';

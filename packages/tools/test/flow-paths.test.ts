@@ -6,7 +6,7 @@ import { Client } from '@modelcontextprotocol/client';
 import { InMemoryTransport } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { createEngine, createKeyring, defineTool, generateKey } from '@roundtrip/engine';
-import { createServerFactory } from '@roundtrip/transport-stdio';
+import { createServerFactory } from '@roundtrip/mcp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMachine } from 'xstate';
 import { z } from 'zod';

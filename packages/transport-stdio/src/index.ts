@@ -1,15 +1,9 @@
 // @roundtrip/transport-stdio: serve Roundtrip tools, prompts and resources to desktop MCP hosts over
-// stdio (Node only). This file is the package's API contract: every export here is a decision.
+// stdio (Node only). This file is the package's API contract: every export here is a decision. The
+// binding to the SDK's server is @roundtrip/mcp's (createServerFactory), and the settings, key files
+// and ledger every Node transport shares are @roundtrip/mcp/node's.
 
-export { RoundtripConfigError } from './config-error.ts';
-export type { ServerFactoryOptions } from './create-server-factory.ts';
-export { createServerFactory } from './create-server-factory.ts';
-export type { InspectReporter } from './inspect-reporter.ts';
-export { createInspectReporter } from './inspect-reporter.ts';
-export { defaultKeyFilePath } from './key-file-path.ts';
-export { defaultLedgerPath } from './ledger-file-path.ts';
-export { readKeyFile } from './load-key-file.ts';
-export type { ServerSettings, ServerSettingsFromCode } from './resolve-server-settings.ts';
-export { resolveServerSettings } from './resolve-server-settings.ts';
+// thrown by runStdioServer for a setting it cannot start with, so its callers can tell one from a bug
+export { RoundtripConfigError } from '@roundtrip/mcp/node';
 export type { RunningStdioServer, StdioServerOptions } from './run-stdio-server.ts';
 export { mainStdioServer, runStdioServer } from './run-stdio-server.ts';

@@ -7,15 +7,18 @@ import {
   RoundtripDefinitionError,
   type ToolDefinition,
 } from '@roundtrip/engine';
-import { RoundtripConfigError } from './config-error.ts';
-import { createServerFactory } from './create-server-factory.ts';
-import { createInspectReporter } from './inspect-reporter.ts';
-import { type OpenedLedger, openLedgerAt } from './open-ledger.ts';
-import { isEffectLedger } from './resolve-ledger-path.ts';
-import { resolveServerSettings, type ServerSettingsFromCode } from './resolve-server-settings.ts';
-import { startupMessage } from './startup-message.ts';
-import { startStatelyInspector } from './stately-inspector.ts';
-import { createStderrLog } from './stderr-log.ts';
+import { createInspectReporter, createServerFactory } from '@roundtrip/mcp';
+import {
+  createStderrLog,
+  isEffectLedger,
+  type OpenedLedger,
+  openLedgerAt,
+  RoundtripConfigError,
+  resolveServerSettings,
+  type ServerSettingsFromCode,
+  startStatelyInspector,
+  startupMessage,
+} from '@roundtrip/mcp/node';
 import { StdinLineTransport } from './stdin-line-transport.ts';
 
 export interface StdioServerOptions extends ServerSettingsFromCode {
@@ -96,7 +99,7 @@ export async function runStdioServer(options: StdioServerOptions): Promise<Runni
   // it takes process.stdout for the protocol alone
   const transport = new StdinLineTransport({ maxLineBytes: settings.maxRequestBytes, log });
   const handle = serveStdio(factory, { onerror: onError, transport });
-  log({ level: 'info', event: 'started', message: startupMessage(options.name, options.version, engine, settings) });
+  log({ level: 'info', event: 'started', message: startupMessage(options.name, options.version, engine, settings, 'stdio') });
 
   let closing: Promise<void> | undefined;
   const close = () =>

@@ -5,10 +5,10 @@
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { generateKey } from '@roundtrip/engine';
+import { resolveServerSettings } from '@roundtrip/mcp/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, skipPostgres, type TestDatabase } from '../../engine/test/postgres-test-database.ts';
-import { resolveServerSettings } from '../src/index.ts';
-import { createBundles } from './fixtures/bundle-script.ts';
+import { createBundles } from '../../mcp/test/fixtures/bundle-script.ts';
 import { type RawServer, spawnRawServer } from './fixtures/spawn-raw-server.ts';
 
 const bundles = createBundles();

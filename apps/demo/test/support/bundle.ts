@@ -2,7 +2,7 @@
 // better-sqlite3 aside) into one JavaScript file that plain `node` runs: a child process then starts in
 // a fraction of the time it takes through tsx (see the transport's bundle-script.ts, which builds it).
 import { fileURLToPath } from 'node:url';
-import { bundleForNode as bundle } from '../../../../packages/transport-stdio/test/fixtures/bundle-script.ts';
+import { bundleForNode as bundle } from '../../../../packages/mcp/test/fixtures/bundle-script.ts';
 
 /**
  * Bundles `entry` (a URL of a TypeScript file) into `outfile` (an `.mjs` path) and returns `outfile`.

@@ -5,7 +5,7 @@ import { Client } from '@modelcontextprotocol/client';
 import { InMemoryTransport } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import type { Engine } from '@roundtrip/engine';
-import { createServerFactory } from '@roundtrip/transport-stdio';
+import { createServerFactory } from '@roundtrip/mcp';
 import { SERVER_NAME } from '../../src/demo-definitions.ts';
 
 export interface InMemoryDemo {

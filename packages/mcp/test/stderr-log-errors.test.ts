@@ -1,7 +1,7 @@
 // An error attached to a log entry: its report stands on indented lines under the entry, cut and
 // escaped like a message, so an error message quoting a client cannot forge a line of the log.
 import { describe, expect, it } from 'vitest';
-import { createStderrLog } from '../src/stderr-log.ts';
+import { createStderrLog } from '../src/node/stderr-log.ts';
 
 const logged = (error: unknown): string => {
   const lines: string[] = [];

@@ -14,7 +14,7 @@
 //
 // No SDK option reaches the shim's requests, so the class uses the subclass hooks the SDK documents
 // (`_wrapHandler`, `_onresponse`) and overrides `request`; the id of each question sent is read from
-// the transport it owns once connected.
+// the transport it owns once connected (no SDK seam gives it: see `connect`).
 import {
   isInputRequiredResult,
   isJSONRPCRequest,
@@ -100,7 +100,14 @@ export class RoundtripServer extends Server {
     this.#options = options;
   }
 
-  /** Connects as Server does, noting the id of every request this instance writes to the transport it now owns. */
+  /**
+   * Connects as Server does, noting the id of every request this instance writes to the transport it now
+   * owns. Not an SDK seam, and kept because the SDK (2.4.0) offers none that gives the id: it is assigned
+   * inside the private request funnel (`_requestMessageId`); the protected outbound hook
+   * (`_outboundMetaEnvelope`) is called without the message; neither `RequestOptions` nor the timeout's
+   * SdkError carries it; and `onprogress` would reveal it only by putting a progressToken on the
+   * question the host is sent. The transport's `send` is the one place that sees the id as written.
+   */
   override async connect(transport: Transport): Promise<void> {
     const send = transport.send.bind(transport);
     transport.send = (message: JSONRPCMessage, options) => {

@@ -33,7 +33,7 @@ export interface ServerSettingsFromCode {
   maxRequestBytes?: number;
 }
 
-/** What a stdio server reads from its environment (and its code) before it serves anything. */
+/** What a Node server (stdio, HTTP) reads from its environment (and its code) before it serves anything. */
 export interface ServerSettings {
   keyring: Keyring;
   /** Where the keys came from, for the startup line (never the keys themselves). */
@@ -65,7 +65,7 @@ function keyringFrom(keys: string[], setting: string): Keyring {
 }
 
 /**
- * Reads the settings of a stdio server from environment variables:
+ * Reads the settings of a Node server (stdio, HTTP) from environment variables:
  *
  * - `ROUNDTRIP_KEY`: base64url 32-byte key(s), comma-separated, the first seals; or
  * - `ROUNDTRIP_KEY_FILE`: a file with one key a line; or neither: a key file generated once at

@@ -4,7 +4,7 @@
 // answer does then is in legacy-slow-user.test.ts.
 import { generateKey } from '@roundtrip/engine';
 import { afterEach, describe, expect, it } from 'vitest';
-import { RoundtripConfigError, resolveServerSettings } from '../src/index.ts';
+import { RoundtripConfigError, resolveServerSettings } from '../src/node/index.ts';
 import { connectHost, type Host, type HostKind, type HostOptions } from './fixtures/connect-host.ts';
 import { greetingDefinitions } from './fixtures/greeting-definitions.ts';
 

@@ -5,8 +5,8 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { createMemoryLedger, generateKey } from '@roundtrip/engine';
 import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
-import { defaultKeyFilePath, defaultLedgerPath, RoundtripConfigError, resolveServerSettings } from '../src/index.ts';
-import { openLedger } from '../src/open-ledger.ts';
+import { defaultKeyFilePath, defaultLedgerPath, RoundtripConfigError, resolveServerSettings } from '../src/node/index.ts';
+import { openLedger } from '../src/node/open-ledger.ts';
 import { createBundles } from './fixtures/bundle-script.ts';
 
 const folders: string[] = [];

@@ -1,4 +1,5 @@
 import type { EngineLimits } from '@roundtrip/engine';
+import { DEFAULT_ANSWER_TIMEOUT_MS } from '../answer-timeout.ts';
 import { RoundtripConfigError } from './config-error.ts';
 
 /** Every limit of the engine, with the value it will run with. */
@@ -70,14 +71,6 @@ export function resolveLimits(env: NodeJS.ProcessEnv, fromCode: EngineLimits = {
   return limits;
 }
 
-/**
- * How long a 2025-era host may take to answer one question, by default: 50 seconds. A person answers,
- * but the host gives up on the request it holds open after its own timeout, 60 s in the official
- * clients, often without telling the server: the question must be withdrawn before that, or an answer
- * could act on a request the user was told had failed. Raise it for a host with a longer timeout, or
- * one that restarts its timeout on progress.
- */
-export const DEFAULT_ANSWER_TIMEOUT_MS = 50_000;
 /** The longest answer timeout accepted: a day. */
 const MAX_ANSWER_TIMEOUT_MS = 86_400_000;
 

@@ -4,8 +4,8 @@ import type { AddressInfo } from 'node:net';
 import { createEngine, createKeyring, type EngineLogEntry, generateKey, type RoundReport } from '@roundtrip/engine';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createInspectReporter } from '../src/inspect-reporter.ts';
-import { resolveInspect } from '../src/resolve-inspect.ts';
-import { masked } from '../src/stately-inspector.ts';
+import { resolveInspect } from '../src/node/resolve-inspect.ts';
+import { masked } from '../src/node/stately-inspector.ts';
 import { greetTool } from './fixtures/greeting-definitions.ts';
 
 const servers: Server[] = [];

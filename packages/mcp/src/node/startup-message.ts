@@ -16,11 +16,14 @@ export function describeServed(engine: Engine): string {
   return served.length > 0 ? served.join(', ') : 'no tools, prompts or resources';
 }
 
-/** The startup line: what is served, where the keys came from, the principal, the limits and the ledger. */
-export function startupMessage(name: string, version: string, engine: Engine, settings: ServerSettings): string {
+/**
+ * The startup line: what is served, over what (`stdio`, an HTTP address), where the keys came from, the
+ * principal, the limits and the ledger.
+ */
+export function startupMessage(name: string, version: string, engine: Engine, settings: ServerSettings, over: string): string {
   const { stateTtlSeconds, settleTimeoutMs, maxRounds, maxStateBytes } = settings.limits;
   const limits = `state lifetime ${stateTtlSeconds}s, settle timeout ${settleTimeoutMs} ms, at most ${count(maxRounds, 'round')}, states up to ${maxStateBytes} bytes`;
   const ledger =
     settings.ledgerPath === undefined ? "the code's own effect ledger" : `effect ledger ${shownLedgerLocation(settings.ledgerPath)}`;
-  return `${name} ${version} serving ${describeServed(engine)} over stdio (${settings.keySource}; principal ${settings.principal}; ${limits}; ${ledger})`;
+  return `${name} ${version} serving ${describeServed(engine)} over ${over} (${settings.keySource}; principal ${settings.principal}; ${limits}; ${ledger})`;
 }

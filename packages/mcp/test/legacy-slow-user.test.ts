@@ -7,7 +7,7 @@
 import { DEFAULT_REQUEST_TIMEOUT_MSEC } from '@modelcontextprotocol/client';
 import { generateKey } from '@roundtrip/engine';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { resolveServerSettings } from '../src/index.ts';
+import { resolveServerSettings } from '../src/node/index.ts';
 import { connectHost, type ElicitParams, type Host, type HostKind, type HostOptions } from './fixtures/connect-host.ts';
 import type { ElicitAnswer } from './fixtures/connect-in-memory.ts';
 import { makeRefundTool } from './fixtures/refund-definitions.ts';

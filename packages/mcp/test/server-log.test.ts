@@ -2,9 +2,9 @@
 
 import { createEngine, createKeyring, type Engine, type EngineOptions, generateKey } from '@roundtrip/engine';
 import { describe, expect, it, vi } from 'vitest';
-import type { ServerSettings } from '../src/index.ts';
-import { describeServed, startupMessage } from '../src/startup-message.ts';
-import { createStderrLog } from '../src/stderr-log.ts';
+import type { ServerSettings } from '../src/node/index.ts';
+import { describeServed, startupMessage } from '../src/node/startup-message.ts';
+import { createStderrLog } from '../src/node/stderr-log.ts';
 import { greetingDefinitions, greetTool, todayResource } from './fixtures/greeting-definitions.ts';
 
 const keyring = createKeyring([generateKey()]);
@@ -121,10 +121,10 @@ describe('the startup line', () => {
       ledgerPath: '/var/lib/orders/effects.db',
       warnings: [],
     };
-    expect(startupMessage('orders', '1.2.3', engineOf({ tools: [greetTool] }), settings)).toBe(
+    expect(startupMessage('orders', '1.2.3', engineOf({ tools: [greetTool] }), settings, 'stdio')).toBe(
       'orders 1.2.3 serving 1 tool over stdio (ROUNDTRIP_KEY (2 keys); principal ada; state lifetime 120s, settle timeout 5000 ms, at most 1 round, states up to 4096 bytes; effect ledger /var/lib/orders/effects.db)',
     );
-    expect(startupMessage('orders', '1.2.3', engineOf({ tools: [greetTool] }), { ...settings, ledgerPath: undefined })).toMatch(
+    expect(startupMessage('orders', '1.2.3', engineOf({ tools: [greetTool] }), { ...settings, ledgerPath: undefined }, 'stdio')).toMatch(
       /; the code's own effect ledger\)$/,
     );
   });

@@ -1,8 +1,8 @@
 import { ProtocolError, type Server, type ServerCapabilities, type ServerContext } from '@modelcontextprotocol/server';
 import { type ClientCapabilities, type Engine, ErrorCode, type RoundRequest, type StepOutcome } from '@roundtrip/engine';
+import { DEFAULT_ANSWER_TIMEOUT_MS } from './answer-timeout.ts';
 import { capabilitiesForRevision, fitInputRequests, type UnaskableQuestion, unaskableMessage } from './legacy-elicitation.ts';
 import { createRequestRounds } from './request-rounds.ts';
-import { DEFAULT_ANSWER_TIMEOUT_MS } from './resolve-limits.ts';
 import { RoundtripServer } from './roundtrip-server.ts';
 
 const CLIENT_CAPABILITIES_KEY = 'io.modelcontextprotocol/clientCapabilities';

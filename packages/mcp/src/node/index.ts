@@ -1,0 +1,17 @@
+// @roundtrip/mcp/node: what every Node transport of Roundtrip shares (stdio today, HTTP next): its
+// settings from the environment and the code, key files, the effect ledger it opens (a SQLite file or a
+// PostgreSQL URL), its log on stderr and its startup line, and Stately's inspector. Node only: kept out
+// of the package's root so that a web-standard runtime never loads it. Every export here is a decision.
+
+export { RoundtripConfigError } from './config-error.ts';
+export { defaultKeyFilePath } from './key-file-path.ts';
+export { defaultLedgerPath } from './ledger-file-path.ts';
+export { readKeyFile } from './load-key-file.ts';
+export type { OpenedLedger } from './open-ledger.ts';
+export { openLedgerAt } from './open-ledger.ts';
+export { isEffectLedger } from './resolve-ledger-path.ts';
+export type { ServerSettings, ServerSettingsFromCode } from './resolve-server-settings.ts';
+export { resolveServerSettings } from './resolve-server-settings.ts';
+export { startupMessage } from './startup-message.ts';
+export { startStatelyInspector } from './stately-inspector.ts';
+export { createStderrLog } from './stderr-log.ts';
