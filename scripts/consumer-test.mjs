@@ -17,7 +17,7 @@ import { nodeOnlyImports } from './node-only-imports.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 /** The published packages, in dependency order. */
-const PACKAGES = ['engine', 'tools', 'transport-stdio', 'visualize', 'cli'];
+const PACKAGES = ['engine', 'tools', 'mcp', 'transport-stdio', 'visualize', 'cli'];
 const started = Date.now();
 const seconds = () => `${((Date.now() - started) / 1000).toFixed(1)} s`;
 const rootManifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
@@ -158,20 +158,27 @@ const copiesOf = (name) => {
   walk(join(project, 'node_modules'));
   return found;
 };
-for (const name of ['@roundtrip/engine', '@roundtrip/tools', 'xstate', 'zod']) {
+// and @roundtrip/mcp, a dependency of both the CLI and transport-stdio: one RoundtripConfigError class for both
+for (const name of ['@roundtrip/engine', '@roundtrip/tools', '@roundtrip/mcp', 'xstate', 'zod']) {
   const copies = copiesOf(name);
-  if (copies.length !== 1) fail(`one copy of ${name} installed (peer dependency)`, copies.join('\n'));
+  if (copies.length !== 1) fail(`one copy of ${name} installed`, copies.join('\n'));
 }
-pass('one copy each of @roundtrip/engine, @roundtrip/tools, xstate and zod (peer dependencies)');
+pass('one copy each of @roundtrip/engine, @roundtrip/tools, @roundtrip/mcp, xstate and zod');
 
-const engineDist = join(project, 'node_modules', '@roundtrip', 'engine', 'dist');
-const rootNodeOnly = nodeOnlyImports(join(engineDist, 'index.js'));
-if (rootNodeOnly.length > 0) fail("@roundtrip/engine's root entry loads no Node-only module", rootNodeOnly.join('\n'));
-// the same walk finds better-sqlite3 behind the sqlite subpath: the check can see what it looks for
-if (!nodeOnlyImports(join(engineDist, 'sqlite', 'index.js')).some((line) => line.endsWith(': better-sqlite3'))) {
-  fail('the import walk finds better-sqlite3 behind @roundtrip/engine/sqlite');
+// the root entries an edge runtime loads reach no Node-only module (node:*, better-sqlite3, pg, the SDK's
+// stdio); the same walk finds one behind each Node subpath: the check can see what it looks for
+for (const [name, subpath, nodeOnly] of [
+  ['engine', 'sqlite', 'better-sqlite3'],
+  ['mcp', 'node', 'node:os'],
+]) {
+  const dist = join(project, 'node_modules', '@roundtrip', name, 'dist');
+  const rootNodeOnly = nodeOnlyImports(join(dist, 'index.js'));
+  if (rootNodeOnly.length > 0) fail(`@roundtrip/${name}'s root entry loads no Node-only module`, rootNodeOnly.join('\n'));
+  if (!nodeOnlyImports(join(dist, subpath, 'index.js')).some((line) => line.endsWith(`: ${nodeOnly}`))) {
+    fail(`the import walk finds ${nodeOnly} behind @roundtrip/${name}/${subpath}`);
+  }
+  pass(`@roundtrip/${name}'s root entry loads no Node-only module; its ${subpath} subpath does (${nodeOnly})`);
 }
-pass("@roundtrip/engine's root entry loads no Node-only module (node:*, better-sqlite3); its sqlite subpath does");
 
 // ─── typecheck and compile with the workspace's TypeScript, a standard tsconfig ──────────────────
 

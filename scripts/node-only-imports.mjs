@@ -1,10 +1,10 @@
 // The Node-only modules a compiled entry loads: follows its relative imports through the package's own
-// files and lists every `node:` built-in and native package it reaches (the engine's root entry must
-// reach none, so an edge runtime can load it).
+// files and lists every `node:` built-in, native package, database driver and the SDK's stdio transport it
+// reaches (the engine's and @roundtrip/mcp's root entries must reach none, so an edge runtime can load them).
 import { readFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 
-const NODE_ONLY = /^(node:|better-sqlite3$)/;
+const NODE_ONLY = /^(node:|better-sqlite3$|pg$|@modelcontextprotocol\/server\/stdio$)/;
 const IMPORT =
   /(?:^|[\s;])(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|import\s*\(\s*['"]([^'"]+)['"]\s*\)|^import\s*['"]([^'"]+)['"]/gm;
 
