@@ -20,6 +20,9 @@ export interface ToolResultView<TStructured = JsonObject> {
   isError?: boolean;
 }
 
+/** What a tool's `result` returns: structured content typed by the `output` schema's input, when there is one. */
+type ToolResult<TOut extends z.ZodObject | undefined> = ToolResultView<TOut extends z.ZodObject ? z.input<TOut> : JsonObject>;
+
 export interface ToolConfig<
   TArgs extends z.ZodObject,
   Q extends AnyQuestions,
@@ -37,9 +40,12 @@ export interface ToolConfig<
   questions?: Q;
   /** An XState v5 machine built with `setup({...}).createMachine({...})`; its config is plain JSON. */
   machine: M;
-  /** Turns the machine's output (from its final state) into the tool result. */
-  /** With an `output` schema, `structured` is what the schema parses (its input type); the parsed value is sent. */
-  result: (output: OutputFrom<M>) => ToolResultView<TOut extends z.ZodObject ? z.input<TOut> : JsonObject>;
+  /**
+   * Turns the machine's output (from its final state) into the tool result; it may be async (read a
+   * store whose reads are), and the round answers once it resolves. With an `output` schema,
+   * `structured` is what the schema parses (its input type); the parsed value is sent.
+   */
+  result: (output: OutputFrom<M>) => ToolResult<TOut> | Promise<ToolResult<TOut>>;
   /** The schema of `structuredContent`; each result is checked against it before it is sent. */
   output?: TOut;
   annotations?: ToolAnnotations;
@@ -126,7 +132,7 @@ export function defineTool<
   if (ownInput) checkFallbacks(owner, fallbacks, ownInput, config.annotations, problems);
   problems.throwIfAny();
   const outputSchema = config.output as z.ZodObject | undefined;
-  const result = config.result as (output: unknown) => ToolResultView<unknown>;
+  const result = config.result as (output: unknown) => ToolResultView<unknown> | Promise<ToolResultView<unknown>>;
   const definition: ToolDefinition = Object.freeze({
     kind: 'tool' as const,
     name: config.name,
@@ -143,8 +149,8 @@ export function defineTool<
     args: config.input,
     machine,
     acceptAnswersWithoutState: definition.acceptAnswersWithoutState,
-    finish: (output): CallToolResult => {
-      const view = result(output);
+    finish: async (output): Promise<CallToolResult> => {
+      const view = await result(output);
       const out: CallToolResult = { content: [{ type: 'text', text: view.text }] };
       if (view.isError) out.isError = true;
       if (view.structured !== undefined) {

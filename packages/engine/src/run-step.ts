@@ -296,7 +296,8 @@ async function step<TResult>(
       actor.stop();
       let result: TResult;
       try {
-        result = definition.finish(snapshot.output, target.finishWith) as TResult;
+        // a tool's result may be async (it reads a store whose reads are)
+        result = (await definition.finish(snapshot.output, target.finishWith)) as TResult;
       } catch (error) {
         return fail(
           'result_error',
