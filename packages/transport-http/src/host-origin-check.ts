@@ -1,0 +1,104 @@
+import {
+  hostHeaderValidationResponse,
+  localhostAllowedHostnames,
+  localhostAllowedOrigins,
+  originValidationResponse,
+} from '@modelcontextprotocol/server';
+import { HttpConfigError } from './http-config-error.ts';
+import { hostForUrl, isLoopbackHost, isWildcardHost } from './loopback-host.ts';
+
+/** Whom, besides this machine, the server answers. */
+export interface HostOriginOptions {
+  /**
+   * Host names (no scheme, no port; IPv6 in brackets or not) clients may address this server by, beside
+   * `localhost`, `127.0.0.1` and `[::1]`: the public name of a server bound to `0.0.0.0`, say.
+   */
+  allowedHosts?: string[];
+  /**
+   * Host names of browser pages (their `Origin`) that may call this server, beside pages served from
+   * `localhost`, `127.0.0.1` and `[::1]`. A `<scheme>://*` entry such as `moz-extension://*` allows every
+   * origin of a non-web scheme, as the SDK defines. Requests without an Origin (every non-browser client) pass.
+   */
+  allowedOrigins?: string[];
+  /** The address the server binds: a specific one (not loopback, not a wildcard) is allowed as a Host too. */
+  bindHost?: string;
+}
+
+/** A request let through, or refused with the 403 the client gets and the reason the operator's log gets. */
+export type HostOriginVerdict = { ok: true } | { ok: false; response: Response; reason: string };
+
+/** An allow-list entry as the SDK compares it: a lower-case host name, IPv6 in brackets; else a config error. */
+function hostnameEntry(entry: string, option: string): string {
+  const name = hostForUrl(entry.trim().toLowerCase());
+  const parsed = URL.canParse(`http://${name}`) ? new URL(`http://${name}`) : undefined;
+  if (name === '' || parsed === undefined || parsed.hostname !== name || parsed.port !== '' || parsed.username !== '') {
+    throw new HttpConfigError(
+      option,
+      `${option}: ${JSON.stringify(entry)} is not a host name; give the name alone, without scheme, port or path (e.g. mcp.example.com)`,
+    );
+  }
+  return name;
+}
+
+function originEntry(entry: string): string {
+  return /^[a-z][a-z0-9+.-]*:\/\/\*$/.test(entry.trim()) ? entry.trim() : hostnameEntry(entry, 'allowedOrigins');
+}
+
+function quoted(value: string | null): string {
+  return value === null ? 'none' : JSON.stringify(value.length > 200 ? `${value.slice(0, 200)}…` : value);
+}
+
+/**
+ * A check of every request's `Host` and `Origin` headers, before anything else reads it: the DNS
+ * rebinding and cross-site protection the MCP transport specification asks of a server, done by the
+ * SDK's `hostHeaderValidationResponse` and `originValidationResponse` (host names compared without
+ * the port). By default only names of this machine pass; the allow-lists add to them. Throws an
+ * {@link HttpConfigError} at once for an allow-list entry that is not a host name.
+ *
+ * @example
+ * ```ts
+ * const checkHostAndOrigin = createHostOriginCheck({ allowedHosts: ['mcp.example.com'] });
+ * const verdict = checkHostAndOrigin(request);
+ * if (!verdict.ok) {
+ *   log.warn(verdict.reason);
+ *   return verdict.response;
+ * }
+ * ```
+ */
+export function createHostOriginCheck(options: HostOriginOptions = {}): (request: Request) => HostOriginVerdict {
+  const hosts = new Set(localhostAllowedHostnames());
+  for (const entry of options.allowedHosts ?? []) hosts.add(hostnameEntry(entry, 'allowedHosts'));
+  const bindHost = options.bindHost?.trim();
+  if (bindHost !== undefined && bindHost !== '' && !isWildcardHost(bindHost) && !isLoopbackHost(bindHost)) {
+    hosts.add(hostnameEntry(bindHost, 'bindHost'));
+  }
+  const origins = new Set(localhostAllowedOrigins());
+  for (const entry of options.allowedOrigins ?? []) origins.add(originEntry(entry));
+  const hostList = [...hosts];
+  const originList = [...origins];
+
+  return (request) => {
+    const hostRefusal = hostHeaderValidationResponse(request, hostList);
+    if (hostRefusal !== undefined) {
+      const host = request.headers.get('host');
+      return {
+        ok: false,
+        response: hostRefusal,
+        reason:
+          `request refused (DNS rebinding protection): Host ${quoted(host)} is not a name this server answers to ` +
+          `(${hostList.join(', ')}); if clients reach this server by that name, add it to the allowed hosts`,
+      };
+    }
+    const originRefusal = originValidationResponse(request, originList);
+    if (originRefusal !== undefined) {
+      return {
+        ok: false,
+        response: originRefusal,
+        reason:
+          `request refused (cross-origin protection): a browser page from Origin ${quoted(request.headers.get('origin'))} may not call ` +
+          `this server (allowed: ${originList.join(', ')}); if that page is a client you trust, add its host name to the allowed origins`,
+      };
+    }
+    return { ok: true };
+  };
+}

@@ -1,0 +1,28 @@
+/**
+ * `@roundtrip/transport-http`: the safe-by-default pieces of Roundtrip's Streamable HTTP transport,
+ * web-standard (`Request` in, `Response` or data out, no `node:` import) so that Node, Workers, Deno
+ * and Bun can use them: the bind policy, the Host and Origin check, JWT bearer authentication against
+ * a JWKS, the challenge of a refused request, and the RFC 9728 protected resource metadata.
+ * Reading settings from flags, the environment and files is Node's: `@roundtrip/transport-http/node`.
+ * @module
+ */
+export type { Authenticated, Authentication, AuthenticationFailure } from './authentication.ts';
+export { type BearerChallengeOptions, bearerChallengeResponse } from './bearer-challenge.ts';
+export { type BindDecision, type BindRequest, DEFAULT_BIND_HOST, decideBind } from './bind-policy.ts';
+export { createHostOriginCheck, type HostOriginOptions, type HostOriginVerdict } from './host-origin-check.ts';
+export { HttpConfigError } from './http-config-error.ts';
+export {
+  ASYMMETRIC_ALGORITHMS,
+  type AsymmetricAlgorithm,
+  createJwtAuthenticator,
+  type JwtAuthenticator,
+  type JwtAuthenticatorOptions,
+} from './jwt-authenticator.ts';
+export { isLoopbackHost } from './loopback-host.ts';
+export {
+  type ProtectedResourceMetadata,
+  type ProtectedResourceOptions,
+  protectedResourceMetadata,
+  protectedResourceMetadataResponse,
+  protectedResourceMetadataUrl,
+} from './protected-resource-metadata.ts';

@@ -1,0 +1,243 @@
+import type { AuthInfo } from '@modelcontextprotocol/server';
+import { createLocalJWKSet, createRemoteJWKSet, type JSONWebKeySet, type JWTPayload, type JWTVerifyGetKey, jwtVerify } from 'jose';
+import type { Authentication } from './authentication.ts';
+import { bearerTokenOf } from './bearer-token.ts';
+import { HttpConfigError } from './http-config-error.ts';
+import { failureFromVerifyError } from './jwt-failure.ts';
+import { isLoopbackHost } from './loopback-host.ts';
+
+/**
+ * The signature algorithms a token may use: asymmetric only. A shared-secret algorithm (HS256) would let
+ * anyone holding the verification key mint tokens, and `none` is no signature at all; both are refused.
+ */
+export const ASYMMETRIC_ALGORITHMS = [
+  'RS256',
+  'RS384',
+  'RS512',
+  'PS256',
+  'PS384',
+  'PS512',
+  'ES256',
+  'ES384',
+  'ES512',
+  'EdDSA',
+  'Ed25519',
+] as const;
+
+/** One of {@link ASYMMETRIC_ALGORITHMS}. */
+export type AsymmetricAlgorithm = (typeof ASYMMETRIC_ALGORITHMS)[number];
+
+/** How {@link createJwtAuthenticator} checks bearer tokens. */
+export interface JwtAuthenticatorOptions {
+  /**
+   * The authorization server's public keys: its `jwks_uri` (https; http only to a loopback address),
+   * fetched on first use, cached, and fetched again when a token names a `kid` the cache does not hold
+   * (key rotation), at most once per `jwksCooldownMs`; or a key set already read (a file's contents),
+   * used as it is.
+   */
+  jwks: URL | JSONWebKeySet;
+  /** The `iss` every token must carry: the authorization server's issuer identifier. */
+  issuer: string;
+  /** The `aud` every token must carry: this server's resource identifier, usually its public URL. */
+  audience: string;
+  /**
+   * Seconds of clock skew allowed between this machine and the authorization server, on `exp` and `nbf`.
+   * @defaultValue 30
+   */
+  clockTolerance?: number;
+  /** Scopes every token must grant (`scope`, space-separated, or `scp`); a token lacking one gets 403 insufficient_scope. */
+  requiredScopes?: string[];
+  /**
+   * The least time between two fetches of a remote JWKS that a token with an unknown `kid` may cause,
+   * so that tokens with made-up key ids cannot make the server hammer the authorization server.
+   * @defaultValue 30000
+   */
+  jwksCooldownMs?: number;
+  /** How long a fetched JWKS is used before it is fetched again. @defaultValue 600000 (10 minutes) */
+  jwksCacheMaxAgeMs?: number;
+  /** How long one JWKS fetch may take. @defaultValue 5000 */
+  jwksTimeoutMs?: number;
+  /** The clock `exp` and `nbf` are checked against (tests inject one). @defaultValue `() => new Date()` */
+  now?: () => Date;
+}
+
+/** Checks the bearer token of each request; made by {@link createJwtAuthenticator}. */
+export interface JwtAuthenticator {
+  /**
+   * Reads the request's `Authorization: Bearer` token and verifies it: signature by a key of the JWKS,
+   * an asymmetric `alg`, `iss`, `aud`, `exp` (required) and `nbf`, a non-empty `sub`, the required
+   * scopes. Never throws: every outcome is data, a refusal carrying its log reason.
+   */
+  authenticate(request: Request): Promise<Authentication>;
+  /** The issuer tokens must come from, for the protected resource metadata's `authorization_servers`. */
+  readonly issuer: string;
+  /** The scopes every token must grant, for the metadata's `scopes_supported` and the challenge. */
+  readonly requiredScopes: readonly string[];
+}
+
+function configError(message: string): HttpConfigError {
+  return new HttpConfigError('ROUNDTRIP_JWKS', message);
+}
+
+/** Refuses, at startup, a JWKS URL that an attacker on the path could answer, and a key set that cannot verify. */
+function keysOf(options: JwtAuthenticatorOptions): { getKey: JWTVerifyGetKey; keySource: string } {
+  const { jwks } = options;
+  if (jwks instanceof URL) {
+    if (jwks.protocol !== 'https:' && !(jwks.protocol === 'http:' && isLoopbackHost(jwks.hostname))) {
+      throw configError(
+        `--jwks (ROUNDTRIP_JWKS) ${jwks.href}: keys must be fetched over https (plain http only from this machine), ` +
+          'or anyone on the network path could swap them and sign tokens of their own; use the https jwks_uri of your authorization server',
+      );
+    }
+    const getKey = createRemoteJWKSet(jwks, {
+      cooldownDuration: options.jwksCooldownMs ?? 30_000,
+      cacheMaxAge: options.jwksCacheMaxAgeMs ?? 600_000,
+      timeoutDuration: options.jwksTimeoutMs ?? 5_000,
+    });
+    return { getKey, keySource: `the JWKS at ${jwks.href}` };
+  }
+  const keys: unknown = (jwks as { keys?: unknown } | null)?.keys;
+  if (!Array.isArray(keys) || keys.length === 0) {
+    throw configError('--jwks (ROUNDTRIP_JWKS): not a JSON Web Key Set with keys; expected {"keys": [{"kty": …, "kid": …}, …]}');
+  }
+  for (const key of keys as Array<Record<string, unknown>>) {
+    const name = typeof key?.kid === 'string' ? `kid ${JSON.stringify(key.kid)}` : 'a key without kid';
+    if (key?.kty === 'oct') {
+      throw configError(
+        `--jwks (ROUNDTRIP_JWKS): ${name} is a shared secret (kty "oct"); only public keys of asymmetric algorithms are accepted`,
+      );
+    }
+    if (key !== null && typeof key === 'object' && 'd' in key) {
+      throw configError(
+        `--jwks (ROUNDTRIP_JWKS): ${name} is a private key; give only the public keys (what the authorization server serves at its jwks_uri) and keep the private one secret`,
+      );
+    }
+  }
+  try {
+    return { getKey: createLocalJWKSet(jwks), keySource: `the configured JWKS (${keys.length} key${keys.length === 1 ? '' : 's'})` };
+  } catch (error) {
+    throw configError(`--jwks (ROUNDTRIP_JWKS): not a usable JSON Web Key Set: ${(error as Error).message}`);
+  }
+}
+
+function scopesOf(payload: JWTPayload): string[] {
+  const { scope, scp } = payload;
+  if (typeof scope === 'string') return scope.split(' ').filter(Boolean);
+  if (typeof scp === 'string') return scp.split(' ').filter(Boolean);
+  if (Array.isArray(scp)) return scp.filter((item): item is string => typeof item === 'string');
+  return [];
+}
+
+function urlOrUndefined(value: string): URL | undefined {
+  return /^https?:\/\//i.test(value) && URL.canParse(value) ? new URL(value) : undefined;
+}
+
+function requireText(value: unknown, flag: string, setting: string, what: string): string {
+  if (typeof value !== 'string' || value.trim() === '') {
+    throw new HttpConfigError(setting, `${flag} (${setting}) is not set: give ${what}`);
+  }
+  return value.trim();
+}
+
+/**
+ * A bearer-token authenticator for an MCP server acting as an OAuth resource server: JWT access tokens
+ * verified with `jose` against the authorization server's JWKS. Throws {@link HttpConfigError} at once
+ * for options it cannot work with (a plain-http JWKS URL to another machine, a key set with private or
+ * shared-secret keys, a missing issuer or audience); after that, {@link JwtAuthenticator.authenticate}
+ * answers every request with data.
+ *
+ * @example
+ * ```ts
+ * const authenticator = createJwtAuthenticator({
+ *   jwks: new URL('https://auth.example.com/.well-known/jwks.json'),
+ *   issuer: 'https://auth.example.com/',
+ *   audience: 'https://mcp.example.com/mcp',
+ * });
+ * const result = await authenticator.authenticate(request);
+ * if (!result.ok) {
+ *   log.warn(result.reason);
+ *   return bearerChallengeResponse(result, { resourceMetadataUrl });
+ * }
+ * // result.principal (the token's sub) is what every requestState is bound to
+ * ```
+ */
+export function createJwtAuthenticator(options: JwtAuthenticatorOptions): JwtAuthenticator {
+  const issuer = requireText(options.issuer, '--issuer', 'ROUNDTRIP_ISSUER', 'the issuer your authorization server puts in iss');
+  const audience = requireText(
+    options.audience,
+    '--audience',
+    'ROUNDTRIP_AUDIENCE',
+    'this server’s resource identifier, the aud of its tokens',
+  );
+  const clockTolerance = options.clockTolerance ?? 30;
+  if (!Number.isFinite(clockTolerance) || clockTolerance < 0) {
+    throw new HttpConfigError('clockTolerance', `clockTolerance ${clockTolerance}: give a number of seconds, 0 or more`);
+  }
+  const requiredScopes = [...(options.requiredScopes ?? [])];
+  const now = options.now ?? (() => new Date());
+  const { getKey, keySource } = keysOf(options);
+  const resource = urlOrUndefined(audience);
+
+  async function authenticate(request: Request): Promise<Authentication> {
+    const bearer = bearerTokenOf(request);
+    if (!bearer.ok) return bearer;
+    const { token } = bearer;
+    const currentDate = now();
+    let payload: JWTPayload;
+    try {
+      ({ payload } = await jwtVerify(token, getKey, {
+        issuer,
+        audience,
+        algorithms: [...ASYMMETRIC_ALGORITHMS],
+        clockTolerance,
+        currentDate,
+        requiredClaims: ['exp'],
+      }));
+    } catch (error) {
+      return failureFromVerifyError(error, {
+        token,
+        issuer,
+        audience,
+        now: currentDate,
+        clockToleranceSeconds: clockTolerance,
+        keySource,
+        algorithms: ASYMMETRIC_ALGORITHMS,
+      });
+    }
+    if (typeof payload.sub !== 'string' || payload.sub === '') {
+      return {
+        ok: false,
+        status: 401,
+        error: 'invalid_token',
+        description: 'The access token is not valid for this server',
+        reason:
+          'token refused: it has no sub claim; each conversation is bound to the token’s subject, and the server will not guess one. ' +
+          'Configure the authorization server to issue user tokens with sub',
+      };
+    }
+    const scopes = scopesOf(payload);
+    const missing = requiredScopes.filter((scope) => !scopes.includes(scope));
+    if (missing.length > 0) {
+      return {
+        ok: false,
+        status: 403,
+        error: 'insufficient_scope',
+        description: 'The access token lacks a scope this server requires',
+        reason: `token of ${JSON.stringify(payload.sub)} refused: it lacks the scope(s) ${missing.join(', ')} (it has: ${scopes.join(', ') || 'none'})`,
+        requiredScopes,
+      };
+    }
+    const clientId = typeof payload.client_id === 'string' ? payload.client_id : typeof payload.azp === 'string' ? payload.azp : '';
+    const authInfo: AuthInfo = {
+      token,
+      clientId,
+      scopes,
+      ...(payload.exp !== undefined && { expiresAt: payload.exp }),
+      ...(resource !== undefined && { resource }),
+      extra: { sub: payload.sub, iss: payload.iss },
+    };
+    return { ok: true, principal: payload.sub, authInfo };
+  }
+
+  return { authenticate, issuer, requiredScopes };
+}
