@@ -17,7 +17,7 @@ import { nodeOnlyImports } from './node-only-imports.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 /** The published packages, in dependency order. */
-const PACKAGES = ['engine', 'tools', 'mcp', 'transport-stdio', 'visualize', 'cli'];
+const PACKAGES = ['engine', 'tools', 'mcp', 'transport-stdio', 'transport-http', 'visualize', 'cli'];
 const started = Date.now();
 const seconds = () => `${((Date.now() - started) / 1000).toFixed(1)} s`;
 const rootManifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
@@ -170,6 +170,7 @@ pass('one copy each of @roundtrip/engine, @roundtrip/tools, @roundtrip/mcp, xsta
 for (const [name, subpath, nodeOnly] of [
   ['engine', 'sqlite', 'better-sqlite3'],
   ['mcp', 'node', 'node:os'],
+  ['transport-http', 'node', 'node:fs'],
 ]) {
   const dist = join(project, 'node_modules', '@roundtrip', name, 'dist');
   const rootNodeOnly = nodeOnlyImports(join(dist, 'index.js'));
