@@ -68,10 +68,17 @@ export interface WaitingQuestionOptions {
   onError: (error: Error) => void;
 }
 
-/** A duration as a person reads it: `10 minutes`, `50 seconds`, `250 ms`. */
+/** A duration as a person reads it in its largest whole unit: `1 day`, `2 hours`, `10 minutes`, `50 seconds`, `250 ms`. */
 function duration(ms: number): string {
-  if (ms % 60_000 === 0) return `${ms / 60_000} minute${ms === 60_000 ? '' : 's'}`;
-  if (ms % 1000 === 0) return `${ms / 1000} second${ms === 1000 ? '' : 's'}`;
+  const units = [
+    ['day', 86_400_000],
+    ['hour', 3_600_000],
+    ['minute', 60_000],
+    ['second', 1000],
+  ] as const;
+  for (const [unit, size] of units) {
+    if (ms % size === 0) return `${ms / size} ${unit}${ms === size ? '' : 's'}`;
+  }
   return `${ms} ms`;
 }
 
