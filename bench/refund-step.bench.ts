@@ -22,7 +22,14 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createActor, StateMachine, waitFor } from '../packages/engine/node_modules/xstate/dist/xstate.cjs.mjs';
-import { type ClientCapabilities, createEngine, createKeyring, generateKey, type StepOutcome } from '../packages/engine/src/index.ts';
+import {
+  type ClientCapabilities,
+  createEngine,
+  createKeyring,
+  generateKey,
+  type InputRequest,
+  type StepOutcome,
+} from '../packages/engine/src/index.ts';
 import { internalsOf } from '../packages/engine/src/internal.ts';
 import { type EngineBefore, loadEngineBefore } from './engine-before.ts';
 import { type Case, fmt, gc, lpad, mk, pad, ROUNDS, results, runCases, table } from './harness.ts';
@@ -65,7 +72,8 @@ async function retriesOf(callTool: CallTool, who: string) {
   const retryInvalid = () => call({ inputResponses: invalidAnswer, requestState: round1State });
   const retryDecline = () => call({ inputResponses: declineAnswer, requestState: round1State });
   const invalidOutcome = await retryInvalid();
-  if (invalidOutcome.type !== 'input_required' || !invalidOutcome.inputRequests.confirm?.params.message.includes('not accepted')) {
+  const messageOf = (request: InputRequest | undefined) => (request?.method === 'elicitation/create' ? request.params.message : '');
+  if (invalidOutcome.type !== 'input_required' || !messageOf(invalidOutcome.inputRequests.confirm).includes('not accepted')) {
     throw new Error(`${who}: the invalid-answer round did not re-ask: ${JSON.stringify(invalidOutcome)}`);
   }
   const declineOutcome = await retryDecline();
@@ -76,7 +84,7 @@ async function retriesOf(callTool: CallTool, who: string) {
     throw new Error(`${who}: the decline round did not finish as kept: ${JSON.stringify(declineOutcome)}`);
   }
   return {
-    question: first.inputRequests.confirm?.params.message,
+    question: messageOf(first.inputRequests.confirm),
     round1State,
     round2State: invalidOutcome.requestState,
     declineOutcome,

@@ -67,7 +67,7 @@ describe('meeting_agenda prompt', () => {
         inputResponses: { shape: accept({ style: 'standup' }) },
       }),
     );
-    expect(result.messages[0]!.content.text).toBe(agendaInstructions('Stand-up', 30, 'standup', undefined));
+    expect(result.messages[0]!.content).toEqual({ type: 'text', text: agendaInstructions('Stand-up', 30, 'standup', undefined) });
     const declined = done(
       await demo.prompt('meeting_agenda', args, { requestState: first.requestState, inputResponses: { shape: decline } }),
     );

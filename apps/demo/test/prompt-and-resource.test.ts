@@ -62,7 +62,8 @@ describe('refund_email prompt', () => {
         { requestState, inputResponses: { style: accept({ tone: 'brief', mention_amount: false }) } },
       ),
     );
-    const text = result.messages[0]!.content.text;
+    const content = result.messages[0]!.content;
+    const text = content.type === 'text' ? content.text : JSON.stringify(content);
     expect(text).toBe(refundEmailInstructions(order, 'brief', false));
     expect(text).toContain('Do not mention the amount.');
     expect(text).toContain('is being processed');

@@ -1,9 +1,11 @@
 import type { AnyMachineSnapshot } from 'xstate';
+import { renderSampling } from './client-requests.ts';
 import type { CompiledMachine } from './compile-machine.ts';
-import { digestBytes } from './digest.ts';
+import { canonicalJson, digestBytes } from './digest.ts';
 import { renderTemplate } from './message-template.ts';
 import type { CompiledQuestion } from './questions.ts';
 import { TAG_BYTES } from './state-envelope.ts';
+import type { SamplingRequest } from './wire-shapes.ts';
 
 /** A question the machine asks now: rendered for this context, with the hash sealed to pin it. */
 export interface ActiveQuestion {
@@ -11,6 +13,10 @@ export interface ActiveQuestion {
   message: string;
   /** The page a URL-mode question opens, rendered. */
   url: string | undefined;
+  /** The request a sampling question sends, rendered. */
+  sampling: SamplingRequest | undefined;
+  /** What is pinned beside the message: the page, or the sampling request as canonical JSON. */
+  asked: string | undefined;
   hash: Uint8Array;
 }
 
@@ -53,10 +59,13 @@ export function activeQuestions(
     for (const question of machine.asksByState.get(stateId) ?? []) {
       const message = render(question, snapshot.context);
       const url = renderUrl(question, snapshot.context);
+      const sampling = question.sampling === undefined ? undefined : renderSampling(question.key, question.sampling, snapshot.context);
+      // what the client is asked, beside the message: the page, or the whole sampling request
+      const asked = url ?? (sampling === undefined ? undefined : canonicalJson(sampling));
       let active = cache.get(question);
-      if (!active || active.message !== message || active.url !== url) {
-        const pinned = url === undefined ? `${message}\0${question.schemaText}` : `${message}\0${question.schemaText}\0${url}`;
-        active = { question, message, url, hash: digestBytes(pinned, TAG_BYTES.question) };
+      if (!active || active.message !== message || active.asked !== asked) {
+        const pinned = asked === undefined ? `${message}\0${question.schemaText}` : `${message}\0${question.schemaText}\0${asked}`;
+        active = { question, message, url, sampling, asked, hash: digestBytes(pinned, TAG_BYTES.question) };
         cache.set(question, active);
       }
       out.push(active);

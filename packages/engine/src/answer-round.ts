@@ -1,10 +1,10 @@
-// How a round that still asks questions answers, given what this request's client can show: the input
-// requests (elicitation), the model-mediated fallback, or -32021 naming the capability that is missing.
+// How a round that still asks questions answers, given what this request's client can do: the input
+// requests (elicitation, sampling, roots), the model-mediated fallback, or -32021 naming the capability that is missing.
 import type { ActiveQuestion } from './active-questions.ts';
 import { encodeBase64url } from './base64url.ts';
 import { elicitationModes } from './client-event.ts';
 import { ErrorCode, type StepError } from './step-outcome.ts';
-import type { ClientCapabilities, ElicitInputRequest } from './wire-shapes.ts';
+import type { ClientCapabilities, InputRequest, JsonObject } from './wire-shapes.ts';
 
 type Mode = ActiveQuestion['question']['mode'];
 
@@ -16,7 +16,8 @@ export type RoundGate = { kind: 'elicit' } | { kind: 'fallback' | 'missing'; mis
 
 /** Decides how this round asks; `modelInLoop` only for tools/call of a tool with fallback questions. */
 export function gateRound(asks: readonly ActiveQuestion[], capabilities: ClientCapabilities | undefined, modelInLoop: boolean): RoundGate {
-  const modes = elicitationModes(capabilities);
+  const declared = (kind: string) => typeof capabilities?.[kind] === 'object' && capabilities[kind] !== null;
+  const modes: Record<Mode, boolean> = { ...elicitationModes(capabilities), sampling: declared('sampling'), roots: declared('roots') };
   const missing = [...new Set(asks.map((a) => a.question.mode))].filter((mode) => !modes[mode]);
   if (missing.length === 0) return { kind: 'elicit' };
   // a round falls back as a whole: a question without a fallback is never put to the model
@@ -24,8 +25,26 @@ export function gateRound(asks: readonly ActiveQuestion[], capabilities: ClientC
   return { kind: 'missing', missing };
 }
 
-const supports = (missing: readonly Mode[]) =>
-  missing.map((mode) => (mode === 'form' ? 'form elicitation' : 'URL-mode elicitation')).join(' and ');
+/** What a client that can be asked each kind supports, and what its request declares. */
+const KINDS: Record<Mode, { supports: string; declared: string }> = {
+  form: { supports: 'form elicitation', declared: 'the elicitation capability' },
+  url: { supports: 'URL-mode elicitation', declared: 'URL-mode elicitation (elicitation.url)' },
+  sampling: { supports: 'sampling (sampling/createMessage)', declared: 'the sampling capability' },
+  roots: { supports: 'roots (roots/list)', declared: 'the roots capability' },
+};
+
+const supports = (missing: readonly Mode[]) => missing.map((mode) => KINDS[mode].supports).join(' and ');
+
+/** The capabilities a round that cannot ask needs, as `data.requiredCapabilities` of -32021 names them. */
+function requiredCapabilities(missing: readonly Mode[]): JsonObject {
+  const required: JsonObject = {};
+  if (missing.includes('url'))
+    required.elicitation = Object.fromEntries(missing.filter((m) => m === 'form' || m === 'url').map((m) => [m, {}]));
+  else if (missing.includes('form')) required.elicitation = {};
+  if (missing.includes('sampling')) required.sampling = {};
+  if (missing.includes('roots')) required.roots = {};
+  return required;
+}
 const keysOf = (asks: readonly ActiveQuestion[]) => asks.map((a) => `'${a.question.key}'`).join(', ');
 
 /** The -32021 error of a round that cannot ask, and the line for the log. */
@@ -35,17 +54,15 @@ export function missingCapability(
   missing: readonly Mode[],
 ): { log: string; error: StepError } {
   const keys = keysOf(asks);
-  const declared = missing
-    .map((mode) => (mode === 'form' ? 'the elicitation capability' : 'URL-mode elicitation (elicitation.url)'))
-    .join(' or ');
+  const declared = missing.map((mode) => KINDS[mode].declared).join(' or ');
+  // sampling and roots are answered by the client, not by the user
+  const whom = missing.every((mode) => mode === 'form' || mode === 'url') ? 'to ask the user' : 'input from the client';
   return {
     log: `cannot ask ${keys}: the request did not declare ${supports(missing)}`,
     error: {
       code: ErrorCode.MissingRequiredClientCapability,
-      message: `${owner} needs to ask the user (${keys}), but this request did not declare ${declared}. Use a client that supports ${supports(missing)}.`,
-      data: {
-        requiredCapabilities: { elicitation: missing.includes('url') ? Object.fromEntries(missing.map((mode) => [mode, {}])) : {} },
-      },
+      message: `${owner} needs ${whom} (${keys}), but this request did not declare ${declared}. Use a client that supports ${supports(missing)}.`,
+      data: { requiredCapabilities: requiredCapabilities(missing) },
     },
   };
 }
@@ -54,19 +71,25 @@ export function missingCapability(
 export const fallbackLog = (asks: readonly ActiveQuestion[], missing: readonly Mode[]) =>
   `asked ${keysOf(asks)} through the model: the request did not declare ${supports(missing)}`;
 
-/** The input requests of a round the client can show, each with the note of why it is asked again. */
-export function inputRequestsOf(asks: readonly ActiveQuestion[], notes: ReadonlyMap<string, string>): Record<string, ElicitInputRequest> {
-  const inputRequests: Record<string, ElicitInputRequest> = {};
+/**
+ * The input requests of a round the client can answer, each form or page with the note of why it is asked
+ * again (a sampling or roots request has no message to carry one; the log says why).
+ */
+export function inputRequestsOf(asks: readonly ActiveQuestion[], notes: ReadonlyMap<string, string>): Record<string, InputRequest> {
+  const inputRequests: Record<string, InputRequest> = {};
   for (const a of asks) {
     const note = notes.get(a.question.key);
     const message = note ? `${a.message}\n\n${note}` : a.message;
-    inputRequests[a.question.key] =
-      a.url === undefined
-        ? { method: 'elicitation/create', params: { mode: 'form', message, requestedSchema: a.question.requestedSchema } }
-        : {
-            method: 'elicitation/create',
-            params: { mode: 'url', message, url: a.url, elicitationId: `${a.question.key}-${encodeBase64url(a.hash)}` },
-          };
+    const { key, mode } = a.question;
+    if (mode === 'sampling') inputRequests[key] = { method: 'sampling/createMessage', params: a.sampling! };
+    else if (mode === 'roots') inputRequests[key] = { method: 'roots/list', params: {} };
+    else if (a.url === undefined)
+      inputRequests[key] = { method: 'elicitation/create', params: { mode: 'form', message, requestedSchema: a.question.requestedSchema } };
+    else
+      inputRequests[key] = {
+        method: 'elicitation/create',
+        params: { mode: 'url', message, url: a.url, elicitationId: `${key}-${encodeBase64url(a.hash)}` },
+      };
   }
   return inputRequests;
 }

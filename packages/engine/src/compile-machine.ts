@@ -218,7 +218,9 @@ export function compileMachine(
             problems.add(askWhere, 'question_asked_twice', `the state lists '${key}' twice.`, 'List each key once.');
             continue;
           }
-          for (const action of ['accept', 'decline', 'cancel']) {
+          // the client answers a sampling or roots question with its result: accept only
+          const actions = question.mode === 'sampling' || question.mode === 'roots' ? ['accept'] : ['accept', 'decline', 'cancel'];
+          for (const action of actions) {
             if (!handles(events, `${key}.${action}`)) {
               problems.add(
                 askWhere,

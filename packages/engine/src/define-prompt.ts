@@ -1,5 +1,6 @@
 import type { AnyStateMachine, OutputFrom } from 'xstate';
 import { z } from 'zod';
+import { contentBlock } from './content-blocks.ts';
 import type { DefinitionChecks, EffectSpecs } from './definition-checks.ts';
 import { ProblemList } from './definition-error.ts';
 import { compileDefinition, setInternals } from './definition-internals.ts';
@@ -8,13 +9,10 @@ import { checkNoFallbacks, fallbackQuestions } from './fallback-arguments.ts';
 import type { MachineMigrations } from './machine-migrations.ts';
 import type { AnyQuestions, Questions } from './questions.ts';
 import { jsonSchemaOf } from './schema-json.ts';
-import type { GetPromptResult, PromptMessage } from './wire-shapes.ts';
+import type { ContentBlock, GetPromptResult, PromptMessage } from './wire-shapes.ts';
 
-/** One message a finished prompt renders: who says it and the text. */
-export interface PromptMessageView {
-  role: 'user' | 'assistant';
-  text: string;
-}
+/** One message a finished prompt renders: who says it, and the text or another content block (an image, a resource). */
+export type PromptMessageView = { role: 'user' | 'assistant'; text: string } | { role: 'user' | 'assistant'; content: ContentBlock };
 
 export interface PromptConfig<TArgs extends z.ZodObject, Q extends AnyQuestions, M extends AnyStateMachine> {
   /** Prompt name as clients ask for it: 1–128 characters of letters, digits, `_`, `-` and `.`. */
@@ -137,9 +135,10 @@ export function definePrompt<
       if (!Array.isArray(views) || views.length === 0)
         throw new Error('messages() returned no messages; return at least one { role, text }');
       const messages: PromptMessage[] = views.map((view, i) => {
-        if ((view?.role !== 'user' && view?.role !== 'assistant') || typeof view.text !== 'string') {
-          throw new Error(`messages()[${i}] is not { role: 'user' | 'assistant', text: string }`);
-        }
+        const shape = "{ role: 'user' | 'assistant', text: string } or { role, content: block }";
+        if (view?.role !== 'user' && view?.role !== 'assistant') throw new Error(`messages()[${i}] is not ${shape}`);
+        if ('content' in view) return { role: view.role, content: contentBlock(view.content, `messages()[${i}].content`) };
+        if (typeof view.text !== 'string') throw new Error(`messages()[${i}] is not ${shape}`);
         return { role: view.role, content: { type: 'text', text: view.text } };
       });
       return { description: config.description, messages };

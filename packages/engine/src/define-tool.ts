@@ -1,5 +1,6 @@
 import type { AnyStateMachine, OutputFrom } from 'xstate';
 import { z } from 'zod';
+import { contentBlocks } from './content-blocks.ts';
 import type { DefinitionChecks, EffectSpecs } from './definition-checks.ts';
 import { ProblemList } from './definition-error.ts';
 import { compileDefinition, setInternals } from './definition-internals.ts';
@@ -10,11 +11,13 @@ import { firstNonJson } from './json-value.ts';
 import type { MachineMigrations } from './machine-migrations.ts';
 import type { AnyQuestions, Questions } from './questions.ts';
 import { jsonSchemaOf } from './schema-json.ts';
-import type { CallToolResult, JsonObject, ToolAnnotations, ToolInputSchema } from './wire-shapes.ts';
+import type { CallToolResult, ContentBlock, JsonObject, ToolAnnotations, ToolInputSchema } from './wire-shapes.ts';
 
-/** How a finished run is shown to the client: text for the model, structured content, error flag. */
+/** How a finished run is shown to the client: text for the model, further content, structured content, error flag. */
 export interface ToolResultView<TStructured = JsonObject> {
   text: string;
+  /** Blocks sent after the text: images and sounds (base64), embedded resources, resource links. */
+  content?: readonly ContentBlock[];
   structured?: TStructured;
   /** Marks the result as a tool error (`isError: true`), e.g. "no such order". */
   isError?: boolean;
@@ -151,7 +154,7 @@ export function defineTool<
     acceptAnswersWithoutState: definition.acceptAnswersWithoutState,
     finish: async (output): Promise<CallToolResult> => {
       const view = await result(output);
-      const out: CallToolResult = { content: [{ type: 'text', text: view.text }] };
+      const out: CallToolResult = { content: [{ type: 'text', text: view.text }, ...contentBlocks(view.content, 'result().content')] };
       if (view.isError) out.isError = true;
       if (view.structured !== undefined) {
         let structured = view.structured;

@@ -2,11 +2,13 @@
 import type { AnyStateMachine } from 'xstate';
 import { encodeBase64url } from './base64url.ts';
 import { internalsOf } from './definition-internals.ts';
+import type { CompiledQuestion } from './questions.ts';
 
 /** One question a definition's states ask, as an export shows it. */
 export interface QuestionView {
   readonly key: string;
-  readonly mode: 'form' | 'url';
+  /** Who answers: the user (`form`, `url`) or the client (`sampling`, `roots`). */
+  readonly mode: CompiledQuestion['mode'];
   /** The message template, or undefined when the message is a function of context. */
   readonly message: string | undefined;
   /** The states (by id) that ask it. */
@@ -27,7 +29,7 @@ export interface DefinitionView {
  */
 export function describeDefinition(definition: object): DefinitionView {
   const { machine } = internalsOf(definition);
-  const questions = new Map<string, { key: string; mode: 'form' | 'url'; message: string | undefined; askedIn: string[] }>();
+  const questions = new Map<string, { key: string; mode: CompiledQuestion['mode']; message: string | undefined; askedIn: string[] }>();
   for (const [stateId, asks] of machine.asksByState) {
     for (const q of asks) {
       const view = questions.get(q.key) ?? {

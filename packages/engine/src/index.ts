@@ -4,6 +4,7 @@
 
 export type { ClientEvent } from './client-event.ts';
 export { CLIENT_EVENT } from './client-event.ts';
+export type { RootsQuestionSpec, SamplingQuestionSpec } from './client-requests.ts';
 export { ConfirmedValueChangedError } from './confirmed-value.ts';
 export type {
   Engine,
@@ -57,18 +58,30 @@ export { safeText } from './safe-text.ts';
 export type { EngineLogEntry, StepError, StepOutcome } from './step-outcome.ts';
 export { ErrorCode, INVALID_STATE_HINT, INVALID_STATE_MESSAGE, OUTDATED_STATE_HINT } from './step-outcome.ts';
 export type {
+  AudioContent,
+  CacheHint,
   CallToolResult,
   ClientCapabilities,
+  CompleteResult,
   ContentBlock,
   ElicitationProperty,
   ElicitationSchema,
   ElicitInputRequest,
+  EmbeddedResource,
   GetPromptResult,
+  ImageContent,
+  InputRequest,
   JsonObject,
   JsonValue,
   PromptMessage,
   ReadResourceResult,
   ResourceContents,
+  ResourceLink,
+  RootsInputRequest,
+  SamplingInputRequest,
+  SamplingMessage,
+  SamplingRequest,
+  TextContent,
   ToolAnnotations,
   ToolInputSchema,
 } from './wire-shapes.ts';

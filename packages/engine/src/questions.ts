@@ -1,9 +1,20 @@
 import { z } from 'zod';
+import {
+  ROOTS_LABEL,
+  type RootsAnswerSchema,
+  type RootsQuestionSpec,
+  rootsAnswerSchema,
+  type SamplingAnswerSchema,
+  type SamplingQuestionSpec,
+  samplingAnswerSchema,
+  samplingLabel,
+  samplingRequestProblem,
+} from './client-requests.ts';
 import { ProblemList } from './definition-error.ts';
 import { canonicalJson } from './digest.ts';
 import { type AnswerSchema, toElicitationSchema } from './elicitation-schema.ts';
 import { placeholdersOf, type TemplateError } from './message-template.ts';
-import type { ElicitationSchema } from './wire-shapes.ts';
+import type { ElicitationSchema, SamplingRequest } from './wire-shapes.ts';
 
 /**
  * One question: the message shown to the user (a template over context such as
@@ -107,11 +118,16 @@ export type AskMeta<TQuestions> = { ask?: readonly QuestionKey<TQuestions>[] };
 /** One question, checked and converted once. */
 export interface CompiledQuestion {
   readonly key: string;
-  /** `url`: the client opens a page; `form`: the user fills in `requestedSchema`. */
-  readonly mode: 'form' | 'url';
+  /**
+   * `form`: the user fills in `requestedSchema`; `url`: the client opens a page; `sampling`: the client's
+   * model answers; `roots`: the client lists its roots.
+   */
+  readonly mode: 'form' | 'url' | 'sampling' | 'roots';
   readonly message: QuestionSpec<unknown>['message'];
   /** The page a URL-mode question opens (a template over context, or a function). */
   readonly url: UrlQuestionSpec<unknown>['url'] | undefined;
+  /** The request a sampling question sends (a literal with placeholders, or a function). */
+  readonly sampling: SamplingQuestionSpec<unknown>['sampling'] | undefined;
   readonly schema: AnswerSchema;
   /** The form (empty for a URL-mode question). */
   readonly requestedSchema: ElicitationSchema;
@@ -148,8 +164,14 @@ type SchemasOf<TSpecs> = {
     ? S
     : TSpecs[K] extends { url: unknown }
       ? UrlAnswerSchema
-      : never;
+      : TSpecs[K] extends { sampling: unknown }
+        ? SamplingAnswerSchema
+        : TSpecs[K] extends { roots: true }
+          ? RootsAnswerSchema
+          : never;
 };
+/** Any one question a definition can name. */
+type AnySpec<TContext> = QuestionSpec<TContext> | UrlQuestionSpec<TContext> | SamplingQuestionSpec<TContext> | RootsQuestionSpec;
 // a message with an unknown placeholder demands a property named after the problem, so the error says it
 type CheckedSpecs<TSpecs, TContext> = {
   [K in keyof TSpecs]: [TemplateError<TSpecs[K] extends { message: infer M } ? M : never, TContext>] extends [never]
@@ -169,12 +191,12 @@ type CheckedSpecs<TSpecs, TContext> = {
  * });
  */
 export function defineQuestions<TContext>() {
-  return <const TSpecs extends Record<string, QuestionSpec<TContext> | UrlQuestionSpec<TContext>>>(
+  return <const TSpecs extends Record<string, AnySpec<TContext>>>(
     specs: TSpecs & CheckedSpecs<TSpecs, TContext>,
   ): Questions<TContext, SchemasOf<TSpecs>> => {
     const problems = new ProblemList();
     const byKey = new Map<string, CompiledQuestion>();
-    for (const [key, spec] of Object.entries(specs as Record<string, QuestionSpec<TContext> | UrlQuestionSpec<TContext>>)) {
+    for (const [key, raw] of Object.entries(specs as Record<string, AnySpec<TContext>>)) {
       const path = `question '${key}'`;
       if (!QUESTION_KEY.test(key)) {
         problems.add(
@@ -185,6 +207,12 @@ export function defineQuestions<TContext>() {
         );
         continue;
       }
+      if (raw !== null && typeof raw === 'object' && ('sampling' in raw || 'roots' in raw)) {
+        const compiled = clientQuestion(key, raw, path, problems);
+        if (compiled) byKey.set(key, compiled);
+        continue;
+      }
+      const spec = raw as QuestionSpec<TContext> | UrlQuestionSpec<TContext>;
       if (typeof spec?.message === 'string') {
         const { bad } = placeholdersOf(spec.message);
         if (spec.message.trim() === '')
@@ -232,6 +260,7 @@ export function defineQuestions<TContext>() {
           mode: 'url',
           message: spec.message as CompiledQuestion['message'],
           url: spec.url as CompiledQuestion['url'],
+          sampling: undefined,
           schema: z.object({}),
           requestedSchema,
           schemaText: canonicalJson({ mode: 'url' }),
@@ -245,6 +274,7 @@ export function defineQuestions<TContext>() {
           key,
           mode: 'form',
           url: undefined,
+          sampling: undefined,
           message: spec.message as CompiledQuestion['message'],
           schema: spec.schema,
           requestedSchema,
@@ -265,6 +295,62 @@ export function defineQuestions<TContext>() {
     compiled.set(questions, byKey);
     return questions;
   };
+}
+
+/** A sampling or roots question, checked; undefined (with problems added) when it cannot be asked. */
+function clientQuestion(key: string, spec: SamplingQuestionSpec<never> | RootsQuestionSpec, path: string, problems: ProblemList) {
+  const requestedSchema: ElicitationSchema = { type: 'object', properties: {} };
+  if ('fallback' in spec) {
+    problems.add(
+      `${path} › fallback`,
+      'invalid_question',
+      'a sampling or roots question has no fallback: the client answers it, not the user.',
+      'Remove the fallback; a client that did not declare the capability gets -32021.',
+    );
+    return undefined;
+  }
+  if ('roots' in spec) {
+    if (spec.roots !== true || 'sampling' in spec) {
+      problems.add(path, 'invalid_question', 'a roots question is { roots: true } and nothing else.', 'Write { roots: true }.');
+      return undefined;
+    }
+    return {
+      key,
+      mode: 'roots',
+      message: ROOTS_LABEL,
+      url: undefined,
+      sampling: undefined,
+      schema: rootsAnswerSchema,
+      requestedSchema,
+      schemaText: canonicalJson({ mode: 'roots' }),
+      fallback: undefined,
+    } satisfies CompiledQuestion;
+  }
+  const sampling = spec.sampling as SamplingQuestionSpec<unknown>['sampling'];
+  if (typeof sampling !== 'function') {
+    const problem = samplingRequestProblem(sampling);
+    if (problem) {
+      problems.add(
+        `${path} › sampling`,
+        'invalid_question',
+        `the sampling request is not one a client can take: ${problem}.`,
+        "Give { messages: [{ role: 'user', content: { type: 'text', text } }], maxTokens }, or ({ context }) => request.",
+      );
+      return undefined;
+    }
+  }
+  return {
+    key,
+    mode: 'sampling',
+    // the label logs and exports show; the request itself is pinned beside it (active-questions.ts)
+    message: typeof sampling === 'function' ? () => 'a request to the client’s model' : samplingLabel(sampling as SamplingRequest),
+    url: undefined,
+    sampling,
+    schema: samplingAnswerSchema,
+    requestedSchema,
+    schemaText: canonicalJson({ mode: 'sampling' }),
+    fallback: undefined,
+  } satisfies CompiledQuestion;
 }
 
 /** The empty question set of a definition that never asks anything. */

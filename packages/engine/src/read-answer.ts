@@ -4,15 +4,22 @@ import type { AnswerEvent, CompiledQuestion } from './questions.ts';
 export type ReadAnswer = { kind: 'event'; event: AnswerEvent<string, Record<string, unknown>> } | { kind: 'invalid'; reason: string };
 
 /**
- * Turns one `inputResponses[key]` (an ElicitResult from the client) into the event the machine
- * receives, or says in words a user can act on why it cannot be accepted.
+ * Turns one `inputResponses[key]` (an ElicitResult from the client, or the result of a sampling or roots
+ * request) into the event the machine receives, or says in words a user can act on why it cannot be accepted.
  */
 export function readAnswer(raw: unknown, ask: CompiledQuestion): ReadAnswer {
+  const key = ask.key;
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
-    return { kind: 'invalid', reason: 'the answer was not a form result' };
+    const what = ask.mode === 'sampling' ? 'a sampling result' : ask.mode === 'roots' ? 'a list of roots' : 'a form result';
+    return { kind: 'invalid', reason: `the answer was not ${what}` };
+  }
+  // the client answers these with the request's own result: there is no decline or cancel
+  if (ask.mode === 'sampling' || ask.mode === 'roots') {
+    const parsed = ask.schema.safeParse(raw);
+    if (!parsed.success) return { kind: 'invalid', reason: issuesText(parsed.error.issues) };
+    return { kind: 'event', event: { type: `${key}.accept`, key, content: parsed.data as Record<string, unknown> } };
   }
   const { action, content } = raw as { action?: unknown; content?: unknown };
-  const key = ask.key;
   switch (action) {
     case 'decline':
       return { kind: 'event', event: { type: `${key}.decline`, key } };

@@ -3,7 +3,7 @@
 // engine has an `inspect` hook.
 import { clip } from './issue-text.ts';
 import type { StepOutcome } from './step-outcome.ts';
-import type { ElicitInputRequest } from './wire-shapes.ts';
+import type { InputRequest } from './wire-shapes.ts';
 
 /** One answer as an inspector sees it: the action, and the fields (their values only when shown). */
 export interface InspectedAnswer {
@@ -73,9 +73,11 @@ const REASK_NOTE =
 const MAX_REASON = 500;
 
 /** Key → the reason each question of the round is asked again with, read from its message; undefined when none is. */
-function reaskedReasons(inputRequests: Readonly<Record<string, ElicitInputRequest>> | undefined): Record<string, string> | undefined {
+function reaskedReasons(inputRequests: Readonly<Record<string, InputRequest>> | undefined): Record<string, string> | undefined {
   const reasons: Record<string, string> = {};
   for (const [key, request] of Object.entries(inputRequests ?? {})) {
+    // a sampling or roots request carries no message, so no note (its reason is in the log)
+    if (request.method !== 'elicitation/create') continue;
     const found = [...request.params.message.matchAll(REASK_NOTE)].map((match) => match[1] ?? 'no answer arrived');
     if (found.length > 0) reasons[key] = clip(found.join('; '), MAX_REASON);
   }
@@ -90,7 +92,7 @@ export function reportRound(
     machine: string;
     trace: RoundTrace;
     request: { inputResponses?: unknown };
-    outcome: { type: StepOutcome['type']; inputRequests?: Readonly<Record<string, ElicitInputRequest>> };
+    outcome: { type: StepOutcome['type']; inputRequests?: Readonly<Record<string, InputRequest>> };
     show: boolean;
     at: number;
   },

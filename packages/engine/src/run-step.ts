@@ -3,7 +3,7 @@ import type { AnyActorRef, AnyMachineSnapshot, InspectionEvent } from 'xstate';
 import { type ActiveQuestion, activeQuestions } from './active-questions.ts';
 import { fallbackLog, gateRound, inputRequestsOf, missingCapability } from './answer-round.ts';
 import { encodeBase64url } from './base64url.ts';
-import { CLIENT_EVENT, elicitationModes } from './client-event.ts';
+import { clientEvent } from './client-event.ts';
 import type { DefinitionInternals } from './definition-internals.ts';
 import { canonicalJson, digestBytes } from './digest.ts';
 import type { EffectLedger } from './effect-ledger.ts';
@@ -252,7 +252,7 @@ async function step<TResult>(
       });
       return refuse('outdated');
     }
-    if (machine.handlesClientEvent) actor.send({ type: CLIENT_EVENT, elicitation: elicitationModes(request.capabilities) });
+    if (machine.handlesClientEvent) actor.send(clientEvent(request.capabilities));
     const firstSettle = await settleActor(actor as AnyActorRef, ctx.settleTimeoutMs, request.signal);
     if (firstSettle === 'aborted') return cancelled();
     if (firstSettle !== 'settled')

@@ -1,4 +1,4 @@
-import type { CallToolResult, ElicitInputRequest, JsonObject } from './wire-shapes.ts';
+import type { CallToolResult, InputRequest, JsonObject } from './wire-shapes.ts';
 
 /** A JSON-RPC error for the client, as data. The transport puts it on the wire unchanged. */
 export interface StepError {
@@ -10,7 +10,7 @@ export interface StepError {
 /** What one round of a request ends with; `TResult` is the method's final result. */
 export type StepOutcome<TResult = CallToolResult> =
   | { type: 'complete'; result: TResult }
-  | { type: 'input_required'; inputRequests: Record<string, ElicitInputRequest>; requestState: string }
+  | { type: 'input_required'; inputRequests: Record<string, InputRequest>; requestState: string }
   | { type: 'error'; error: StepError };
 
 /** JSON-RPC error codes the engine answers with. */

@@ -64,14 +64,54 @@ export type ElicitInputRequest = {
     | { mode: 'url'; message: string; url: string; elicitationId: string };
 };
 
-export type ContentBlock = { type: 'text'; text: string };
+/** Text for the model (and the user). */
+export type TextContent = { type: 'text'; text: string };
 
-/** A final `tools/call` result. */
+/** An image: base64 bytes and their MIME type (`image/png`). */
+export type ImageContent = { type: 'image'; data: string; mimeType: string };
+
+/** A sound: base64 bytes and their MIME type (`audio/wav`). */
+export type AudioContent = { type: 'audio'; data: string; mimeType: string };
+
+/** A resource's contents carried inside a result or a message. */
+export type EmbeddedResource = { type: 'resource'; resource: ResourceContents };
+
+/** A pointer to a resource the client may read (not its contents). */
+export type ResourceLink = { type: 'resource_link'; uri: string; name: string; title?: string; description?: string; mimeType?: string };
+
+/** One block of a tool result or of a prompt message. */
+export type ContentBlock = TextContent | ImageContent | AudioContent | EmbeddedResource | ResourceLink;
+
+/** A final `tools/call` result: the text for the model first, then any images, sounds and resources. */
 export type CallToolResult = {
   content: ContentBlock[];
   structuredContent?: JsonObject;
   isError?: boolean;
 };
+
+/** One message of a `sampling/createMessage` request: what the client's model reads. */
+export type SamplingMessage = { role: 'user' | 'assistant'; content: TextContent | ImageContent | AudioContent };
+
+/** The params of a `sampling/createMessage` request (deprecated by MCP 2026-07-28, kept for compatibility). */
+export type SamplingRequest = {
+  messages: SamplingMessage[];
+  maxTokens: number;
+  systemPrompt?: string;
+  temperature?: number;
+  stopSequences?: string[];
+  includeContext?: 'none' | 'thisServer' | 'allServers';
+  modelPreferences?: JsonObject;
+  metadata?: JsonObject;
+};
+
+/** A `sampling/createMessage` input request: the client's model answers. */
+export type SamplingInputRequest = { method: 'sampling/createMessage'; params: SamplingRequest };
+
+/** A `roots/list` input request: the client names the roots (folders) it exposes. */
+export type RootsInputRequest = { method: 'roots/list'; params: Record<string, never> };
+
+/** One input request of an `input_required` result, by kind. */
+export type InputRequest = ElicitInputRequest | SamplingInputRequest | RootsInputRequest;
 
 /** The client capabilities one request declared (only the parts the engine reads). */
 export type ClientCapabilities = {
@@ -107,5 +147,11 @@ export type GetPromptResult = { description?: string; messages: PromptMessage[] 
 /** One item of a `resources/read` result: text or base64 bytes. */
 export type ResourceContents = { uri: string; mimeType?: string } & ({ text: string } | { blob: string });
 
-/** A final `resources/read` result. */
-export type ReadResourceResult = { contents: ResourceContents[] };
+/** How long a result may be kept, and by whom (`public`: shared caches too; `private`: the requesting client only). */
+export type CacheHint = { ttlMs: number; cacheScope: 'public' | 'private' };
+
+/** A final `resources/read` result; the caching hint only when the resource declares one. */
+export type ReadResourceResult = { contents: ResourceContents[] } & Partial<CacheHint>;
+
+/** A `completion/complete` result: at most 100 values, the total when more were found. */
+export type CompleteResult = { completion: { values: string[]; total?: number; hasMore?: boolean } };

@@ -7,7 +7,7 @@ import { assign, setup } from 'xstate';
 import { z } from 'zod';
 import { type AnswerEvents, type AskMeta, defineQuestions, defineTool, type StepOutcome } from '../src/index.ts';
 import { type Details, makeSubmitTool, type SubmitCounter, validDetails } from './adversarial-tool.ts';
-import { accept, complete, inputRequired, makeEngine } from './support.ts';
+import { accept, complete, inputRequired, makeEngine, messageOf } from './support.ts';
 
 const args = { account: 'acct_1' };
 const runs = { seed: 0xa115, numRuns: 200 };
@@ -82,7 +82,7 @@ function mismatch(outcome: StepOutcome, want: Expected): string | undefined {
     case 'asked_again': {
       if (outcome.type !== 'input_required') return `expected the question again, got ${seen}`;
       const keys = Object.keys(outcome.inputRequests);
-      const message = outcome.inputRequests.details?.params.message ?? '';
+      const message = messageOf(outcome.inputRequests.details);
       if (keys.join() !== 'details') return `expected only 'details' again, got ${keys.join()}`;
       if (!message.startsWith(`${askedMessage}\n\n`) || !/(Your last answer was not accepted|No answer)/.test(message))
         return `the question came back without a note: ${message.slice(0, 200)}`;
@@ -91,7 +91,7 @@ function mismatch(outcome: StepOutcome, want: Expected): string | undefined {
     case 'accepted': {
       if (outcome.type !== 'input_required' || Object.keys(outcome.inputRequests).join() !== 'confirm')
         return `expected 'confirm', got ${seen}`;
-      const message = outcome.inputRequests.confirm!.params.message;
+      const message = messageOf(outcome.inputRequests.confirm);
       const wanted = `Submit ${want.details.amount} for ${want.details.name}?`;
       return message === wanted ? undefined : `confirm asked ${JSON.stringify(message)}, expected ${JSON.stringify(wanted)}`;
     }
@@ -261,7 +261,7 @@ describe('hostile shapes of answers', () => {
     const problem = mismatch(outcome, expected(raw));
     if (problem) throw new Error(problem);
     if (outcome.type === 'input_required') {
-      for (const request of Object.values(outcome.inputRequests)) expect(request.params.message.length).toBeLessThan(1000);
+      for (const request of Object.values(outcome.inputRequests)) expect(messageOf(request).length).toBeLessThan(1000);
     }
   });
 

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { setup } from 'xstate';
 import { z } from 'zod';
 import { defineResource, defineTool } from '../src/index.ts';
-import { complete, failed, makeServer } from './support.ts';
+import { complete, failed, makeServer, textIn } from './support.ts';
 
 const HIDDEN = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}]/u;
 const NASTY = '\u202eevil\u0000\u001b[2J\r\n\u2028';
@@ -55,7 +55,7 @@ describe('errors that repeat what the client sent', () => {
   it("name an argument's unknown key as safe text", async () => {
     const result = complete(await call({ name: 'lookup', arguments: { id: 'a', [`key${NASTY}`]: 1 } })).result;
     expect(result.isError).toBe(true);
-    expect(result.content[0]!.text).toMatch(/^Invalid arguments for tool 'lookup': /);
-    expect(result.content[0]!.text).not.toMatch(HIDDEN);
+    expect(textIn(result.content[0])).toMatch(/^Invalid arguments for tool 'lookup': /);
+    expect(textIn(result.content[0])).not.toMatch(HIDDEN);
   });
 });

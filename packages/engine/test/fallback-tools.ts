@@ -13,7 +13,7 @@ import {
   type StepOutcome,
   type ToolAnnotations,
 } from '../src/index.ts';
-import { complete } from './support.ts';
+import { complete, textIn } from './support.ts';
 
 type TripContext = { traveller: string; city: string | null; nights: number | null; date: string | null };
 type TripOutput = { status: 'booked' | 'declined' | 'cancelled'; trip: TripContext };
@@ -96,7 +96,7 @@ export const ARGS = { traveller: 'Ada' };
 export function textOf(outcome: StepOutcome<CallToolResult>): string {
   const { result } = complete(outcome);
   expect(result.content).toHaveLength(1);
-  return result.content[0]!.text;
+  return textIn(result.content[0]);
 }
 
 /** What the model reads from a fallback result: the token to send back. */

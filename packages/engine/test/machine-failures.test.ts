@@ -3,7 +3,7 @@ import { type AnyStateMachine, fromPromise, setup } from 'xstate';
 import { z } from 'zod';
 import { type AnswerEvents, type AskMeta, defineQuestions, defineTool, type ToolResultView } from '../src/index.ts';
 import { makeConfirmTool } from './machines.ts';
-import { accept, complete, failedText, inputRequired, makeEngine } from './support.ts';
+import { accept, complete, failedText, inputRequired, makeEngine, textIn } from './support.ts';
 
 const FAILED_TEXT = failedText("Tool 'broken'");
 
@@ -225,7 +225,7 @@ describe('tool arguments', () => {
     const { call } = makeEngine([makeConfirmTool()]);
     const outcome = complete(await call({ name: 'refund_order' }));
     expect(outcome.result.isError).toBe(true);
-    expect(outcome.result.content[0]!.text).toMatch(
+    expect(textIn(outcome.result.content[0])).toMatch(
       /^Invalid arguments for tool 'refund_order': order_id: Invalid input: expected string, received undefined\./,
     );
   });
@@ -233,7 +233,7 @@ describe('tool arguments', () => {
   it('answers arguments that are not an object with an isError result', async () => {
     const { call } = makeEngine([makeConfirmTool()]);
     const outcome = complete(await call({ name: 'refund_order', arguments: 'ord_1' }));
-    expect(outcome.result.content[0]!.text).toMatch(
+    expect(textIn(outcome.result.content[0])).toMatch(
       /^Invalid arguments for tool 'refund_order': \(arguments\): Invalid input: expected object, received string\./,
     );
   });

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { assign, setup } from 'xstate';
 import { z } from 'zod';
 import { makeSubmitTool, validDetails } from './adversarial-tool.ts';
-import { accept, complete, inputRequired, makeEngine } from './support.ts';
+import { accept, complete, inputRequired, makeEngine, textIn } from './support.ts';
 
 /** Keeps `size` characters in context from the start, then appends each note it is given. */
 function growingTool() {
@@ -137,7 +137,7 @@ describe('an answer or arguments with thousands of bad items', () => {
     });
     const engine = makeEngine([listTool]);
     const ids = complete(await engine.call({ name: 'list', arguments: { ids: Array.from({ length: 30_000 }, () => 1) } }));
-    expect(ids.result.content[0]!.text).toMatch(manyIssues);
+    expect(textIn(ids.result.content[0])).toMatch(manyIssues);
     const keys = complete(await engine.call({ name: 'list', arguments: { ids: [], ['k'.repeat(1_000_000)]: 1 } }));
     expect(JSON.stringify(keys.result).length).toBeLessThan(1_000);
   });

@@ -3,6 +3,7 @@
 import { expect } from 'vitest';
 import {
   type ClientCapabilities,
+  type ContentBlock,
   createEngine,
   createKeyring,
   type DefinitionProblem,
@@ -11,6 +12,7 @@ import {
   type EngineLogEntry,
   type EngineOptions,
   generateKey,
+  type InputRequest,
   type PromptDefinition,
   type PromptGetRequest,
   type ResourceDefinition,
@@ -86,9 +88,24 @@ function narrow<R, T extends StepOutcome<R>['type']>(outcome: StepOutcome<R>, ty
   return outcome as Extract<StepOutcome<R>, { type: T }>;
 }
 
-export const inputRequired = <R>(outcome: StepOutcome<R>) => narrow(outcome, 'input_required');
+/** The outcome of a round that asks the user only (forms and pages), typed so. */
+export const inputRequired = <R>(outcome: StepOutcome<R>) => {
+  const asking = narrow(outcome, 'input_required');
+  for (const request of Object.values(asking.inputRequests)) expect(request.method).toBe('elicitation/create');
+  return asking as typeof asking & { inputRequests: Record<string, ElicitInputRequest> };
+};
 export const complete = <R>(outcome: StepOutcome<R>) => narrow(outcome, 'complete');
 export const failed = <R>(outcome: StepOutcome<R>) => narrow(outcome, 'error');
+
+/** The text of a content block, checking it is text. */
+export const textIn = (block: ContentBlock | undefined): string => {
+  expect(block?.type, JSON.stringify(block)).toBe('text');
+  return block?.type === 'text' ? block.text : '';
+};
+
+/** The message of an elicitation input request; '' for none, or for a sampling or roots request. */
+export const messageOf = (request: InputRequest | undefined): string =>
+  request?.method === 'elicitation/create' ? request.params.message : '';
 
 /** An elicitation answer as the client sends it inside `inputResponses`. */
 export const accept = (content: Record<string, unknown>) => ({ action: 'accept', content });

@@ -59,7 +59,11 @@ export async function converse(definition: Definition, target: Record<string, un
   const wrap = (last: StepOutcome<unknown>): Conversation => {
     const state = last.type === 'input_required' ? last.requestState : undefined;
     const asked =
-      last.type === 'input_required' ? Object.fromEntries(Object.entries(last.inputRequests).map(([k, r]) => [k, r.params])) : {};
+      last.type === 'input_required'
+        ? Object.fromEntries(
+            Object.entries(last.inputRequests).flatMap(([k, r]) => (r.method === 'elicitation/create' ? [[k, r.params]] : [])),
+          )
+        : {};
     return {
       asked,
       last,

@@ -62,7 +62,7 @@ function hostWithoutElicitation(tool: ToolDefinition) {
 
 function textOf(outcome: StepOutcome<CallToolResult>): string {
   expect(outcome.type, JSON.stringify(outcome)).toBe('complete');
-  return (outcome as { result: CallToolResult }).result.content.map((c) => c.text).join('\n');
+  return (outcome as { result: CallToolResult }).result.content.flatMap((c) => (c.type === 'text' ? [c.text] : [])).join('\n');
 }
 
 const continuationIn = (text: string) => /^- "continuation": "([^"]+)"$/m.exec(text)?.[1] ?? 'missing';

@@ -57,9 +57,12 @@ describe('a page step', () => {
     // back from the page before paying: offered again, with the reason
     const early = await call('ord 1&x=2', { requestState: first.requestState, inputResponses: { pay: { action: 'accept' } } });
     if (early.type !== 'input_required') throw new Error(JSON.stringify(early));
-    expect(early.inputRequests.pay!.params.message).toBe(
-      'Pay for order ord 1&x=2 on the payment page, then come back.\n\nYour last answer was not accepted: the payment has not arrived yet. Please answer again.',
-    );
+    expect(early.inputRequests.pay).toMatchObject({
+      params: {
+        message:
+          'Pay for order ord 1&x=2 on the payment page, then come back.\n\nYour last answer was not accepted: the payment has not arrived yet. Please answer again.',
+      },
+    });
     paid.add('ord 1&x=2');
     const done = await call('ord 1&x=2', { requestState: early.requestState, inputResponses: { pay: { action: 'accept' } } });
     expect(done).toEqual({ type: 'complete', result: { content: [{ type: 'text', text: 'paid ord 1&x=2' }] } });

@@ -8,6 +8,7 @@ import {
   type ClientCapabilities,
   createEngine,
   createKeyring,
+  type ElicitInputRequest,
   type Engine,
   type EngineLogEntry,
   type EngineOptions,
@@ -115,7 +116,12 @@ function narrow<R, T extends StepOutcome<R>['type']>(outcome: StepOutcome<R>, ty
   return outcome as Of<R, T>;
 }
 
-export const asked = <R>(outcome: StepOutcome<R>) => narrow(outcome, 'input_required');
+/** An input_required outcome whose questions are all put to the user (the demo asks no sampling or roots questions). */
+export const asked = <R>(outcome: StepOutcome<R>) => {
+  const ask = narrow(outcome, 'input_required');
+  for (const request of Object.values(ask.inputRequests)) expect(request.method).toBe('elicitation/create');
+  return ask as typeof ask & { inputRequests: Record<string, ElicitInputRequest> };
+};
 export const done = <R>(outcome: StepOutcome<R>) => narrow(outcome, 'complete').result;
 export const refused = <R>(outcome: StepOutcome<R>) => narrow(outcome, 'error').error;
 
@@ -131,7 +137,7 @@ export function question<R>(outcome: StepOutcome<R>, key: string): { message: st
   };
 }
 
-export const textOf = (result: CallToolResult) => result.content.map((c) => c.text).join('\n');
+export const textOf = (result: CallToolResult) => result.content.flatMap((c) => (c.type === 'text' ? [c.text] : [])).join('\n');
 export const accept = (content: Record<string, unknown>) => ({ action: 'accept', content });
 export const decline = { action: 'decline' } as const;
 export const cancel = { action: 'cancel' } as const;
