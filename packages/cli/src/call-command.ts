@@ -1,5 +1,5 @@
-// `roundtrip call`: spawns a server, runs one tool, prompt or resource, answers its questions at the
-// terminal, prints the result.
+// `roundtrip call`: spawns a server (or reaches one at a URL), runs one tool, prompt or resource, answers
+// its questions at the terminal, prints the result.
 import type { CommandIo } from './command-io.ts';
 import { didYouMean } from './did-you-mean.ts';
 import { EXIT, EXIT_CODES_HELP } from './exit-codes.ts';
@@ -19,20 +19,27 @@ export const hostNotes = (extra = '') => `Server: a module of definitions is ser
   Its stderr is not shown while you answer; it is printed (dimmed) when the server fails, and
   --server-log <file> appends all of it to a file (watch it with tail -f). What the server sends is
   shown with controls and invisible characters escaped (\\x1b, \\u202e).
+  A server already running over Streamable HTTP is reached with --url (e.g. one roundtrip serve --http
+  started), sent each --header on every request; nothing is started, so serve's options and
+  --server-log do not apply. Header values are never shown in messages (Authorization is a secret).
+  On a 2025 era a stateless HTTP server cannot send this host its questions: keep 2026-07-28 there.
 Questions: each field shows its title, what fits and its [default]. Enter keeps the default or skips
   an optional field; a bad value is asked again with the reason. :decline refuses the question,
   :cancel cancels it (the server decides what follows), Ctrl-D (end of input) cancels too; Ctrl-C
   cancels it and interrupts the command. ::text means a value ":text".
   Selects take a number, a value or a title; multi selects a comma-separated list (- for none).
 Options:
-${extra}  --era <version>      2026-07-28 (default), 2025-11-25 or 2025-06-18
-  --server-log <file>  append the server's stderr to this file
-  serve's options      passed on to \`roundtrip serve <module>\`
+${extra}  --era <version>          2026-07-28 (default), 2025-11-25 or 2025-06-18
+  --url <url>              the http:// or https:// address of a server already running (its MCP endpoint)
+  --header 'Name: value'   an HTTP header sent with --url, e.g. 'Authorization: Bearer <token>' (repeatable)
+  --server-log <file>      append the server's stderr to this file
+  serve's options          passed on to \`roundtrip serve <module>\`
 
 ${EXIT_CODES_HELP}`;
 
 export const CALL_USAGE = `Usage: roundtrip call <module> <name> [--args <json>] [options]
        roundtrip call <name> [--args <json>] [options] -- <server command…>
+       roundtrip call <name> [--args <json>] --url <url> [--header 'Name: value']… [--era <version>]
 
 Runs one tool, prompt or resource of a server, asks its questions at the terminal, prints the result.
 <name> is a tool or prompt name, a resource URI or name, or a resource template name (its variables
@@ -40,7 +47,7 @@ come from --args). Prefix it with tool:, prompt:, resource: or template: when tw
 Without --args, the arguments are asked as a form. The result goes to stdout (text, then
 structuredContent as JSON); questions and messages go to stderr. Exit code 1: the result is an error
 (isError) or the server refused the request; 130: Ctrl-C, or the arguments form cancelled.
-${hostNotes(`  --args <json>        the arguments as a JSON object, e.g. --args '{"orderId":"A-1001"}'\n`)}`;
+${hostNotes(`  --args <json>            the arguments as a JSON object, e.g. --args '{"orderId":"A-1001"}'\n`)}`;
 
 type ParsedArgs = { ok: true; value: Record<string, unknown> | undefined } | { ok: false; problem: string };
 

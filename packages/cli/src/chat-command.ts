@@ -1,4 +1,4 @@
-// `roundtrip chat`: spawns a server, lists what it offers, and lets the person run one thing after
+// `roundtrip chat`: spawns a server (or reaches one at a URL), lists what it offers, and lets the person run one thing after
 // the other (arguments asked as a form, the server's questions answered at the terminal) until they quit.
 import { checkServeValues, hostNotes } from './call-command.ts';
 import type { CommandIo } from './command-io.ts';
@@ -13,6 +13,7 @@ import { usageError } from './usage-error.ts';
 
 export const CHAT_USAGE = `Usage: roundtrip chat <module> [options]
        roundtrip chat [options] -- <server command…>
+       roundtrip chat --url <url> [--header 'Name: value']… [--era <version>]
 
 A terminal MCP host: lists the server's tools, prompts and resources, runs the one you pick (its
 arguments asked as a form), answers the server's questions at the terminal, prints the result,

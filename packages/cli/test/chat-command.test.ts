@@ -67,7 +67,9 @@ describe('roundtrip chat', { timeout: 120_000 }, () => {
   it('says what is wrong with the command line (exit 2), and prints its help', async () => {
     expect(await run(['chat'])).toMatchObject({
       code: 2,
-      err: expect.stringContaining('roundtrip chat: give one module of definitions, or -- and a server command.'),
+      err: expect.stringContaining(
+        'roundtrip chat: give one module of definitions, -- and a server command, or --url and the address of a server.',
+      ),
     });
     expect(await run(['chat', 'a.ts', '--', 'node', 's.js'])).toMatchObject({
       code: 2,

@@ -1,10 +1,12 @@
-// One session of the terminal host: the terminal opened, the server spawned and connected, the
-// command's work done, and everything closed again; every failure explained with the right exit code.
+// One session of the terminal host: the terminal opened, the server spawned (or reached at its URL) and
+// connected, the command's work done, and everything closed again; every failure explained with the
+// right exit code.
 import type { CommandIo } from '../command-io.ts';
 import { EXIT } from '../exit-codes.ts';
-import { connectHost, type HostConnection } from './connect-host.ts';
+import { type ConnectFailureDetails, connectHost, type HostConnection } from './connect-host.ts';
 import { explainFailure, formatServerLog } from './explain-failure.ts';
 import type { HostArgs } from './host-args.ts';
+import type { HttpFailure } from './http-link.ts';
 import type { Offering } from './offerings.ts';
 import { formatResult } from './print-result.ts';
 import { runOffering } from './run-offering.ts';
@@ -22,6 +24,23 @@ export interface Session {
   fail(error: unknown): Promise<number>;
 }
 
+/** Why a question may not reach this host from a server at a URL on a 2025 era: shown after an error result there. */
+const LEGACY_OVER_HTTP =
+  'Note: on a 2025 era, a stateless HTTP server (as roundtrip serve --http is) cannot send this host its questions ' +
+  '(elicitation/create): a tool that asks fails, or falls back to the model. Run with --era 2026-07-28 (the default) to answer them here.';
+
+const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
+
+/** A warning when a credential header would cross the network unencrypted (http:// to another machine). */
+function plainAuthorization(args: HostArgs): string | undefined {
+  const { target } = args;
+  if (target.kind !== 'url' || target.url.protocol !== 'http:' || LOOPBACK.test(target.url.hostname)) return undefined;
+  const secret = target.headers.find(({ name }) => /^(authorization|proxy-authorization|cookie|x-api-key)$/i.test(name));
+  return secret
+    ? `Note: ${secret.name} goes to ${target.url.host} unencrypted (http://); anyone on the way can read it. Use https:// beyond this machine.`
+    : undefined;
+}
+
 /** Opens the terminal and the connection, runs `work`, and closes both. */
 export async function withSession(
   command: 'call' | 'chat',
@@ -31,12 +50,15 @@ export async function withSession(
 ): Promise<number> {
   const terminal = createTerminal({ input: io.in ?? process.stdin, output: io.err });
   const { dim, red } = terminal.style;
-  const explain = (error: unknown, connecting: boolean, log: string) => {
-    const failure = explainFailure(error, { era: args.era, server: args.target.label, connecting });
+  /** `log`: what a server started here wrote (none for one at a URL); `httpFailure`: how its last HTTP request failed. */
+  const explain = (error: unknown, connecting: boolean, log: string | undefined, httpFailure: HttpFailure | undefined) => {
+    const failure = explainFailure(error, { era: args.era, target: args.target, connecting, httpFailure });
     io.err.write(`${red(`roundtrip ${command}: ${failure.message}`)}\n`);
-    if (failure.showLog) io.err.write(formatServerLog(log, dim));
+    if (failure.showLog && log !== undefined) io.err.write(formatServerLog(log, dim));
     return failure.code;
   };
+  const plain = plainAuthorization(args);
+  if (plain) io.err.write(`${dim(plain)}\n`);
   // Ctrl-C while connecting: nothing to cancel yet but the command itself
   terminal.onInterrupt(() => {
     io.err.write(`${red(`roundtrip ${command}: interrupted.`)}\n`);
@@ -53,7 +75,8 @@ export async function withSession(
     });
   } catch (error) {
     terminal.close();
-    return explain(error, true, (error as { serverLog?: string }).serverLog ?? '');
+    const details = error as ConnectFailureDetails;
+    return explain(error, true, args.target.kind === 'spawn' ? (details.serverLog ?? '') : undefined, details.httpFailure);
   }
   terminal.onInterrupt(undefined);
   try {
@@ -62,7 +85,11 @@ export async function withSession(
       terminal,
       io,
       args,
-      fail: async (error) => explain(error, false, command === 'call' ? await connection.closeAndReadLog() : connection.serverLog()),
+      fail: async (error) => {
+        const { log } = connection;
+        const text = log && (command === 'call' ? await log.closeAndRead() : log.text());
+        return explain(error, false, text, connection.httpFailure());
+      },
     });
   } finally {
     terminal.close();
@@ -77,14 +104,18 @@ export async function withSession(
 export async function runAndPrint(session: Session, offering: Offering, args: Record<string, unknown>): Promise<number> {
   const abort = new AbortController();
   session.terminal.onInterrupt(() => abort.abort());
-  const mark = session.connection.logMark();
+  const { log } = session.connection;
+  const { dim } = session.terminal.style;
+  const mark = log?.mark();
   try {
     const outcome = await runOffering(session.connection.client, offering, args, abort.signal);
     const { text, isError } = formatResult(outcome);
     session.io.out.write(text);
     // an error result often says "see the server's log": show what the server wrote meanwhile
-    const log = session.connection.serverLog(mark);
-    if (isError && log.trim() !== '') session.io.err.write(formatServerLog(log, session.terminal.style.dim));
+    const written = log?.text(mark) ?? '';
+    if (isError && written.trim() !== '') session.io.err.write(formatServerLog(written, dim));
+    if (isError && session.args.target.kind === 'url' && session.args.era !== '2026-07-28')
+      session.io.err.write(`${dim(LEGACY_OVER_HTTP)}\n`);
     return isError ? EXIT.failed : EXIT.ok;
   } catch (error) {
     // the client rejects an aborted request with a RequestTimeout SdkError: Ctrl-C is said as what it was
