@@ -1,9 +1,10 @@
 /**
- * `@roundtrip/transport-http`: the safe-by-default pieces of Roundtrip's Streamable HTTP transport,
- * web-standard (`Request` in, `Response` or data out, no `node:` import) so that Node, Workers, Deno
- * and Bun can use them: the bind policy, the Host and Origin check, JWT bearer authentication against
- * a JWKS, the challenge of a refused request, and the RFC 9728 protected resource metadata.
- * Reading settings from flags, the environment and files is Node's: `@roundtrip/transport-http/node`.
+ * `@roundtrip/transport-http`: Roundtrip over stateless Streamable HTTP, web-standard (`Request` in,
+ * `Response` or data out, no `node:` import) so that Node, Workers, Deno, Bun and Hono can use it: the
+ * `fetch` handler (`createHttpHandler`), and its safe-by-default pieces on their own: the bind policy,
+ * the Host and Origin check, JWT bearer authentication against a JWKS, the challenge of a refused
+ * request, and the RFC 9728 protected resource metadata. Serving on node:http with graceful shutdown,
+ * and reading settings from flags, the environment and files, is Node's: `@roundtrip/transport-http/node`.
  * @module
  */
 export type { Authenticated, Authentication, AuthenticationFailure } from './authentication.ts';
@@ -11,6 +12,9 @@ export { type BearerChallengeOptions, bearerChallengeResponse } from './bearer-c
 export { type BindDecision, type BindRequest, DEFAULT_BIND_HOST, decideBind } from './bind-policy.ts';
 export { createHostOriginCheck, type HostOriginOptions, type HostOriginVerdict } from './host-origin-check.ts';
 export { HttpConfigError } from './http-config-error.ts';
+export { createHttpHandler } from './http-handler.ts';
+export type { HttpAuthentication, HttpHandler, HttpHandlerOptions, RequestAuthenticator } from './http-handler-options.ts';
+export { INSTANCE_HEADER } from './http-responses.ts';
 export {
   ASYMMETRIC_ALGORITHMS,
   type AsymmetricAlgorithm,

@@ -1,0 +1,51 @@
+/** The response header naming the instance that answered, when the server is given a name for itself. */
+export const INSTANCE_HEADER = 'Roundtrip-Instance';
+
+/** JSON-RPC's "Invalid Request", as a stdio server answers a line over its limit. */
+const INVALID_REQUEST = -32600;
+/** The SDK's code for transport-level refusals (wrong path, method, shutting down). */
+const SERVER_ERROR = -32000;
+
+/** A JSON-RPC error response with no request id (none was read), as the SDK's own HTTP refusals are. */
+export function jsonRpcErrorResponse(status: number, code: number, message: string, headers: Record<string, string> = {}): Response {
+  return Response.json({ jsonrpc: '2.0', error: { code, message }, id: null }, { status, headers });
+}
+
+/**
+ * 413 for a body over the limit, unread: its size when the request declared it, the limit, and what the
+ * client and the operator can do. The connection is closed, since the body was not read off it.
+ */
+export function requestTooLargeResponse(limit: number, declared: number | undefined): Response {
+  const size = declared === undefined ? 'over' : `${declared} bytes, over`;
+  return jsonRpcErrorResponse(
+    413,
+    INVALID_REQUEST,
+    `Request too large: ${size} this server's limit of ${limit} bytes. Nothing of it was read. Send less in one request ` +
+      "(shorter arguments or answers), or have the server's operator raise its limit (ROUNDTRIP_MAX_REQUEST_BYTES).",
+    { Connection: 'close' },
+  );
+}
+
+/** 404 for a path that is not the MCP endpoint (nor, with authentication, the metadata document). */
+export function notFoundResponse(path: string, mcpPath: string): Response {
+  const shown = path.length > 100 ? `${path.slice(0, 100)}…` : path;
+  return jsonRpcErrorResponse(404, SERVER_ERROR, `Not found: this server answers MCP at ${mcpPath}, not at ${JSON.stringify(shown)}`);
+}
+
+/** 503 for a request that reaches an instance that is shutting down: the client may send it again. */
+export function shuttingDownResponse(): Response {
+  return jsonRpcErrorResponse(
+    503,
+    SERVER_ERROR,
+    'Service unavailable: this server instance is shutting down. Send the request again; another instance, or this one restarted, answers it.',
+    { Connection: 'close', 'Retry-After': '1' },
+  );
+}
+
+/** The response with the instance header added (a response's own headers may be immutable: it is copied). */
+export function withInstanceHeader(response: Response, instance: string | undefined): Response {
+  if (instance === undefined) return response;
+  const headers = new Headers(response.headers);
+  headers.set(INSTANCE_HEADER, instance);
+  return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+}

@@ -1,0 +1,151 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { toNodeHandler } from '@modelcontextprotocol/node';
+import { HttpConfigError } from '../http-config-error.ts';
+import type { HttpPipeline } from '../http-pipeline.ts';
+import { hostForUrl } from '../loopback-host.ts';
+import type { ListenAddress } from './listen-address.ts';
+
+/** A request being answered: what it is, for the log of a shutdown that had to cut it. */
+interface InFlight {
+  what: string;
+  response: ServerResponse;
+  /** A `subscriptions/listen` stream: open until the client leaves, so a shutdown ends it rather than waits. */
+  listening: boolean;
+}
+
+/** What a shutdown did: the requests it cut after the drain time (empty when all finished). */
+export interface ShutdownReport {
+  cut: string[];
+  /** How many requests were in flight when it began. */
+  waitedFor: number;
+}
+
+export interface NodeHttpListener {
+  /** The address bound (the port chosen when 0 was asked for). */
+  address: ListenAddress;
+  /** How many requests are being answered now. */
+  inFlight(): number;
+  /** What the requests in flight are, e.g. `tools/call refund_order`. */
+  describeInFlight(): string[];
+  /**
+   * Stops accepting (the listening socket closes; a request on a kept-alive connection gets 503), ends
+   * `subscriptions/listen` streams, waits up to `drainTimeoutMs` for the rest, then closes every connection.
+   */
+  shutdown(drainTimeoutMs: number): Promise<ShutdownReport>;
+}
+
+function listenError(error: NodeJS.ErrnoException, where: string): HttpConfigError {
+  const why =
+    error.code === 'EADDRINUSE'
+      ? 'the port is in use; stop what uses it, or give another port'
+      : error.code === 'EACCES'
+        ? 'permission denied (ports below 1024 need privileges); give a port from 1024 up'
+        : error.code === 'EADDRNOTAVAIL' || error.code === 'ENOTFOUND'
+          ? 'this machine has no such address; give one of its own, 127.0.0.1 or 0.0.0.0'
+          : error.message;
+  return new HttpConfigError('--http', `cannot listen on ${where}: ${why} (${error.code ?? 'error'})`);
+}
+
+/** The request's method, path and headers, without its body: what `screen` looks at. */
+function headersOnly(request: IncomingMessage): Request {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (value === undefined || name.startsWith(':')) continue;
+    if (Array.isArray(value)) for (const item of value) headers.append(name, item);
+    else headers.set(name, value);
+  }
+  const url = new URL(request.url ?? '/', 'http://localhost');
+  return new Request(url, { method: request.method ?? 'GET', headers });
+}
+
+async function writeResponse(target: ServerResponse, response: Response): Promise<void> {
+  target.writeHead(response.status, Object.fromEntries(response.headers));
+  target.end(Buffer.from(await response.arrayBuffer()));
+}
+
+function describe(request: IncomingMessage): string {
+  const header = (name: string) => {
+    const value = request.headers[name];
+    return typeof value === 'string' ? value.slice(0, 100) : undefined;
+  };
+  return [header('mcp-method') ?? `${request.method} ${(request.url ?? '/').slice(0, 100)}`, header('mcp-name')].filter(Boolean).join(' ');
+}
+
+/**
+ * Serves `pipeline` on node:http at `address`: each request is screened on its headers first (Host,
+ * Origin, shutting down, a declared size over the limit), then read, within the limit, and answered by
+ * the SDK's `toNodeHandler`, which streams SSE with backpressure and aborts the request's work when the
+ * client hangs up. `makePipeline` is called once the port is known, before any request is read.
+ */
+export async function listenNodeHttp(
+  address: ListenAddress,
+  maxRequestBytes: number,
+  makePipeline: (bound: ListenAddress) => HttpPipeline,
+  onError: (error: Error) => void,
+): Promise<{ listener: NodeHttpListener; pipeline: HttpPipeline }> {
+  const inFlight = new Set<InFlight>();
+  let pipeline: HttpPipeline | undefined;
+  let serveNode: ReturnType<typeof toNodeHandler> | undefined;
+  let stopping = false;
+  let drained: () => void = () => {};
+
+  const server: Server = createServer((request, response) => {
+    const entry: InFlight = { what: describe(request), response, listening: request.headers['mcp-method'] === 'subscriptions/listen' };
+    inFlight.add(entry);
+    response.once('close', () => {
+      inFlight.delete(entry);
+      if (stopping && inFlight.size === 0) drained();
+    });
+    const refusal = pipeline!.screen(headersOnly(request));
+    if (refusal !== undefined) {
+      writeResponse(response, refusal).catch(onError);
+      return;
+    }
+    void serveNode!(request, response);
+  });
+
+  const where = `${hostForUrl(address.host)}:${address.port}`;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', (error) => reject(listenError(error as NodeJS.ErrnoException, where)));
+    server.listen(address.port, address.host, () => resolve());
+  });
+  server.on('error', onError);
+  const bound: ListenAddress = { host: address.host, port: (server.address() as AddressInfo).port };
+  try {
+    pipeline = makePipeline(bound);
+  } catch (error) {
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    throw error;
+  }
+  const screened = pipeline;
+  serveNode = toNodeHandler({ fetch: (request) => screened.serve(request) }, { maxRequestBodySize: maxRequestBytes, onerror: onError });
+
+  const listener: NodeHttpListener = {
+    address: bound,
+    inFlight: () => inFlight.size,
+    describeInFlight: () => [...inFlight].map((entry) => entry.what),
+    shutdown: async (drainTimeoutMs) => {
+      stopping = true;
+      screened.stopAccepting();
+      const waitedFor = inFlight.size;
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      for (const entry of inFlight) if (entry.listening) entry.response.destroy();
+      if (inFlight.size > 0) {
+        let timer: NodeJS.Timeout | undefined;
+        await Promise.race([
+          new Promise<void>((resolve) => (drained = resolve)),
+          new Promise<void>((resolve) => (timer = setTimeout(resolve, drainTimeoutMs))),
+        ]);
+        clearTimeout(timer);
+      }
+      const cut = [...inFlight].map((entry) => entry.what);
+      server.closeAllConnections();
+      await screened.close();
+      await closed;
+      return { cut, waitedFor };
+    },
+  };
+  return { listener, pipeline: screened };
+}

@@ -1,0 +1,261 @@
+import {
+  createEngine,
+  type EffectLedger,
+  type EngineLogEntry,
+  type PromptDefinition,
+  type ResourceDefinition,
+  RoundtripDefinitionError,
+  type ToolDefinition,
+} from '@roundtrip/engine';
+import { createInspectReporter } from '@roundtrip/mcp';
+import {
+  createStderrLog,
+  isEffectLedger,
+  type OpenedLedger,
+  openLedgerAt,
+  RoundtripConfigError,
+  resolveServerSettings,
+  type ServerSettingsFromCode,
+  startStatelyInspector,
+  startupMessage,
+} from '@roundtrip/mcp/node';
+import { decideBind } from '../bind-policy.ts';
+import { HttpConfigError } from '../http-config-error.ts';
+import { createHttpPipeline } from '../http-pipeline.ts';
+import { createJwtAuthenticator } from '../jwt-authenticator.ts';
+import { protectedResourceMetadataUrl } from '../protected-resource-metadata.ts';
+import { DEFAULT_PORT, type ListenAddress, parseListenAddress } from './listen-address.ts';
+import { listenNodeHttp, type ShutdownReport } from './node-http-listener.ts';
+import { allowedHostsOf, type HttpFlags, localEndpoint, resolveHttpSettings, resourceOf } from './resolve-http-settings.ts';
+
+export interface HttpServerOptions extends ServerSettingsFromCode {
+  /** Server name, shown to clients and used as the audience states are sealed for (the same on every instance). */
+  name: string;
+  version: string;
+  tools?: readonly ToolDefinition[];
+  prompts?: readonly PromptDefinition[];
+  resources?: readonly ResourceDefinition[];
+  /** Instructions for the model, sent to clients that show them. */
+  instructions?: string;
+  /** Where to listen: `[host:]port` as `--http` takes it, or the two apart. @defaultValue 127.0.0.1:3000 */
+  listen?: string | { host?: string; port: number };
+  /** The command line's HTTP flags (authentication, allow-lists, public URL), each over its variable. */
+  flags?: HttpFlags;
+  /** Environment to read settings from. @defaultValue process.env */
+  env?: NodeJS.ProcessEnv;
+  /**
+   * Whether SIGTERM and SIGINT shut the server down gracefully (a second one cuts the drain short), and
+   * the process then exits. @defaultValue true
+   */
+  handleSignals?: boolean;
+  /** Where the log goes: the refusals with their reasons, the startup and shutdown lines. @defaultValue one line per entry on stderr */
+  log?: (entry: EngineLogEntry) => void;
+  /** Called once when the server has stopped, to release resources; the effect ledger it opened is closed after it. */
+  onClose?: () => void | Promise<void>;
+}
+
+export interface RunningHttpServer {
+  /** The MCP endpoint on this machine, e.g. `http://127.0.0.1:3000/mcp` (with the port chosen when 0 was asked for). */
+  url: URL;
+  /**
+   * Shuts down gracefully: no new connections, requests on open ones answered 503, the rounds in flight
+   * finished (up to ROUNDTRIP_DRAIN_TIMEOUT_MS, then cut), then `onClose` and the ledger closed.
+   */
+  close(): Promise<ShutdownReport>;
+  /** Resolves once the server has stopped, by `close()` or a signal, with the exit code that fits: 1 when requests were cut. */
+  stopped: Promise<number>;
+}
+
+function listenAddressOf(listen: HttpServerOptions['listen']): ListenAddress {
+  if (listen === undefined) return { host: '127.0.0.1', port: DEFAULT_PORT };
+  if (typeof listen === 'string') return parseListenAddress(listen);
+  return parseListenAddress(`${listen.host === undefined ? '' : `[${listen.host.replace(/^\[|\]$/g, '')}]`}:${listen.port}`);
+}
+
+const plural = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
+
+/**
+ * Serves engine tools, prompts and resources over stateless Streamable HTTP on node:http, at `/mcp`:
+ * the Node side of {@link createHttpHandler}. Reads the settings every Node server shares (key, principal,
+ * limits, ledger: see resolveServerSettings) and the HTTP ones (see resolveHttpSettings), refuses a
+ * non-loopback address without authentication unless `--insecure-no-auth`, and logs on stderr: the
+ * startup line with the URL, the authentication and the ledger, and every refusal with its reason.
+ * On SIGTERM or SIGINT it stops accepting, lets the rounds in flight finish, closes the ledger and exits 0;
+ * when the drain time runs out first, it says which requests it cut and exits 1.
+ *
+ * @example
+ * await runHttpServer({ name: 'orders', version: '1.0.0', tools: [refundOrder], listen: '127.0.0.1:3000' });
+ */
+export async function runHttpServer(options: HttpServerOptions): Promise<RunningHttpServer> {
+  const env = options.env ?? process.env;
+  const log = options.log ?? createStderrLog(options.name);
+  const address = listenAddressOf(options.listen);
+  const http = resolveHttpSettings(options.flags ?? {}, env);
+  const bind = decideBind({ ...address, authenticated: http.jwt !== undefined, insecureNoAuth: http.insecureNoAuth });
+  if (!bind.ok) throw new HttpConfigError('--http', bind.message);
+  const authenticator = http.jwt && createJwtAuthenticator(http.jwt);
+  const settings = resolveServerSettings(options.name, env, options);
+  for (const warning of settings.warnings) log({ level: 'warn', event: 'settings', message: warning });
+  if (bind.warning) log({ level: 'warn', event: 'settings', message: bind.warning });
+  const opened: OpenedLedger | undefined = settings.ledgerPath === undefined ? undefined : await openLedgerAt(settings.ledgerPath);
+  const ledger: EffectLedger | undefined = opened ?? (options.ledger && isEffectLedger(options.ledger) ? options.ledger : undefined);
+  const reporter = settings.inspect.address ? createInspectReporter(settings.inspect.address, options.name, log) : undefined;
+  const inspectActors = settings.inspect.stately ? await startStatelyInspector(log, settings.inspect.answers) : undefined;
+  let started: Awaited<ReturnType<typeof listenNodeHttp>>;
+  let engine: ReturnType<typeof createEngine>;
+  let resource: URL | undefined;
+  try {
+    engine = createEngine({
+      ...(options.tools && { tools: options.tools }),
+      ...(options.prompts && { prompts: options.prompts }),
+      ...(options.resources && { resources: options.resources }),
+      keyring: settings.keyring,
+      audience: options.name,
+      ...settings.limits,
+      ...(ledger && { ledger }),
+      ...(reporter && { inspect: reporter.report, inspectAnswers: settings.inspect.answers }),
+      ...(inspectActors && { inspectActors }),
+      log,
+    });
+    const onError = (error: Error) => log({ level: 'warn', event: 'protocol', message: error.message });
+    started = await listenNodeHttp(
+      address,
+      settings.maxRequestBytes,
+      (bound) => {
+        resource = resourceOf(http, bound);
+        return createHttpPipeline({
+          engine,
+          name: options.name,
+          version: options.version,
+          ...(options.instructions !== undefined && { instructions: options.instructions }),
+          principal: settings.principal,
+          ...(authenticator && { authentication: { authenticator, resource } }),
+          hostOrigin: { allowedHosts: allowedHostsOf(http, resource), allowedOrigins: http.allowedOrigins, bindHost: bound.host },
+          maxRequestBytes: settings.maxRequestBytes,
+          instance: http.instance,
+          log,
+        });
+      },
+      onError,
+    );
+  } catch (error) {
+    await opened?.close();
+    throw error;
+  }
+  const { listener } = started;
+  const url = localEndpoint(listener.address);
+  const auth =
+    authenticator && resource
+      ? `bearer tokens from ${authenticator.issuer} for ${http.jwt!.audience}, metadata at ${protectedResourceMetadataUrl(resource)}`
+      : http.insecureNoAuth
+        ? 'NO authentication (--insecure-no-auth)'
+        : 'no authentication, for this machine only';
+  const shown = authenticator ? { ...settings, principal: "each token's sub" } : settings;
+  log({
+    level: 'info',
+    event: 'started',
+    message: startupMessage(options.name, options.version, engine, shown, `HTTP at ${url.href} with ${auth}`),
+  });
+  log({
+    level: 'info',
+    event: 'http',
+    message:
+      `instance ${http.instance}; request bodies up to ${settings.maxRequestBytes} bytes; ` +
+      `on SIGTERM or SIGINT, requests in flight get up to ${http.drainTimeoutMs} ms to finish`,
+  });
+
+  let stopping: Promise<ShutdownReport> | undefined;
+  let resolveStopped: (code: number) => void = () => {};
+  const stopped = new Promise<number>((resolve) => (resolveStopped = resolve));
+  const close = (why = 'close()') =>
+    (stopping ??= (async () => {
+      const waiting = listener.describeInFlight();
+      log({
+        level: 'info',
+        event: 'stopping',
+        message: `${why}: accepting no more requests; ${
+          waiting.length === 0
+            ? 'none in flight'
+            : `waiting up to ${http.drainTimeoutMs} ms for ${plural(waiting.length, 'request')} in flight (${waiting.join(', ')})`
+        }`,
+      });
+      let report: ShutdownReport = { cut: [], waitedFor: 0 };
+      try {
+        report = await listener.shutdown(http.drainTimeoutMs);
+      } finally {
+        removeSignals();
+        try {
+          await options.onClose?.();
+        } finally {
+          await opened?.close();
+        }
+      }
+      if (report.cut.length > 0) {
+        log({
+          level: 'warn',
+          event: 'stopped',
+          message: `cut ${plural(report.cut.length, 'request')} still in flight after ${http.drainTimeoutMs} ms (${report.cut.join(', ')}); their clients got no answer and may send them again`,
+        });
+      } else {
+        log({ level: 'info', event: 'stopped', message: `stopped; ${plural(report.waitedFor, 'request')} in flight finished first` });
+      }
+      resolveStopped(report.cut.length > 0 ? 1 : 0);
+      return report;
+    })());
+
+  let signals = 0;
+  const onSignal = (signal: NodeJS.Signals) => {
+    signals += 1;
+    if (signals > 1) {
+      const cut = listener.describeInFlight();
+      log({
+        level: 'warn',
+        event: 'stopped',
+        message: `${signal} again: exiting now, cutting ${plural(cut.length, 'request')} (${cut.join(', ')})`,
+      });
+      process.exit(1);
+    }
+    void close(signal).then(
+      (report) => exitSoon(report.cut.length > 0 ? 1 : 0),
+      (error: unknown) => {
+        log({ level: 'error', event: 'stopped', message: 'the shutdown failed', error });
+        exitSoon(1);
+      },
+    );
+  };
+  const removeSignals = () => {
+    process.off('SIGTERM', onSignal);
+    process.off('SIGINT', onSignal);
+  };
+  if (options.handleSignals ?? true) {
+    process.on('SIGTERM', onSignal);
+    process.on('SIGINT', onSignal);
+  }
+  return { url, close: () => close(), stopped };
+}
+
+/** Sets the exit code; anything still holding the event loop (a timer of work that was cut) may keep it a second, no more. */
+function exitSoon(code: number): void {
+  process.exitCode = code;
+  setTimeout(() => process.exit(code), 1000).unref();
+}
+
+/**
+ * Runs {@link runHttpServer} as a program's main: a setting it cannot start with is reported on stderr
+ * with the fix, and the process exits with status 1.
+ */
+export async function mainHttpServer(options: HttpServerOptions): Promise<RunningHttpServer | undefined> {
+  try {
+    return await runHttpServer(options);
+  } catch (error) {
+    process.stderr.write(`[${options.name}] cannot start: ${startFailure(error)}\n`);
+    process.exitCode = 1;
+    return undefined;
+  }
+}
+
+/** What to say of an error that stopped the start: the message of a setting or definition problem, else the stack of a bug. */
+function startFailure(error: unknown): string {
+  const explained = error instanceof HttpConfigError || error instanceof RoundtripConfigError || error instanceof RoundtripDefinitionError;
+  return explained ? error.message : ((error as Error).stack ?? String(error));
+}
