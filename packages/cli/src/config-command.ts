@@ -1,18 +1,21 @@
 // `roundtrip config <host> <module> [serve options]`: the entry a host needs to start `roundtrip serve`
 // for a module, on stdout alone (so it can be piped); where it goes, and what else to do, on stderr.
+// With --url, the entry that reaches a server already running (see config-url.ts).
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { defaultKeyFilePath } from '@roundtrip/mcp/node';
 import type { CommandIo } from './command-io.ts';
+import { configUrlCommand } from './config-url.ts';
 import { didYouMean } from './did-you-mean.ts';
 import { EXIT, EXIT_CODES_HELP } from './exit-codes.ts';
 import { HOST_IDS, HOSTS, isHostId, type ServerLaunch, shellQuote } from './host-configs.ts';
-import { SERVE_FLAGS_HELP } from './serve-flags.ts';
+import { flagOf, SERVE_FLAGS_HELP } from './serve-flags.ts';
 import { checkSettingValues, parseServeOptions } from './serve-options.ts';
 import { loadServerModule } from './server-module.ts';
 import { usageError } from './usage-error.ts';
 
 export const CONFIG_USAGE = `Usage: roundtrip config <${HOST_IDS.join('|')}> <module> [serve options]
+       roundtrip config <host> --url <url> [--header 'Name: value']… [--name <name>]
 
 Prints the entry that makes the host start \`roundtrip serve <module>\`, in the host's own format:
 "mcpServers" JSON (claude, claude-code, cursor, windsurf, lmstudio), VS Code's "servers" JSON, or goose's
@@ -23,6 +26,13 @@ The module is loaded, to check it and to read its serverInfo.
 Serve options written into the entry:
 ${SERVE_FLAGS_HELP}
 --key-file goes into "env"; without it, the server's default key file (create it with roundtrip keys new).
+
+With --url, the entry makes the host reach a server already running over Streamable HTTP (such as one
+roundtrip serve --http started) instead of starting one, in the host's format for remote servers:
+"type": "http" and "url" (claude-code, vscode), "url" (cursor, lmstudio), "serverUrl" (windsurf), goose's
+streamable_http extension. Each --header 'Name: value' is written into the entry (which then holds it: an
+Authorization token is a secret). --name names the entry (default: the URL's host). Claude Desktop takes
+servers at a URL only as custom connectors in its settings, not in its file: config claude --url says how.
 
 ${EXIT_CODES_HELP}`;
 
@@ -52,6 +62,11 @@ export async function configCommand(
   if (hostArg === undefined || hostArg.startsWith('-')) return usage(io, `name the host first: ${HOST_IDS.join(', ')}.`);
   if (!isHostId(hostArg))
     return usage(io, `unknown host '${hostArg}'; choose one of ${HOST_IDS.join(', ')}.${didYouMean(hostArg, HOST_IDS)}`);
+  const flags = rest.map(flagOf);
+  if (flags.includes('--url')) return configUrlCommand(hostArg, rest, io, platform);
+  if (flags.includes('--header')) {
+    return usage(io, "--header goes into the entry of a server at --url; a server the host starts takes serve's options instead.");
+  }
   const options = parseServeOptions(rest, io.cwd);
   if (typeof options === 'string') return usage(io, options);
   // an entry whose server cannot start would fail only inside the host

@@ -100,26 +100,72 @@ const underHome = (platform: NodeJS.Platform, rest: string): string[] =>
 
 const mergeNote = (key: string) => `Merge the entry into "${key}" of that file (create the file if it is missing), then restart the host.`;
 
+/** Where each host keeps the file an entry goes in (one line per OS where it differs, this machine's marked), and how to merge it. */
+export const HOST_FILES: { readonly [K in HostId]: (platform: NodeJS.Platform) => string[] } = {
+  claude: (platform) => [
+    'Claude Desktop reads claude_desktop_config.json (Settings > Developer > Edit Config opens it):',
+    ...perOs(platform, [
+      ['darwin', '~/Library/Application Support/Claude/claude_desktop_config.json'],
+      ['win32', '%APPDATA%\\Claude\\claude_desktop_config.json'],
+      ['linux', 'there is no official Claude Desktop for Linux; use Claude Code (roundtrip config claude-code <module>)'],
+    ]),
+    `${mergeNote('mcpServers')} Quit Claude Desktop fully (not just its window) before reopening.`,
+  ],
+  'claude-code': () => [
+    'Claude Code reads "mcpServers" from .mcp.json at the project root (shared with the project) or from ~/.claude.json (yours).',
+    mergeNote('mcpServers'),
+  ],
+  vscode: (platform) => [
+    'VS Code reads "servers" from .vscode/mcp.json in a workspace, or from mcp.json in your user profile',
+    '(command palette: MCP: Open User Configuration):',
+    ...perOs(platform, [
+      ['darwin', '~/Library/Application Support/Code/User/mcp.json'],
+      ['linux', '~/.config/Code/User/mcp.json'],
+      ['win32', '%APPDATA%\\Code\\User\\mcp.json'],
+    ]),
+    mergeNote('servers'),
+  ],
+  cursor: (platform) => [
+    'Cursor reads "mcpServers" from .cursor/mcp.json in a project, or from mcp.json in your home folder:',
+    ...underHome(platform, '.cursor/mcp.json'),
+    mergeNote('mcpServers'),
+  ],
+  goose: (platform) => [
+    "goose reads the extensions of config.yaml (or add it with 'goose configure' > Add Extension):",
+    ...perOs(platform, [
+      ['darwin', '~/.config/goose/config.yaml'],
+      ['linux', '~/.config/goose/config.yaml'],
+      ['win32', '%APPDATA%\\Block\\goose\\config\\config.yaml'],
+    ]),
+    'Put the entry under the file\'s existing "extensions:" key (a second "extensions:" would replace the first), then restart goose.',
+  ],
+  windsurf: (platform) => [
+    'Windsurf reads "mcpServers" from mcp_config.json:',
+    ...underHome(platform, '.codeium/windsurf/mcp_config.json'),
+    mergeNote('mcpServers'),
+  ],
+  lmstudio: (platform) => [
+    'LM Studio reads "mcpServers" from mcp.json (Program > Install > Edit mcp.json opens it):',
+    ...underHome(platform, '.lmstudio/mcp.json'),
+    mergeNote('mcpServers'),
+  ],
+};
+
+/** LM Studio's limit, said with every entry for it. */
+export const LMSTUDIO_NO_ELICITATION =
+  'LM Studio does not support elicitation: a tool that asks the user a question cannot get an answer there.';
+
 export const HOSTS: { readonly [K in HostId]: HostConfig } = {
   claude: {
     title: 'Claude Desktop',
     entry: (launch) => mcpServers(launch),
-    where: (_launch, platform) => [
-      'Claude Desktop reads claude_desktop_config.json (Settings > Developer > Edit Config opens it):',
-      ...perOs(platform, [
-        ['darwin', '~/Library/Application Support/Claude/claude_desktop_config.json'],
-        ['win32', '%APPDATA%\\Claude\\claude_desktop_config.json'],
-        ['linux', 'there is no official Claude Desktop for Linux; use Claude Code (roundtrip config claude-code <module>)'],
-      ]),
-      `${mergeNote('mcpServers')} Quit Claude Desktop fully (not just its window) before reopening.`,
-    ],
+    where: (_launch, platform) => HOST_FILES.claude(platform),
   },
   'claude-code': {
     title: 'Claude Code',
     entry: (launch) => mcpServers(launch, true),
     where: (launch, platform) => [
-      'Claude Code reads "mcpServers" from .mcp.json at the project root (shared with the project) or from ~/.claude.json (yours).',
-      mergeNote('mcpServers'),
+      ...HOST_FILES['claude-code'](platform),
       'Or let Claude Code write it (--scope user for every project, project for .mcp.json):',
       `  claude mcp add --transport stdio --scope user ${Object.entries(launch.env)
         .map(([key, value]) => `--env ${shellQuote(`${key}=${value}`, platform)} `)
@@ -131,57 +177,27 @@ export const HOSTS: { readonly [K in HostId]: HostConfig } = {
   vscode: {
     title: 'VS Code',
     entry: (launch) => json({ servers: { [launch.name]: stdioEntry(launch, true) } }),
-    where: (_launch, platform) => [
-      'VS Code reads "servers" from .vscode/mcp.json in a workspace, or from mcp.json in your user profile',
-      '(command palette: MCP: Open User Configuration):',
-      ...perOs(platform, [
-        ['darwin', '~/Library/Application Support/Code/User/mcp.json'],
-        ['linux', '~/.config/Code/User/mcp.json'],
-        ['win32', '%APPDATA%\\Code\\User\\mcp.json'],
-      ]),
-      mergeNote('servers'),
-    ],
+    where: (_launch, platform) => HOST_FILES.vscode(platform),
   },
   cursor: {
     title: 'Cursor',
     entry: (launch) => mcpServers(launch),
-    where: (_launch, platform) => [
-      'Cursor reads "mcpServers" from .cursor/mcp.json in a project, or from mcp.json in your home folder:',
-      ...underHome(platform, '.cursor/mcp.json'),
-      mergeNote('mcpServers'),
-    ],
+    where: (_launch, platform) => HOST_FILES.cursor(platform),
   },
   goose: {
     title: 'goose',
     entry: gooseEntry,
-    where: (_launch, platform) => [
-      "goose reads the extensions of config.yaml (or add it with 'goose configure' > Add Extension > Command-line Extension):",
-      ...perOs(platform, [
-        ['darwin', '~/.config/goose/config.yaml'],
-        ['linux', '~/.config/goose/config.yaml'],
-        ['win32', '%APPDATA%\\Block\\goose\\config\\config.yaml'],
-      ]),
-      'Put the entry under the file\'s existing "extensions:" key (a second "extensions:" would replace the first), then restart goose.',
-    ],
+    where: (_launch, platform) => HOST_FILES.goose(platform),
   },
   windsurf: {
     title: 'Windsurf',
     entry: (launch) => mcpServers(launch),
-    where: (_launch, platform) => [
-      'Windsurf reads "mcpServers" from mcp_config.json:',
-      ...underHome(platform, '.codeium/windsurf/mcp_config.json'),
-      mergeNote('mcpServers'),
-    ],
+    where: (_launch, platform) => HOST_FILES.windsurf(platform),
   },
   lmstudio: {
     title: 'LM Studio',
     entry: (launch) => mcpServers(launch),
-    where: (_launch, platform) => [
-      'LM Studio reads "mcpServers" from mcp.json (Program > Install > Edit mcp.json opens it):',
-      ...underHome(platform, '.lmstudio/mcp.json'),
-      mergeNote('mcpServers'),
-      'LM Studio does not support elicitation: a tool that asks the user a question cannot get an answer there.',
-    ],
+    where: (_launch, platform) => [...HOST_FILES.lmstudio(platform), LMSTUDIO_NO_ELICITATION],
   },
 };
 
