@@ -1,22 +1,27 @@
 // A declared flow, checked as a whole and written as one pure-JSON XState config. Every problem is
 // collected (where, code, what, fix) and reported together by the define functions.
-import { CLIENT_EVENT, type DefinitionProblem, type DefinitionProblemCode } from '@roundtrip/engine';
-import { z } from 'zod';
+import { CLIENT_EVENT, type DefinitionProblem } from '@roundtrip/engine';
+import type { z } from 'zod';
+import { collectForms } from './collect-forms.ts';
 import { checkCondition } from './conditions.ts';
-import { deadEndSteps, FINISH, flowGraph, ROUND_BUDGET, shortestRounds, stepsLeadingTo, unreachableSteps } from './flow-graph.ts';
-import type { AskStep, FormSpec, PageStep, ReviewStep, StepSpec } from './flow-spec.ts';
+import { checkLoaders, checkLoadStep, checkTemplate, Problems } from './flow-checks.ts';
 import {
-  endStates,
-  FINISHING,
-  pageState,
-  parallelAskState,
-  reviewState,
-  type StateBuilder,
-  type StateConfig,
-  singleAskState,
-} from './flow-states.ts';
+  askingBefore,
+  deadEndSteps,
+  FINISH,
+  flowGraph,
+  ROUND_BUDGET,
+  shortestRounds,
+  stepsLeadingTo,
+  unreachableSteps,
+} from './flow-graph.ts';
+import type { AskStep, FormSpec, PageStep, ReviewStep, StepSpec } from './flow-spec.ts';
+import { endStates, pageState, parallelAskState, reviewState, singleAskState } from './flow-states.ts';
+import { FINISHING, type StateBuilder, type StateConfig } from './flow-transitions.ts';
+import { isAsyncFunction } from './flow-work.ts';
+import { loadState } from './invoked-states.ts';
 import { knownPaths } from './known-paths.ts';
-import { templatePaths } from './safe-text.ts';
+import type { Loader, LoadStep } from './load-spec.ts';
 
 /** A flow written as a machine config, and what its named parts need to know. */
 export interface CompiledFlow {
@@ -25,238 +30,120 @@ export interface CompiledFlow {
   readonly config: Readonly<Record<string, unknown>>;
   /** Each form by name: the step asking it and its spec. */
   readonly forms: ReadonlyMap<string, { readonly step: string; readonly spec: FormSpec }>;
-  /** The forms of each step (none for a review). */
+  /** The forms of each step (none for a review or a load). */
   readonly formsOfStep: ReadonlyMap<string, readonly string[]>;
   /** Each review by name, with the steps it can send the user back to. */
   readonly reviews: ReadonlyMap<string, { readonly spec: ReviewStep; readonly changeable: readonly string[] }>;
   /** Each page step by name. */
   readonly pages: ReadonlyMap<string, PageStep>;
+  /** Each load step by name. */
+  readonly loads: ReadonlyMap<string, LoadStep>;
+  /** The loaders the load steps run, by name. */
+  readonly loaders: ReadonlyMap<string, Loader>;
 }
 
-const NAME = /^[A-Za-z][A-Za-z0-9_]{0,63}$/;
-const RESERVED = new Set(['input', FINISH, FINISHING, 'done', 'ended']);
-
-/** Problems of one flow, each with where it is. */
-class Problems {
-  readonly list: DefinitionProblem[] = [];
-  constructor(private readonly owner: string) {}
-  add(where: string, code: DefinitionProblemCode, message: string, fix: string): void {
-    this.list.push({ path: where ? `${this.owner} › ${where}` : this.owner, code, message, fix });
-  }
+/** What the checks of one step need to know of the whole flow. */
+interface FlowFacts {
+  readonly steps: Readonly<Record<string, StepSpec>>;
+  readonly graph: ReturnType<typeof flowGraph>;
+  readonly known: ReturnType<typeof knownPaths>;
+  readonly forms: ReturnType<typeof collectForms>['forms'];
+  readonly formsOfStep: ReturnType<typeof collectForms>['formsOfStep'];
+  readonly loaders: ReadonlyMap<string, Loader>;
 }
 
-function checkName(p: Problems, where: string, name: string, what: string): boolean {
-  if (!NAME.test(name)) {
+/** The `next` rules of a step: each goes to a step or ends with a message; the last applies always. */
+function checkRules(p: Problems, f: FlowFacts, name: string, where: string): void {
+  const rules = f.graph.rules.get(name)!;
+  rules.forEach((rule, i) => {
+    const ruleWhere = `${where} › next[${i}]`;
+    if (rule.end !== undefined) {
+      if (rule.goto !== undefined)
+        p.add(ruleWhere, 'invalid_step', 'it both goes to a step and ends the flow.', "Keep one: { goto: 'step' } or { end: 'message' }.");
+      checkTemplate(p, `${ruleWhere} › end`, rule.end, f.known);
+    } else if (rule.goto !== FINISH && !(rule.goto in f.steps)) {
+      p.add(
+        ruleWhere,
+        'invalid_step',
+        `it goes to '${rule.goto}', which is not a step.`,
+        `Go to one of: ${[...Object.keys(f.steps), FINISH].join(', ')}.`,
+      );
+    }
+    if (rule.if !== undefined)
+      for (const c of checkCondition(rule.if, ruleWhere, f.known)) p.add(c.path, 'invalid_condition', c.message, c.fix);
+  });
+  if (rules.length === 0 || rules[rules.length - 1]!.if !== undefined) {
     p.add(
-      where,
+      `${where} › next`,
       'invalid_step',
-      `the ${what} name '${name}' is not a plain name.`,
-      'Use a letter, then letters, digits or _ (at most 64).',
+      'no rule applies when every condition fails, so the answer would go nowhere.',
+      "End the rules with one without 'if', e.g. { goto: 'review' }.",
     );
-    return false;
   }
-  if (RESERVED.has(name)) {
-    p.add(
-      where,
-      'invalid_step',
-      `'${name}' is a reserved name.`,
-      `Rename the ${what}: ${[...RESERVED].join(', ')} are taken by the flow itself.`,
-    );
-    return false;
-  }
-  return true;
 }
 
-function checkTemplate(p: Problems, where: string, template: unknown, known: ReadonlySet<string>): void {
-  if (typeof template !== 'string' || template.trim() === '') {
-    p.add(
-      where,
-      'invalid_template',
-      'the message is missing or empty.',
-      'Write the question the user will read, e.g. \'Book "{{input.topic}}"?\'.',
-    );
+/** One step's rules, ways of leaving, messages and conditions. */
+function checkStep(p: Problems, f: FlowFacts, name: string, step: StepSpec): void {
+  const where = `step '${name}'`;
+  checkRules(p, f, name, where);
+  if (step.kind === 'load') {
+    checkLoadStep(p, where, step, f.loaders, f.known);
     return;
   }
-  const { paths, bad } = templatePaths(template);
-  for (const b of bad)
-    p.add(
-      where,
-      'invalid_template',
-      `the placeholder {{${b}}} is not a path.`,
-      'Write {{input.<argument>}} or {{<form>.<field>}}; templates hold no code.',
-    );
-  for (const path of paths) {
-    if (!known.has(path)) {
-      const some = [...known].slice(0, 12).join(', ');
-      p.add(where, 'invalid_template', `the placeholder {{${path}}} reads nothing the flow knows.`, `Use one of: ${some || '(no paths)'}.`);
+  const checkLeave = (leaveWhere: string, leave: unknown) => {
+    if (leave !== undefined && leave !== 'end' && leave !== 'skip' && leave !== 'back') {
+      p.add(leaveWhere, 'invalid_step', `'${String(leave)}' is not a way to leave a step.`, "Use 'end', 'skip' or 'back'.");
+    }
+    if (leave === 'back' && askingBefore(f.graph, name).size === 0) {
+      const only = (f.graph.before.get(name)?.size ?? 0) > 0 ? 'no step that asks' : 'no step';
+      p.add(leaveWhere, 'invalid_step', `${only} comes before it, so there is nothing to go back to.`, "Use 'end' or 'skip' here.");
+    }
+    if (leave === 'skip' && step.kind === 'review')
+      p.add(leaveWhere, 'invalid_step', 'a review cannot be skipped.', "Use 'end' or 'back'.");
+  };
+  checkLeave(`${where} › onDecline`, step.onDecline);
+  checkLeave(`${where} › onCancel`, step.onCancel);
+  if (step.kind === 'review') checkTemplate(p, `${where} › message`, step.message, f.known);
+  if (step.kind === 'page') {
+    checkTemplate(p, `${where} › message`, step.message, f.known);
+    checkTemplate(p, `${where} › url`, step.url, f.known);
+    if (typeof step.url === 'string' && !/^(https:\/\/|http:\/\/(localhost|127\.0\.0\.1)[:/])/.test(step.url)) {
+      p.add(
+        `${where} › url`,
+        'invalid_step',
+        `the page '${step.url}' is not an https URL.`,
+        'Send users to https pages only (http only for localhost).',
+      );
+    }
+    if (step.alternative !== FINISH && (!(step.alternative in f.steps) || step.alternative === name)) {
+      p.add(
+        `${where} › alternative`,
+        'invalid_step',
+        `'${String(step.alternative)}' is not another step.`,
+        `Name the step for clients that cannot open pages: one of ${[...Object.keys(f.steps).filter((n) => n !== name), FINISH].join(', ')}.`,
+      );
+    }
+  }
+  for (const form of step.kind === 'ask' ? (f.formsOfStep.get(name) ?? []) : []) {
+    const spec = f.forms.get(form)!.spec;
+    const formWhere = step.kind === 'ask' && step.form ? where : `${where} › form '${form}'`;
+    checkTemplate(p, `${formWhere} › message`, spec.message, f.known);
+    if (spec.if !== undefined)
+      for (const c of checkCondition(spec.if, `${formWhere} › if`, f.known)) p.add(c.path, 'invalid_condition', c.message, c.fix);
+    if (step.kind === 'ask' && !step.form) {
+      checkLeave(`${formWhere} › onDecline`, spec.onDecline);
+      checkLeave(`${formWhere} › onCancel`, spec.onCancel);
     }
   }
 }
 
-/** Collects each step's forms, checking names, fields and messages. */
-function collectForms(p: Problems, steps: Readonly<Record<string, StepSpec>>) {
-  const forms = new Map<string, { step: string; spec: FormSpec }>();
-  const formsOfStep = new Map<string, string[]>();
-  for (const [name, step] of Object.entries(steps)) {
-    const where = `step '${name}'`;
-    checkName(p, where, name, 'step');
-    if (step?.kind === 'review') {
-      formsOfStep.set(name, []);
-      continue;
-    }
-    if (step?.kind === 'page') {
-      // its answer (an empty accept) is kept under its name, like a form's
-      formsOfStep.set(name, [name]);
-      if (step.check !== undefined && typeof step.check !== 'function')
-        p.add(where, 'invalid_step', 'its check is not a function.', 'Write check: ({ input, answers }) => reason or undefined.');
-      continue;
-    }
-    if (step?.kind !== 'ask') {
-      p.add(
-        where,
-        'invalid_step',
-        'it is not a step.',
-        'Build each step with ask({ … }), askAll({ forms }), review({ … }) or openPage({ … }).',
-      );
-      continue;
-    }
-    const own = step.form ? ([[name, step.form]] as const) : Object.entries(step.forms ?? {});
-    if (own.length === 0) p.add(where, 'invalid_step', 'it asks no form.', 'Give askAll at least one form.');
-    const names: string[] = [];
-    for (const [formName, spec] of own) {
-      const formWhere = step.form ? where : `${where} › form '${formName}'`;
-      if (!step.form && !checkName(p, formWhere, formName, 'form')) continue;
-      if (forms.has(formName) || (!step.form && formName !== name && formName in steps)) {
-        p.add(
-          formWhere,
-          'invalid_step',
-          `the name '${formName}' is used twice.`,
-          'Give every step and form of a flow its own name: answers are kept under it.',
-        );
-        continue;
-      }
-      const fields = Object.entries(spec?.fields ?? {});
-      if (fields.length === 0)
-        p.add(formWhere, 'invalid_step', 'it has no fields.', 'Give the form at least one field, e.g. { ok: field.boolean() }.');
-      for (const [field, schema] of fields) {
-        if (!(schema instanceof z.ZodType))
-          p.add(
-            `${formWhere} › field '${field}'`,
-            'invalid_step',
-            'it is not a zod schema.',
-            'Use field.text(), field.select({ … }) and the like.',
-          );
-      }
-      if (spec?.check !== undefined && typeof spec.check !== 'function')
-        p.add(formWhere, 'invalid_step', 'its check is not a function.', 'Write check: ({ answer }) => reason or undefined.');
-      if (step.form && spec.if !== undefined)
-        p.add(formWhere, 'invalid_step', "'if' is only for forms of askAll.", 'Choose whether to reach the step with next rules instead.');
-      forms.set(formName, { step: name, spec });
-      names.push(formName);
-    }
-    formsOfStep.set(name, names);
-  }
-  return { forms, formsOfStep };
-}
-
-/**
- * Checks a declared flow and writes its machine config. `owner` names the tool, prompt or resource in
- * problems, `name` is its name (the machine's id); `input` is its arguments' schema. Problems go to `problems`; the config is only usable when
- * none were added.
- */
-export function compileFlow(
-  owner: string,
-  name: string,
-  input: z.ZodObject,
-  steps: Readonly<Record<string, StepSpec>>,
-  problems: DefinitionProblem[],
-): CompiledFlow {
-  const p = new Problems(owner);
-  // the machine's id is the definition's name; XState reads '.' and '#' in ids as paths
-  const machineId = String(name).replace(/[^A-Za-z0-9_-]/g, '_');
-  const { forms, formsOfStep } = collectForms(p, steps);
-  if (Object.keys(steps).length === 0)
-    p.add('steps', 'invalid_step', 'the flow has no steps.', 'Add at least one step, e.g. ask({ message, fields }).');
-  const fieldsOf = new Map([...forms].map(([name, f]) => [name, f.spec.fields ?? {}]));
-  const known = knownPaths(input, fieldsOf);
-  const knownSet = new Set(known.keys());
-  const graph = flowGraph(steps);
-
-  for (const [name, step] of Object.entries(steps)) {
-    if (step?.kind !== 'ask' && step?.kind !== 'review' && step?.kind !== 'page') continue;
-    const where = `step '${name}'`;
-    const rules = graph.rules.get(name)!;
-    rules.forEach((rule, i) => {
-      const ruleWhere = `${where} › next[${i}]`;
-      if (rule.goto !== FINISH && !(rule.goto in steps)) {
-        p.add(
-          ruleWhere,
-          'invalid_step',
-          `it goes to '${rule.goto}', which is not a step.`,
-          `Go to one of: ${[...Object.keys(steps), FINISH].join(', ')}.`,
-        );
-      }
-      if (rule.if !== undefined)
-        for (const c of checkCondition(rule.if, ruleWhere, known)) p.add(c.path, 'invalid_condition', c.message, c.fix);
-    });
-    if (rules.length === 0 || rules[rules.length - 1]!.if !== undefined) {
-      p.add(
-        `${where} › next`,
-        'invalid_step',
-        'no rule applies when every condition fails, so the answer would go nowhere.',
-        "End the rules with one without 'if', e.g. { goto: 'review' }.",
-      );
-    }
-    const checkLeave = (leaveWhere: string, leave: unknown) => {
-      if (leave !== undefined && leave !== 'end' && leave !== 'skip' && leave !== 'back') {
-        p.add(leaveWhere, 'invalid_step', `'${String(leave)}' is not a way to leave a step.`, "Use 'end', 'skip' or 'back'.");
-      }
-      if (leave === 'back' && (graph.before.get(name)?.size ?? 0) === 0) {
-        p.add(leaveWhere, 'invalid_step', 'no step comes before it, so there is nothing to go back to.', "Use 'end' or 'skip' here.");
-      }
-      if (leave === 'skip' && step.kind === 'review')
-        p.add(leaveWhere, 'invalid_step', 'a review cannot be skipped.', "Use 'end' or 'back'.");
-    };
-    checkLeave(`${where} › onDecline`, step.onDecline);
-    checkLeave(`${where} › onCancel`, step.onCancel);
-    if (step.kind === 'review') checkTemplate(p, `${where} › message`, step.message, knownSet);
-    if (step.kind === 'page') {
-      checkTemplate(p, `${where} › message`, step.message, knownSet);
-      checkTemplate(p, `${where} › url`, step.url, knownSet);
-      if (typeof step.url === 'string' && !/^(https:\/\/|http:\/\/(localhost|127\.0\.0\.1)[:/])/.test(step.url)) {
-        p.add(
-          `${where} › url`,
-          'invalid_step',
-          `the page '${step.url}' is not an https URL.`,
-          'Send users to https pages only (http only for localhost).',
-        );
-      }
-      if (step.alternative !== FINISH && (!(step.alternative in steps) || step.alternative === name)) {
-        p.add(
-          `${where} › alternative`,
-          'invalid_step',
-          `'${String(step.alternative)}' is not another step.`,
-          `Name the step for clients that cannot open pages: one of ${[...Object.keys(steps).filter((n) => n !== name), FINISH].join(', ')}.`,
-        );
-      }
-    }
-    for (const form of step.kind === 'ask' ? (formsOfStep.get(name) ?? []) : []) {
-      const spec = forms.get(form)!.spec;
-      const formWhere = step.kind === 'ask' && step.form ? where : `${where} › form '${form}'`;
-      checkTemplate(p, `${formWhere} › message`, spec.message, knownSet);
-      if (spec.if !== undefined)
-        for (const c of checkCondition(spec.if, `${formWhere} › if`, known)) p.add(c.path, 'invalid_condition', c.message, c.fix);
-      if (step.kind === 'ask' && !step.form) {
-        checkLeave(`${formWhere} › onDecline`, spec.onDecline);
-        checkLeave(`${formWhere} › onCancel`, spec.onCancel);
-      }
-    }
-  }
-
-  for (const name of unreachableSteps(graph))
+/** Reachability, dead ends and the round budget of the whole flow. */
+function checkGraph(p: Problems, graph: ReturnType<typeof flowGraph>): void {
+  const unreachable = unreachableSteps(graph);
+  for (const name of unreachable)
     p.add(`step '${name}'`, 'invalid_step', 'no step leads to it.', "Point a step's next at it, or remove it.");
   for (const name of deadEndSteps(graph)) {
-    if (!unreachableSteps(graph).includes(name))
+    if (!unreachable.includes(name))
       p.add(`step '${name}'`, 'invalid_step', 'no way leads from it to the final action.', `Give it a next rule that reaches '${FINISH}'.`);
   }
   const rounds = shortestRounds(graph);
@@ -268,15 +155,52 @@ export function compileFlow(
       'Ask independent questions together with askAll, or merge forms, so the flow fits in 10 rounds.',
     );
   }
+}
 
+/**
+ * Checks a declared flow and writes its machine config. `owner` names the tool, prompt or resource in
+ * problems, `name` is its name (the machine's id); `input` is its arguments' schema; `loaders` the
+ * functions its load steps run, by name. Problems go to `problems`; the config is only usable when none
+ * were added.
+ */
+export function compileFlow(
+  owner: string,
+  name: string,
+  input: z.ZodObject,
+  steps: Readonly<Record<string, StepSpec>>,
+  problems: DefinitionProblem[],
+  loaders?: unknown,
+): CompiledFlow {
+  const p = new Problems(owner);
+  // the machine's id is the definition's name; XState reads '.' and '#' in ids as paths
+  const machineId = String(name).replace(/[^A-Za-z0-9_-]/g, '_');
+  const { forms, formsOfStep } = collectForms(p, steps);
+  if (Object.keys(steps).length === 0)
+    p.add('steps', 'invalid_step', 'the flow has no steps.', 'Add at least one step, e.g. ask({ message, fields }).');
+  const loads = new Map(Object.entries(steps).filter((entry): entry is [string, LoadStep] => entry[1]?.kind === 'load'));
+  const loaderFns = checkLoaders(p, loaders, new Set([...loads.values()].map((load) => load.run)));
+  const fieldsOf = new Map([...forms].map(([name, f]) => [name, f.spec.fields ?? {}]));
+  const graph = flowGraph(steps);
+  const facts: FlowFacts = { steps, graph, known: knownPaths(input, fieldsOf, [...loads.keys()]), forms, formsOfStep, loaders: loaderFns };
+  for (const [name, step] of Object.entries(steps)) {
+    if (step?.kind === 'ask' || step?.kind === 'review' || step?.kind === 'page' || step?.kind === 'load') checkStep(p, facts, name, step);
+  }
+  checkGraph(p, graph);
+
+  const checkOf = (form: string) => {
+    const page = steps[form];
+    return page?.kind === 'page' ? page.check : forms.get(form)?.spec.check;
+  };
   const reviews = new Map<string, { spec: ReviewStep; changeable: string[] }>();
   const builder: StateBuilder = {
     machineId,
     graph,
     formsOf: (step) => formsOfStep.get(step) ?? [],
-    hasCheck: (form) => {
-      const page = steps[form];
-      return typeof forms.get(form)?.spec.check === 'function' || (page?.kind === 'page' && typeof page.check === 'function');
+    syncCheck: (form) => typeof checkOf(form) === 'function' && !isAsyncFunction(checkOf(form)),
+    asyncCheck: (form) => isAsyncFunction(checkOf(form)),
+    asyncShow: (review) => {
+      const step = steps[review];
+      return step?.kind === 'review' && isAsyncFunction(step.show);
     },
     showingReviews: Object.entries(steps)
       .filter(([, step]) => step?.kind === 'review' && typeof step.show === 'function')
@@ -295,6 +219,8 @@ export function compileFlow(
       } else if (step.kind === 'page') {
         pages.set(name, step);
         states[name] = pageState(builder, name, step);
+      } else if (step.kind === 'load') {
+        states[name] = loadState(builder, name, step);
       } else {
         states[name] = (step as AskStep).form
           ? singleAskState(builder, name, step as AskStep)
@@ -313,5 +239,5 @@ export function compileFlow(
   // a flow that sends users to pages learns each round whether the client can open them
   if (pages.size > 0) config.on = { [CLIENT_EVENT]: { actions: [{ type: 'noteClient' }] } };
   config.states = states;
-  return { machineId, config, forms, formsOfStep, reviews, pages };
+  return { machineId, config, forms, formsOfStep, reviews, pages, loads, loaders: loaderFns };
 }

@@ -4,8 +4,8 @@ import type { Condition } from './condition-paths.ts';
 
 export type { Condition, ConditionPath, ConditionValue, PathTest } from './condition-paths.ts';
 
-/** What a field holds, as far as conditions care. */
-type FieldKind = 'string' | 'number' | 'boolean' | 'enum' | 'array';
+/** What a field holds, as far as conditions care; `any`: a loaded value, whose type is known only at run time. */
+type FieldKind = 'string' | 'number' | 'boolean' | 'enum' | 'array' | 'any';
 
 /** One path a condition may test. */
 export interface KnownPath {
@@ -16,8 +16,16 @@ export interface KnownPath {
   readonly optional: boolean;
 }
 
-/** The paths a flow's conditions may test, by full path (`input.topic`, `when.attendees`), in the order to list them. */
+/**
+ * The paths a flow's conditions may test, by full path (`input.topic`, `when.attendees`), in the order to
+ * list them; `order.*` stands for every path under a load step's value.
+ */
 export type KnownPaths = ReadonlyMap<string, KnownPath>;
+
+/** What `known` says of `path`: its own entry, or the `<step>.*` of the load step it is under. */
+export function knownPath(known: KnownPaths, path: string): KnownPath | undefined {
+  return known.get(path) ?? known.get(`${path.slice(0, path.indexOf('.'))}.*`);
+}
 
 /** One mistake in a condition: where it is, what is wrong, and how to fix it. */
 export interface ConditionProblem {
@@ -36,6 +44,7 @@ const FITTING: Record<FieldKind, readonly Operator[]> = {
   boolean: ['eq', 'ne', 'answered'],
   enum: ['eq', 'ne', 'in', 'answered'],
   array: ['includes', 'answered'],
+  any: ['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'in', 'includes', 'answered'],
 };
 const KIND_NAMES: Record<FieldKind, string> = {
   string: 'a text field',
@@ -43,9 +52,10 @@ const KIND_NAMES: Record<FieldKind, string> = {
   boolean: 'a yes/no field',
   enum: 'a choice field',
   array: 'a list field',
+  any: 'a loaded value',
 };
-// the same `name.field` paths as message templates
-const PATH = /^[A-Za-z][A-Za-z0-9_]*\.[A-Za-z][A-Za-z0-9_]*$/;
+// the same paths as message templates: `name.field`, deeper into a loaded value (`order.customer.name`)
+const PATH = /^[A-Za-z][A-Za-z0-9_]*(\.[A-Za-z0-9_]+)+$/;
 // words people write for the ones we have
 const ALIASES: Record<string, string> = {
   and: 'all',
@@ -191,7 +201,7 @@ function checkNode(node: unknown, at: string, known: KnownPaths | undefined, add
       else for (const [i, item] of value.entries()) checkNode(item, within(at, `${key}[${i}]`), known, add);
     } else if (key === 'not') checkNode(value, within(at, 'not'), known, add);
     else if (!PATH.test(key)) {
-      const paths = known ? [...known.keys()] : [];
+      const paths = known ? listedPaths(known) : [];
       add(
         at,
         `'${key}' is neither a path (form.field) nor all, any or not.`,
@@ -201,11 +211,15 @@ function checkNode(node: unknown, at: string, known: KnownPaths | undefined, add
   }
 }
 
+/** The paths to suggest: every known one, a load step's as `order.…`. */
+const listedPaths = (known: KnownPaths) => [...known.keys()].map((path) => (path.endsWith('.*') ? `${path.slice(0, -1)}…` : path));
+
 function checkTest(path: string, test: unknown, at: string, known: KnownPaths | undefined, add: Add): void {
-  const field = known?.get(path);
+  const field = known ? knownPath(known, path) : undefined;
   if (known && !field) {
-    const where = path.startsWith('input.') ? 'an argument of the tool' : 'a field of any form';
-    const paths = [...known.keys()];
+    const loads = [...known.keys()].some((known) => known.endsWith('.*'));
+    const where = path.startsWith('input.') ? 'an argument of the tool' : `a field of any form${loads ? ' or loaded by a step' : ''}`;
+    const paths = listedPaths(known);
     add(
       at,
       `the path '${path}' is not ${where}.`,
@@ -325,7 +339,7 @@ function listed(written: string, choices: readonly string[]): string {
 }
 
 /** ` (did you mean 'x'?)` for a choice close to what was written, else nothing. */
-function didYouMean(written: string, choices: readonly string[]): string {
+export function didYouMean(written: string, choices: readonly string[]): string {
   const alias = ALIASES[written];
   const bySuffix = choices.find((choice) => choice.endsWith(`.${written}`));
   let best = alias !== undefined && choices.includes(alias) ? alias : bySuffix;

@@ -15,14 +15,27 @@ export interface DeclaredFlow {
   readonly machine: AnyStateMachine;
 }
 
-/** How a flow ended without its final action, for a default message. */
+/** How a flow ended without its final action, for a default message: the flow's own message when it has one. */
 export function endedText(owner: string, outcome: Extract<FlowOutcome, { status: 'ended' }>): string {
+  if (outcome.message !== undefined) return outcome.message;
   const how =
     outcome.how === 'abandoned'
       ? 'the answers were abandoned at the review'
-      : `the question of step '${outcome.step}' was ${outcome.how === 'declined' ? 'declined' : 'cancelled'}`;
+      : outcome.how === 'failed' || outcome.how === 'stopped'
+        ? `step '${outcome.step}' could not load what it needs. Try again later`
+        : `the question of step '${outcome.step}' was ${outcome.how === 'declined' ? 'declined' : 'cancelled'}`;
   return `${owner}: nothing was done, because ${how}.`;
 }
+
+/** What an `ended` function is told of an ended flow (typed by each define function). */
+export function endedInfo(outcome: Extract<FlowOutcome, { status: 'ended' }>): never {
+  const { status: _ended, ...info } = outcome;
+  return info as never;
+}
+
+/** The ended flow is an error for the caller: a load failed, or a rule ended it (the order does not exist). */
+export const endedInError = (outcome: Extract<FlowOutcome, { status: 'ended' }>): boolean =>
+  outcome.how === 'failed' || outcome.how === 'stopped';
 
 export function declareFlow(
   owner: string,
@@ -30,11 +43,13 @@ export function declareFlow(
   input: z.ZodObject,
   steps: Readonly<Record<string, StepSpec>>,
   final: (input: FinalInput) => unknown,
+  /** The functions the flow's load steps run, by name. */
+  loaders: unknown,
   /** The default fallback of every question (tools only: prompts and resources have no model in the loop). */
   fallback?: QuestionFallback,
 ): DeclaredFlow {
   const problems: DefinitionProblem[] = [];
-  const compiled = compileFlow(owner, name, input, steps, problems);
+  const compiled = compileFlow(owner, name, input, steps, problems, loaders);
   if (problems.length > 0) throw new RoundtripDefinitionError(problems);
   let questions: AnyQuestions;
   try {

@@ -1,15 +1,20 @@
 // A prompt declared as a flow: it asks its questions, then its final action writes the messages.
 import { definePrompt, type PromptDefinition, type PromptMessageView } from '@roundtrip/engine';
 import { z } from 'zod';
-import { declareFlow, endedText } from './declare-flow.ts';
+import { declareFlow, endedInfo, endedText } from './declare-flow.ts';
 import type { EndedInfo } from './define-flow-tool.ts';
 import type { FlowOutcome } from './flow-context.ts';
 import { registerFlow } from './flow-registry.ts';
 import type { FinalInput } from './flow-setup.ts';
 import type { AnswersOf, StepSpec } from './flow-spec.ts';
 import { checkedMigrations, type FlowVersioning, withVersion } from './flow-version.ts';
+import type { FlowLoaders, LoadedOf, LoadersOf } from './load-spec.ts';
 
-export interface FlowPromptConfig<TArgs extends z.ZodObject, TSteps extends Record<string, StepSpec>> extends FlowVersioning {
+export interface FlowPromptConfig<
+  TArgs extends z.ZodObject,
+  TSteps extends Record<string, StepSpec>,
+  TLoaders extends FlowLoaders<z.output<TArgs>, TSteps> = Record<never, never>,
+> extends FlowVersioning {
   /** Prompt name as clients ask for it: 1–128 characters of letters, digits, `_`, `-` and `.`. */
   readonly name: string;
   readonly description: string;
@@ -17,20 +22,28 @@ export interface FlowPromptConfig<TArgs extends z.ZodObject, TSteps extends Reco
   /** The prompt's arguments (strings on the wire); templates and conditions read them as `input.<name>`. */
   readonly arguments?: TArgs;
   readonly steps: TSteps;
+  /** The functions the `load` steps run, by name (see defineFlowTool). */
+  readonly loaders?: LoadersOf<TLoaders, z.output<TArgs>, TSteps>;
   /** Writes the prompt's messages from the arguments and the answers. */
-  readonly final: (args: { input: z.output<TArgs>; answers: AnswersOf<TSteps> }) => PromptMessageView[] | Promise<PromptMessageView[]>;
-  /** The messages when the user declined, cancelled or abandoned; by default one user message saying so. */
-  readonly ended?: (info: EndedInfo<TSteps, z.output<TArgs>>) => PromptMessageView[];
+  readonly final: (args: {
+    input: z.output<TArgs>;
+    answers: AnswersOf<TSteps>;
+    loaded: LoadedOf<TSteps, TLoaders>;
+  }) => PromptMessageView[] | Promise<PromptMessageView[]>;
+  /** The messages when the flow ended early; by default one user message saying so (the flow's message, when it has one). */
+  readonly ended?: (info: EndedInfo<TSteps, z.output<TArgs>, LoadedOf<TSteps, TLoaders>>) => PromptMessageView[];
 }
 
 /** Defines a prompt whose questions are declared as steps. Throws a RoundtripDefinitionError listing every problem. */
 export function defineFlowPrompt<
   const TSteps extends Record<string, StepSpec>,
   const TArgs extends z.ZodObject = z.ZodObject<Record<never, never>>,
->(config: FlowPromptConfig<TArgs, TSteps>): PromptDefinition {
+  TLoaders extends FlowLoaders<z.output<TArgs>, TSteps> = Record<never, never>,
+>(config: FlowPromptConfig<TArgs, TSteps, TLoaders>): PromptDefinition {
   const args = (config.arguments ?? z.object({})) as z.ZodObject;
   const final = (input: FinalInput) => config.final(input as never);
-  const flow = withVersion(declareFlow(`prompt '${config.name}'`, config.name, args, config.steps, final), config.version, final);
+  const declared = declareFlow(`prompt '${config.name}'`, config.name, args, config.steps, final, config.loaders);
+  const flow = withVersion(declared, config.version, final);
   const ended = config.ended;
   const definition = definePrompt({
     ...(config.migrations ? { migrations: checkedMigrations(flow.compiled, config.version, config.migrations) } : {}),
@@ -42,9 +55,7 @@ export function defineFlowPrompt<
     machine: flow.machine,
     messages: (output: FlowOutcome): PromptMessageView[] => {
       if (output.status === 'done') return output.result as PromptMessageView[];
-      return ended
-        ? ended({ step: output.step, how: output.how, input: output.input as never, answers: output.answers as never })
-        : [{ role: 'user', text: endedText(config.title ?? config.name, output) }];
+      return ended ? ended(endedInfo(output)) : [{ role: 'user', text: endedText(config.title ?? config.name, output) }];
     },
   } as never);
   registerFlow(definition, flow, final);

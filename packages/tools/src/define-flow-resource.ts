@@ -1,13 +1,14 @@
 // A resource declared as a flow: reading it asks its questions, then its final action writes the body.
 import { defineResource, type ResourceBody, type ResourceDefinition } from '@roundtrip/engine';
 import { z } from 'zod';
-import { declareFlow, endedText } from './declare-flow.ts';
+import { declareFlow, endedInfo, endedText } from './declare-flow.ts';
 import type { EndedInfo } from './define-flow-tool.ts';
 import type { FlowOutcome } from './flow-context.ts';
 import { registerFlow } from './flow-registry.ts';
 import type { FinalInput } from './flow-setup.ts';
 import type { AnswersOf, StepSpec } from './flow-spec.ts';
 import { checkedMigrations, type FlowVersioning, withVersion } from './flow-version.ts';
+import type { FlowLoaders, LoadedOf, LoadersOf } from './load-spec.ts';
 
 /** The `{variables}` of a URI template type. */
 type UriVariables<U extends string> = U extends `${string}{${infer V}}${infer R}` ? V | UriVariables<R> : never;
@@ -19,6 +20,7 @@ export interface FlowResourceConfig<
   U extends string,
   TSteps extends Record<string, StepSpec>,
   TVars extends z.ZodObject = DefaultVariables<U>,
+  TLoaders extends FlowLoaders<z.output<TVars>, TSteps> = Record<never, never>,
 > extends FlowVersioning {
   /** A fixed URI, or a URI template whose `{variables}` are the input (`statement://customers/{customer}`). */
   readonly uri: U;
@@ -33,10 +35,16 @@ export interface FlowResourceConfig<
    */
   readonly variables?: TVars;
   readonly steps: TSteps;
+  /** The functions the `load` steps run, by name (see defineFlowTool). */
+  readonly loaders?: LoadersOf<TLoaders, z.output<TVars>, TSteps>;
   /** Writes the resource's body from the URI's variables (`input`) and the answers. */
-  readonly final: (args: { input: z.output<TVars>; answers: AnswersOf<TSteps> }) => ResourceBody | Promise<ResourceBody>;
-  /** The body when the user declined, cancelled or abandoned; by default a text saying so. */
-  readonly ended?: (info: EndedInfo<TSteps, z.output<TVars>>) => ResourceBody;
+  readonly final: (args: {
+    input: z.output<TVars>;
+    answers: AnswersOf<TSteps>;
+    loaded: LoadedOf<TSteps, TLoaders>;
+  }) => ResourceBody | Promise<ResourceBody>;
+  /** The body when the flow ended early; by default a text saying so (the flow's message, when it has one). */
+  readonly ended?: (info: EndedInfo<TSteps, z.output<TVars>, LoadedOf<TSteps, TLoaders>>) => ResourceBody;
 }
 
 /** Defines a resource whose questions are declared as steps. Throws a RoundtripDefinitionError listing every problem. */
@@ -44,11 +52,13 @@ export function defineFlowResource<
   const U extends string,
   const TSteps extends Record<string, StepSpec>,
   TVars extends z.ZodObject = DefaultVariables<U>,
->(config: FlowResourceConfig<U, TSteps, TVars>): ResourceDefinition {
+  TLoaders extends FlowLoaders<z.output<TVars>, TSteps> = Record<never, never>,
+>(config: FlowResourceConfig<U, TSteps, TVars, TLoaders>): ResourceDefinition {
   const names = [...String(config.uri).matchAll(/\{([^{}]+)\}/g)].map((m) => m[1]!);
   const variables = (config.variables as z.ZodObject | undefined) ?? z.object(Object.fromEntries(names.map((name) => [name, z.string()])));
   const final = (input: FinalInput) => config.final(input as never);
-  const flow = withVersion(declareFlow(`resource '${config.name}'`, config.name, variables, config.steps, final), config.version, final);
+  const declared = declareFlow(`resource '${config.name}'`, config.name, variables, config.steps, final, config.loaders);
+  const flow = withVersion(declared, config.version, final);
   const ended = config.ended;
   const definition = defineResource({
     ...(config.migrations ? { migrations: checkedMigrations(flow.compiled, config.version, config.migrations) } : {}),
@@ -62,9 +72,7 @@ export function defineFlowResource<
     machine: flow.machine,
     contents: (output: FlowOutcome): ResourceBody => {
       if (output.status === 'done') return output.result as ResourceBody;
-      return ended
-        ? ended({ step: output.step, how: output.how, input: output.input as never, answers: output.answers as never })
-        : endedText(config.title ?? config.name, output);
+      return ended ? ended(endedInfo(output)) : endedText(config.title ?? config.name, output);
     },
   } as never);
   registerFlow(definition, flow, final);

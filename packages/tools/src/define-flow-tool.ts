@@ -1,19 +1,26 @@
 // A tool declared as a flow of questions, served by the engine like any other tool.
 import { defineTool, type QuestionFallback, type ToolAnnotations, type ToolDefinition, type ToolResultView } from '@roundtrip/engine';
 import type { z } from 'zod';
-import { declareFlow, endedText } from './declare-flow.ts';
-import type { FlowOutcome } from './flow-context.ts';
+import { declareFlow, endedInError, endedInfo, endedText } from './declare-flow.ts';
+import type { EndedHow, FlowOutcome } from './flow-context.ts';
 import { registerFlow } from './flow-registry.ts';
 import { type FinalInput, type FinishInput, shownNow } from './flow-setup.ts';
 import type { AnswersOf, StepSpec } from './flow-spec.ts';
 import { checkedMigrations, type FlowVersioning, withVersion } from './flow-version.ts';
+import type { FlowLoaders, LoadedOf, LoadersOf } from './load-spec.ts';
 
-/** How a flow ended early: at which step, how the user left it, and what was known by then. */
-export interface EndedInfo<TSteps, TInput = Record<string, unknown>> {
+/**
+ * How a flow ended early: at which step, how (the user declined, cancelled or abandoned; an `end` rule
+ * `stopped` it; a load `failed`), and what was known by then.
+ */
+export interface EndedInfo<TSteps, TInput = Record<string, unknown>, TLoaded = Readonly<Record<string, unknown>>> {
   readonly step: keyof TSteps & string;
-  readonly how: 'declined' | 'cancelled' | 'abandoned';
+  readonly how: EndedHow;
+  /** For `stopped` and `failed`: the message the flow words (the `end` rule's, or the load's `onError`), rendered. */
+  readonly message?: string;
   readonly input: TInput;
   readonly answers: AnswersOf<TSteps>;
+  readonly loaded: TLoaded;
 }
 
 /** Put before a result recorded earlier in the conversation for other answers. */
@@ -27,6 +34,7 @@ export interface FlowToolConfig<
   TInput extends z.ZodObject,
   TSteps extends Record<string, StepSpec>,
   TOutput extends z.ZodObject = z.ZodObject,
+  TLoaders extends FlowLoaders<z.output<TInput>, TSteps> = Record<never, never>,
 > extends FlowVersioning {
   /** Tool name as clients call it: 1–128 characters of letters, digits, `_`, `-` and `.`. */
   readonly name: string;
@@ -38,17 +46,27 @@ export interface FlowToolConfig<
   /** The steps in order: each goes to the next unless its `next` says otherwise; after the last, `final` runs. */
   readonly steps: TSteps;
   /**
-   * The final action, with the input and the answers typed from the steps. It runs at most once per
-   * conversation through the engine's effect ledger: a replayed final retry gets the recorded result.
+   * The functions the `load` steps run, by name (`load({ run: 'findOrder' })`), as actors are named in
+   * setup(): the machine config names them, the diagrams show them.
+   */
+  readonly loaders?: LoadersOf<TLoaders, z.output<TInput>, TSteps>;
+  /**
+   * The final action, with the input, the answers and the loaded values typed from the steps. It runs
+   * at most once per conversation through the engine's effect ledger: a replayed final retry gets the
+   * recorded result.
    */
   readonly final: (args: {
     input: z.output<TInput>;
     answers: AnswersOf<TSteps>;
+    loaded: LoadedOf<TSteps, TLoaders>;
   }) => FlowToolResult<NoInfer<TOutput>> | Promise<FlowToolResult<NoInfer<TOutput>>>;
   /** The schema of `structuredContent`; every result is checked against it before it is sent. */
   readonly output?: TOutput;
-  /** The result when the user declined, cancelled or abandoned; by default a text saying nothing was done. */
-  readonly ended?: (info: EndedInfo<TSteps, z.output<TInput>>) => FlowToolResult<NoInfer<TOutput>>;
+  /**
+   * The result when the flow ended early. By default a text saying nothing was done and why: the
+   * flow's message for a rule that ended it or a load that failed (an error result, `isError`).
+   */
+  readonly ended?: (info: EndedInfo<TSteps, z.output<TInput>, LoadedOf<TSteps, TLoaders>>) => FlowToolResult<NoInfer<TOutput>>;
   /**
    * How every question is asked of a host that cannot show forms (it declared no elicitation, like LM
    * Studio): `'model'` puts each to the model, which asks the user and calls the tool again with the
@@ -74,10 +92,12 @@ export function defineFlowTool<
   const TInput extends z.ZodObject,
   const TSteps extends Record<string, StepSpec>,
   TOutput extends z.ZodObject = z.ZodObject,
->(config: FlowToolConfig<TInput, TSteps, TOutput>): ToolDefinition {
+  TLoaders extends FlowLoaders<z.output<TInput>, TSteps> = Record<never, never>,
+>(config: FlowToolConfig<TInput, TSteps, TOutput, TLoaders>): ToolDefinition {
   const owner = `tool '${config.name}'`;
   const final = (args: FinalInput) => config.final(args as never);
-  const flow = withVersion(declareFlow(owner, config.name, config.input, config.steps, final, config.fallback), config.version, final);
+  const declared = declareFlow(owner, config.name, config.input, config.steps, final, config.loaders, config.fallback);
+  const flow = withVersion(declared, config.version, final);
   const ended = config.ended;
   const definition = defineTool({
     ...(config.migrations ? { migrations: checkedMigrations(flow.compiled, config.version, config.migrations) } : {}),
@@ -95,7 +115,8 @@ export function defineFlowTool<
         // what the last review showed from the server's data, read again right before the final action
         confirmed: {
           shown: ({ input }: { input: FinishInput }) => input.shown ?? null,
-          current: ({ input }: { input: FinishInput }) => (input.review ? (shownNow(flow.compiled, input.review, input) ?? null) : null),
+          current: async ({ input }: { input: FinishInput }) =>
+            input.review ? ((await shownNow(flow.compiled, input.review, input)) ?? null) : null,
         },
       },
     } as never,
@@ -106,9 +127,9 @@ export function defineFlowTool<
         // the final action ran before in this conversation, for other answers: say so rather than pretend
         return { ...view, text: `${EARLIER} ${view.text}` };
       }
-      return ended
-        ? ended({ step: output.step, how: output.how, input: output.input as never, answers: output.answers as never })
-        : { text: endedText(config.title ?? config.name, output) };
+      if (ended) return ended(endedInfo(output));
+      const text = endedText(config.title ?? config.name, output);
+      return endedInError(output) ? { text, isError: true } : { text };
     },
   } as never);
   registerFlow(definition, flow, final);

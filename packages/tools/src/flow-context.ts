@@ -3,6 +3,9 @@
 /** Answers by form name; `null` marks a form skipped or not asked on this way through. */
 type FlowAnswers = Record<string, Record<string, unknown> | null>;
 
+/** How a flow ended without its final action: the user left, or a rule ended it (`stopped`), or a load `failed`. */
+export type EndedHow = 'declined' | 'cancelled' | 'abandoned' | 'stopped' | 'failed';
+
 export interface FlowContext {
   input: Record<string, unknown>;
   answers: FlowAnswers;
@@ -12,7 +15,12 @@ export interface FlowContext {
   problems: Record<string, string>;
   /** True once a review was shown: steps answered before are then passed through, not asked again. */
   reviewing: boolean;
-  ended?: { step: string; how: 'declined' | 'cancelled' | 'abandoned' };
+  /** What each load step loaded, by step (absent in states sealed before flows loaded anything). */
+  loaded?: Record<string, unknown>;
+  /** Answers waiting for their form's async check, by form. */
+  held?: Record<string, Record<string, unknown>>;
+  /** `message`: the rendered message of an `end` rule or of a failed load. */
+  ended?: { step: string; how: EndedHow; message?: string };
   /** What each review showed from the server's data, by review step; checked again before the final action. */
   shown?: Record<string, Record<string, string | number | boolean>>;
   result?: unknown;
@@ -29,9 +37,11 @@ export type FlowOutcome<TResult = unknown> =
   | {
       status: 'ended';
       step: string;
-      how: 'declined' | 'cancelled' | 'abandoned';
+      how: EndedHow;
+      message?: string;
       input: Record<string, unknown>;
       answers: Record<string, Record<string, unknown>>;
+      loaded: Record<string, unknown>;
     };
 
 /** An answer event, as the engine sends it: `<form>.accept` with content, `.decline`, `.cancel`. */
@@ -44,9 +54,12 @@ export type FlowEvent = {
   input?: unknown;
 };
 
-/** The flow's values for conditions and templates: `input` and every answered form (and the one being accepted). */
+/**
+ * The flow's values for conditions and templates: `input`, every loaded value and answered form, answers
+ * held for their check, and the answer being accepted.
+ */
 export function valuesOf(context: FlowContext, event?: FlowEvent): Record<string, unknown> {
-  const values: Record<string, unknown> = { ...context.answers, input: context.input };
+  const values: Record<string, unknown> = { ...context.loaded, ...context.answers, ...context.held, input: context.input };
   if (event?.key !== undefined && event.type === `${event.key}.accept` && event.content) values[event.key] = event.content;
   return values;
 }
@@ -66,6 +79,13 @@ export function answersOnTrail(
   return out;
 }
 
+/** The values loaded by the load steps on the way taken: what the final action receives. */
+export function loadedOnTrail(context: FlowContext): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const step of context.trail) if (context.loaded && Object.hasOwn(context.loaded, step)) out[step] = context.loaded[step];
+  return out;
+}
+
 /** The trail after entering `step`: cut back to it when it was entered before, else extended by it. */
 export function enteredTrail(trail: readonly string[], step: string): string[] {
   const at = trail.indexOf(step);
@@ -74,7 +94,14 @@ export function enteredTrail(trail: readonly string[], step: string): string[] {
 
 /** The outcome of a flow that reached a final state. */
 export function outcomeOf(context: FlowContext, formsOf: (step: string) => readonly string[]): FlowOutcome {
-  if (context.ended) return { status: 'ended', ...context.ended, input: context.input, answers: answersOnTrail(context, formsOf) };
+  if (context.ended)
+    return {
+      status: 'ended',
+      ...context.ended,
+      input: context.input,
+      answers: answersOnTrail(context, formsOf),
+      loaded: loadedOnTrail(context),
+    };
   return { status: 'done', result: context.result, earlier: context.earlier === true };
 }
 

@@ -1,5 +1,5 @@
-// The steps of a flow as a graph: where each step can go once answered, which steps come before it,
-// and how many rounds the shortest way to the final action takes.
+// The steps of a flow as a graph: where each step can go once answered (or loaded), which steps come
+// before it, and how many rounds the shortest way to the final action takes (a load step takes none).
 import type { NextRule, StepSpec } from './flow-spec.ts';
 
 /** The target name of the final action in `next`. */
@@ -12,10 +12,12 @@ export interface FlowGraph {
   readonly order: readonly string[];
   /** Each step's `next` as rules; the last rule has no condition unless the author wrote one. */
   readonly rules: ReadonlyMap<string, readonly NextRule[]>;
-  /** Steps (or FINISH) each step can go to once answered. */
+  /** Steps (or FINISH) each step can go to once answered; a rule that ends the flow goes to none. */
   readonly forward: ReadonlyMap<string, ReadonlySet<string>>;
   /** Steps that can lead to each step. */
   readonly before: ReadonlyMap<string, ReadonlySet<string>>;
+  /** Steps that ask nothing (loads): they take no round, and going back passes over them. */
+  readonly silent: ReadonlySet<string>;
 }
 
 /** The rules of a step's `next`, with the default (the following step, or finish) filled in. */
@@ -32,17 +34,33 @@ export function flowGraph(steps: Readonly<Record<string, StepSpec>>): FlowGraph 
   const rules = new Map<string, NextRule[]>();
   const forward = new Map<string, Set<string>>();
   const before = new Map<string, Set<string>>([...order, FINISH].map((name) => [name, new Set<string>()]));
+  const silent = new Set(order.filter((name) => steps[name]?.kind === 'load'));
   for (const name of order) {
     const own = rulesOf(steps, order, name);
     rules.set(name, own);
     // a rule with a condition may fail: then the following rules apply, and when none holds the step stays
-    const targets = new Set(own.map((r) => r.goto));
+    const targets = new Set(own.flatMap((r) => (r.goto === undefined ? [] : [r.goto])));
     const step = steps[name]!;
     if (step.kind === 'page') targets.add(step.alternative);
     forward.set(name, targets);
     for (const target of targets) before.get(target)?.add(name);
   }
-  return { order, rules, forward, before };
+  return { order, rules, forward, before, silent };
+}
+
+/** The asking steps that can come right before `step`, passing over silent ones (loads): where 'back' goes. */
+export function askingBefore(graph: FlowGraph, step: string): Set<string> {
+  const found = new Set<string>();
+  const seen = new Set<string>();
+  const queue = [...(graph.before.get(step) ?? [])];
+  while (queue.length > 0) {
+    const name = queue.pop()!;
+    if (seen.has(name)) continue;
+    seen.add(name);
+    if (graph.silent.has(name)) queue.push(...(graph.before.get(name) ?? []));
+    else found.add(name);
+  }
+  return found;
 }
 
 /** Steps from which `target` can be reached by answering (not counting `target` itself unless on a loop). */
@@ -58,24 +76,38 @@ export function stepsLeadingTo(graph: FlowGraph, target: string): Set<string> {
   return found;
 }
 
-/** Rounds on the shortest way from the first step to the final action (each step is one round); undefined when there is none. */
+/**
+ * Rounds on the shortest way from the first step to the final action (each asking step is one round, a
+ * load none); undefined when there is none.
+ */
 export function shortestRounds(graph: FlowGraph): number | undefined {
   const first = graph.order[0];
   if (first === undefined) return 0;
-  const rounds = new Map<string, number>([[first, 1]]);
+  const cost = (step: string) => (graph.silent.has(step) ? 0 : 1);
+  // rounds spent once a step is answered; a deque keeps it shortest-first with steps of cost 0 and 1
+  const rounds = new Map<string, number>([[first, cost(first)]]);
   const queue = [first];
+  const done = new Set<string>();
+  let best: number | undefined;
   while (queue.length > 0) {
     const step = queue.shift()!;
+    if (done.has(step)) continue;
+    done.add(step);
     const here = rounds.get(step)!;
     for (const target of graph.forward.get(step) ?? []) {
-      if (target === FINISH) return here;
-      if (!rounds.has(target)) {
-        rounds.set(target, here + 1);
-        queue.push(target);
+      if (target === FINISH) {
+        best = Math.min(best ?? here, here);
+        continue;
+      }
+      const there = here + cost(target);
+      if (there < (rounds.get(target) ?? Number.POSITIVE_INFINITY)) {
+        rounds.set(target, there);
+        if (cost(target) === 0) queue.unshift(target);
+        else queue.push(target);
       }
     }
   }
-  return undefined;
+  return best;
 }
 
 /** Steps no path from the first step reaches. */

@@ -4,14 +4,27 @@ import { type ClientEvent, ConfirmedValueChangedError } from '@roundtrip/engine'
 import { type AnyStateMachine, assign, fromPromise, setup, spawnChild, stopChild } from 'xstate';
 import type { CompiledFlow } from './compile-flow.ts';
 import { type Condition, evaluateCondition } from './conditions.ts';
-import { answersOnTrail, enteredTrail, type FlowContext, type FlowEvent, outcomeOf, stableJson, valuesOf } from './flow-context.ts';
+import {
+  answersOnTrail,
+  type EndedHow,
+  enteredTrail,
+  type FlowContext,
+  type FlowEvent,
+  loadedOnTrail,
+  outcomeOf,
+  stableJson,
+  valuesOf,
+} from './flow-context.ts';
 import type { Shown } from './flow-spec.ts';
 import { changeOption } from './flow-states.ts';
+import { notAPromise, withWorkInputs, workActions, workActors } from './flow-work.ts';
+import { renderText } from './safe-text.ts';
 
 /** What the final action receives. */
 export interface FinalInput {
   readonly input: Record<string, unknown>;
   readonly answers: Record<string, Record<string, unknown>>;
+  readonly loaded: Record<string, unknown>;
 }
 
 /** The final actor's input: the final action's, plus what the last review showed, to check again. */
@@ -31,9 +44,9 @@ function lastShowingReview(flow: CompiledFlow, context: FlowContext): string | u
   return [...context.trail].reverse().find((step) => flow.reviews.get(step)?.spec.show !== undefined);
 }
 
-/** What a review shows now: its `show` with the input and the answers on the way here. */
-export function shownNow(flow: CompiledFlow, review: string, input: FinalInput): Shown | undefined {
-  return flow.reviews.get(review)?.spec.show?.({ input: input.input, answers: input.answers });
+/** What a review shows now: its `show` with the input, the answers and the values loaded on the way here. */
+export function shownNow(flow: CompiledFlow, review: string, input: FinalInput): Shown | Promise<Shown> | undefined {
+  return flow.reviews.get(review)?.spec.show?.({ input: input.input, answers: input.answers, loaded: input.loaded });
 }
 
 /** Why a review's choice did not count: it named a step this conversation did not pass through. */
@@ -50,42 +63,59 @@ const param = (params: unknown, key: string): unknown => (params as Params)[key]
  */
 export function flowMachine(flow: CompiledFlow, final: (input: FinalInput) => unknown): AnyStateMachine {
   const formsOf = (step: string) => flow.formsOfStep.get(step) ?? [];
+  const seen = (context: FlowContext) => ({
+    input: context.input,
+    answers: answersOnTrail(context, formsOf),
+    loaded: loadedOnTrail(context),
+  });
+  // sync checks run as guards; async ones as the `check` actor (flow-work.ts)
   const reasonFor = (form: string, context: FlowContext, event: FlowEvent): string | undefined => {
     if (flow.reviews.has(form)) return NOT_ON_THE_WAY;
     const page = flow.pages.get(form);
-    if (page) return page.check?.({ input: context.input, answers: answersOnTrail(context, formsOf) }) ?? undefined;
+    if (page) return notAPromise(page.check?.(seen(context)), `the check of page '${form}'`) ?? undefined;
     const check = flow.forms.get(form)?.spec.check;
     if (!check || !event.content) return undefined;
-    const answers = answersOnTrail(context, formsOf);
-    return check({ answer: event.content as never, input: context.input, answers }) ?? undefined;
+    return notAPromise(check({ answer: event.content as never, ...seen(context) }), `the check of '${form}'`) ?? undefined;
   };
+  // the step before this one on the trail that asked something (loads are passed over)
+  const askedBefore = (trail: readonly string[]) => [...trail.slice(0, -1)].reverse().find((step) => !flow.loads.has(step));
   // an answer kept from before a review's change, whose check no longer passes (the room is now too small)
   const keptAnswerReason = (form: string, context: FlowContext): string | undefined => {
     const answer = context.answers[form];
     return answer ? reasonFor(form, context, { type: `${form}.accept`, key: form, content: answer }) : undefined;
   };
   const formsParam = (params: unknown) => (param(params, 'forms') as string[] | undefined) ?? [];
-  const holds = (condition: unknown, context: FlowContext, event?: FlowEvent) =>
-    condition === undefined || evaluateCondition(condition as Condition, valuesOf(context, event));
+  const holds = (condition: unknown, context: FlowContext, event?: FlowEvent, loaded?: unknown) =>
+    condition === undefined ||
+    evaluateCondition(
+      condition as Condition,
+      // a load's rules read its value from the done event, before it is kept
+      loaded === undefined ? valuesOf(context, event) : { ...valuesOf(context, event), [String(loaded)]: event?.output ?? null },
+    );
   const chosen = (event: FlowEvent) => event.content?.choice;
 
   const machineSetup = setup({
     types: { context: {} as FlowContext, events: {} as FlowEvent, input: {} as Record<string, unknown> },
+    // typed here through their own signatures (flow-work.ts); the config names them as JSON
     actors: {
+      ...(workActors(flow) as Record<never, never>),
       // the result is recorded with the answers it was made for, so a later round can tell a replay for other answers
       finish: fromPromise<FinishOutput, FinishInput>(async ({ input }) => ({
-        result: await final({ input: input.input, answers: input.answers }),
+        result: await final({ input: input.input, answers: input.answers, loaded: input.loaded }),
         answers: stableJson(input.answers),
       })),
     },
     guards: {
-      when: ({ context, event }, params: Params) => holds(param(params, 'condition'), context, event),
+      when: ({ context, event }, params: Params) => holds(param(params, 'condition'), context, event, param(params, 'loaded')),
       answeredBefore: ({ context, event }, params: Params) =>
         context.reviewing &&
         formsOf(String(param(params, 'step'))).every((form) => context.answers[form] !== undefined) &&
         holds(param(params, 'condition'), context, event),
       formAnsweredBefore: ({ context }, params: Params) =>
         context.reviewing && context.answers[String(param(params, 'form'))] !== undefined,
+      // an answer given before (not skipped), to check again while reviewing
+      keptAnswer: ({ context }, params: Params) => context.reviewing && Boolean(context.answers[String(param(params, 'form'))]),
+      checkRefused: ({ event }) => typeof event.output === 'string',
       keptAnswerFails: ({ context }, params: Params) =>
         context.reviewing && formsParam(params).some((form) => keptAnswerReason(form, context) !== undefined),
       answerFails: ({ context, event }, params: Params) => reasonFor(String(param(params, 'form')), context, event) !== undefined,
@@ -93,7 +123,7 @@ export function flowMachine(flow: CompiledFlow, final: (input: FinalInput) => un
         event.error instanceof ConfirmedValueChangedError && lastShowingReview(flow, context) === param(params, 'step'),
       clientOpensPages: ({ context }) => context.client?.url === true,
       clientKnown: ({ context }) => context.client !== undefined,
-      cameFrom: ({ context }, params: Params) => context.trail[context.trail.length - 2] === param(params, 'step'),
+      cameFrom: ({ context }, params: Params) => askedBefore(context.trail) === param(params, 'step'),
       reviewChoice: ({ context, event }, params: Params) =>
         chosen(event) === param(params, 'option') && holds(param(params, 'condition'), context, event),
       changeStep: ({ context, event }, params: Params) => {
@@ -102,9 +132,11 @@ export function flowMachine(flow: CompiledFlow, final: (input: FinalInput) => un
       },
     },
     actions: {
+      ...(workActions(flow, formsOf) as Record<never, never>),
       takeInput: assign(({ event }) => ({
         input: (event.input ?? {}) as Record<string, unknown>,
         answers: {},
+        loaded: {},
         trail: [],
         problems: {},
         reviewing: false,
@@ -138,14 +170,17 @@ export function flowMachine(flow: CompiledFlow, final: (input: FinalInput) => un
         const form = String(param(params, 'form'));
         return { problems: { ...context.problems, [form]: reasonFor(form, context, event) ?? NOT_ON_THE_WAY } };
       }),
-      endFlow: assign((_, params: Params) => ({
-        ended: { step: String(param(params, 'step')), how: param(params, 'how') as 'declined' | 'cancelled' | 'abandoned' },
-      })),
+      endFlow: assign(({ context }, params: Params) => {
+        const ended = { step: String(param(params, 'step')), how: param(params, 'how') as EndedHow };
+        // an `end` rule's message, rendered with what the flow knows now
+        const message = param(params, 'message');
+        return { ended: typeof message === 'string' ? { ...ended, message: renderText(message, valuesOf(context)) } : ended };
+      }),
       startReview: assign({ reviewing: true }),
       noteClient: assign(({ event }) => ({ client: (event as unknown as ClientEvent).elicitation })),
       noteShown: assign(({ context }, params: Params) => {
         const step = String(param(params, 'step'));
-        const shown = shownNow(flow, step, { input: context.input, answers: answersOnTrail(context, formsOf) });
+        const shown = notAPromise(shownNow(flow, step, seen(context)), `the show of review '${step}'`);
         return { shown: { ...context.shown, [step]: shown ?? {} } };
       }),
       rememberChange: assign(({ context }, params: Params) => ({
@@ -159,7 +194,7 @@ export function flowMachine(flow: CompiledFlow, final: (input: FinalInput) => un
         id: 'finish',
         input: ({ context }): FinishInput => {
           const review = lastShowingReview(flow, context);
-          const base = { input: context.input, answers: answersOnTrail(context, formsOf) };
+          const base = seen(context);
           return review ? { ...base, review, shown: context.shown?.[review] ?? {} } : base;
         },
       }),
@@ -170,7 +205,7 @@ export function flowMachine(flow: CompiledFlow, final: (input: FinalInput) => un
     },
   });
   return machineSetup.createMachine({
-    ...(flow.config as object),
+    ...withWorkInputs(flow.config, flow),
     output: ({ context }: { context: FlowContext }) => outcomeOf(context, formsOf),
   } as never) as unknown as AnyStateMachine;
 }

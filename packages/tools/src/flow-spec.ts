@@ -2,6 +2,7 @@
 import type { QuestionFallback } from '@roundtrip/engine';
 import type { z } from 'zod';
 import type { Condition } from './conditions.ts';
+import type { LoadStep } from './load-spec.ts';
 
 /**
  * How a question is asked of a host that cannot show forms (it declared no elicitation): `'model'` puts
@@ -28,18 +29,29 @@ export type Leave =
 /** Where a step goes once answered: a step name, `'finish'` (the final action), or rules tried in order. */
 export type Next = string | readonly NextRule[];
 
-/** One rule of `next`: go to `goto` when `if` holds (no `if`: always). */
-export interface NextRule {
-  readonly if?: Condition;
-  readonly goto: string;
-}
+/**
+ * One rule of `next`, applied when `if` holds (no `if`: always): `goto` a step (or `'finish'`), or `end`
+ * the flow there with a message for the user, a template like the forms' messages
+ * (`{ if: { 'order.found': { eq: false } }, end: 'There is no order {{input.orderId}}.' }`). Nothing is
+ * done; the result says why (a tool's is an error result), or `ended` words it.
+ */
+export type NextRule =
+  | { readonly if?: Condition; readonly goto: string; readonly end?: undefined }
+  | { readonly if?: Condition; readonly end: string; readonly goto?: undefined };
 
-/** What a check sees: the answer just given, the tool's input and the answers given so far. */
+/** Values loaded by the flow's load steps, by step name (typed in the final action, JSON here). */
+type LoadedValues = Readonly<Record<string, unknown>>;
+
+/** What a check sees: the answer just given, the tool's input, the answers given and the values loaded so far. */
 export interface CheckArgs<TFields extends Fields> {
   readonly answer: FormAnswer<TFields>;
   readonly input: Readonly<Record<string, unknown>>;
   readonly answers: Readonly<Record<string, Readonly<Record<string, unknown>> | undefined>>;
+  readonly loaded: LoadedValues;
 }
+
+/** Why an answer does not fit (it is asked again with the reason), or undefined when it does. */
+type CheckResult = string | undefined;
 
 /** One form: one elicitation with one or more fields. */
 export interface FormSpec<TFields extends Fields = Fields> {
@@ -49,8 +61,9 @@ export interface FormSpec<TFields extends Fields = Fields> {
   /**
    * A check no form can express (a date in the future, a count against a room's size): return why the
    * answer does not fit, and the form is asked again with that reason; return undefined to accept it.
+   * An `async` check (one that reads a store) runs as an invoked actor: the round waits for it.
    */
-  check?(args: CheckArgs<TFields>): string | undefined;
+  check?(args: CheckArgs<TFields>): CheckResult | Promise<CheckResult>;
   /** In a step of several forms: ask this one only when the condition holds. */
   readonly if?: Condition;
   /** In a step of several forms: what declining this form does, instead of the step's `onDecline`. */
@@ -85,6 +98,7 @@ export interface AskStep<TForms extends Record<string, Fields> = Record<string, 
 export interface ShowArgs {
   readonly input: Readonly<Record<string, unknown>>;
   readonly answers: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
+  readonly loaded: LoadedValues;
 }
 
 /** Lines a review shows under the answers (`{ Price: '$40.00' }`): values read from the server's own data. */
@@ -98,19 +112,20 @@ export interface ReviewStep extends StepCommon {
   /**
    * Values from the server's data to show with the answers (a price, a room's free seats). They are read
    * again right before the final action: if they changed, the final action does not run and the review is
-   * shown again with the new values.
+   * shown again with the new values. An `async` show runs as an invoked actor before the review is asked.
    */
-  show?(args: ShowArgs): Shown;
+  show?(args: ShowArgs): Shown | Promise<Shown>;
   /** The option labels. */
   readonly labels: { readonly confirm: string; readonly change: string; readonly abandon: string };
   /** For hosts without elicitation; overrides the flow's `fallback`. On a destructive tool the model would relay the confirmation: opt in knowingly. */
   readonly fallback?: StepFallback;
 }
 
-/** What a page step's check sees: the input and the answers so far. */
+/** What a page step's check sees: the input, the answers and the values loaded so far. */
 export interface PageCheckArgs {
   readonly input: Readonly<Record<string, unknown>>;
   readonly answers: Readonly<Record<string, Readonly<Record<string, unknown>> | undefined>>;
+  readonly loaded: LoadedValues;
 }
 
 /**
@@ -128,12 +143,12 @@ export interface PageStep extends StepCommon {
   /**
    * Whether the user finished on the page. The client's accept only means the user agreed to open it:
    * check your own records here and return why not (the page is offered again with the reason), or
-   * undefined when it is done.
+   * undefined when it is done. An `async` check runs as an invoked actor.
    */
-  check?(args: PageCheckArgs): string | undefined;
+  check?(args: PageCheckArgs): CheckResult | Promise<CheckResult>;
 }
 
-export type StepSpec = AskStep<Record<string, Fields>> | ReviewStep | PageStep;
+export type StepSpec = AskStep<Record<string, Fields>> | ReviewStep | PageStep | LoadStep;
 
 /** The single form of an `ask` step is named after the step; the key stands for that name. */
 const SELF = '$self';
@@ -171,7 +186,7 @@ export function review(
   spec: {
     readonly message: string;
     readonly labels?: Partial<ReviewStep['labels']>;
-    show?(args: ShowArgs): Shown;
+    show?(args: ShowArgs): Shown | Promise<Shown>;
     readonly fallback?: StepFallback;
   } & Omit<StepCommon, 'onDecline'>,
 ): ReviewStep {

@@ -1,75 +1,39 @@
 // The JSON state configs of a flow's steps. Everything here is plain data: named guards and actions
-// with JSON params, questions asked by name; flow-setup.ts implements the names.
+// with JSON params, questions asked by name; flow-setup.ts implements the names. Steps whose checks or
+// shows are async, and load steps, get their invoked states from invoked-states.ts.
 import type { Condition } from './conditions.ts';
-import { FINISH, type FlowGraph } from './flow-graph.ts';
-import type { AskStep, Leave, NextRule, PageStep, ReviewStep } from './flow-spec.ts';
-
-type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-type Guard = { type: string; params: { [key: string]: Json } };
-type Action = { type: string; params?: { [key: string]: Json } };
-type Transition = { target?: string; guard?: Guard; actions?: Action[] };
-export type StateConfig = { [key: string]: Json | undefined };
-
-/** The final states and the state running the final action. */
-export const FINISHING = 'finishing';
-const DONE = 'done';
-const ENDED = 'ended';
+import type { AskStep, PageStep, ReviewStep } from './flow-spec.ts';
+import {
+  type Action,
+  act,
+  DONE,
+  ENDED,
+  FINISHING,
+  type Guard,
+  type Json,
+  json,
+  leaveTransitions,
+  passThrough,
+  ruleTarget,
+  ruleTransitions,
+  type StateBuilder,
+  type StateConfig,
+  type Transition,
+  targetOf,
+  when,
+  withGuard,
+  withoutEmptyActions,
+} from './flow-transitions.ts';
+import { checkedAskState, checkingState, showingReview } from './invoked-states.ts';
 
 /** Names of the review's options: `confirm`, `abandon`, and `change_<step>` for each step it can send back to. */
 export const CONFIRM = 'confirm';
 export const ABANDON = 'abandon';
 export const changeOption = (step: string) => `change_${step}`;
 
-export interface StateBuilder {
-  readonly machineId: string;
-  readonly graph: FlowGraph;
-  /** The forms of each ask step, in order. */
-  readonly formsOf: (step: string) => readonly string[];
-  readonly hasCheck: (form: string) => boolean;
-  /** The reviews of the flow that show values from the server's data. */
-  readonly showingReviews: readonly string[];
-}
-
-const when = (condition: Condition | undefined): Guard | undefined =>
-  condition === undefined ? undefined : { type: 'when', params: { condition: condition as unknown as Json } };
-const act = (type: string, params?: { [key: string]: Json }): Action => (params ? { type, params } : { type });
-const withGuard = (t: Transition, guard: Guard | undefined): Transition => (guard ? { ...t, guard } : t);
-
-/** A target written from a top-level step (`nested`: from inside a parallel step's region). */
-function targetOf(b: StateBuilder, name: string, nested: boolean): string {
-  const state = name === FINISH ? FINISHING : name;
-  return nested ? `#${b.machineId}.${state}` : state;
-}
-
-function ruleTransitions(b: StateBuilder, rules: readonly NextRule[], nested: boolean, actions: Action[]): Transition[] {
-  return rules.map((rule) => withGuard({ target: targetOf(b, rule.goto, nested), actions }, when(rule.if)));
-}
-
-/** What a decline or cancel does, as transitions. */
-function leaveTransitions(
-  b: StateBuilder,
-  step: string,
-  leave: Leave,
-  how: 'declined' | 'cancelled',
-  nested: boolean,
-  skip: Transition[],
-): Transition[] {
-  const end: Transition = { target: targetOf(b, ENDED, nested), actions: [act('endFlow', { step, how })] };
-  if (leave === 'skip') return skip;
-  if (leave === 'back') {
-    const back = [...(b.graph.before.get(step) ?? [])].map((before) => ({
-      target: targetOf(b, before, nested),
-      guard: { type: 'cameFrom', params: { step: before } },
-      actions: [act('forgetStep', { step: before })],
-    }));
-    return [...back, end];
-  }
-  return [end];
-}
-
-/** Kept answers whose check fails now are dropped (with the reason), so their form is asked again. */
+/** Kept answers whose (sync) check fails now are dropped (with the reason), so their form is asked again. */
 function dropFailing(b: StateBuilder, forms: readonly string[], target?: string): Transition[] {
-  const checked = forms.filter((form) => b.hasCheck(form));
+  const checked = forms.filter((form) => b.syncCheck(form));
   if (checked.length === 0) return [];
   const t: Transition = {
     guard: { type: 'keptAnswerFails', params: { forms: checked } },
@@ -79,71 +43,74 @@ function dropFailing(b: StateBuilder, forms: readonly string[], target?: string)
 }
 
 const checkFirst = (b: StateBuilder, form: string): Transition[] =>
-  b.hasCheck(form) ? [{ guard: { type: 'answerFails', params: { form } }, actions: [act('rememberProblem', { form })] }] : [];
+  b.syncCheck(form) ? [{ guard: { type: 'answerFails', params: { form } }, actions: [act('rememberProblem', { form })] }] : [];
 
 /** A step asking one form, named after the step. */
 export function singleAskState(b: StateBuilder, name: string, step: AskStep): StateConfig {
+  if (b.asyncCheck(name)) return checkedAskState(b, name, step);
   const rules = b.graph.rules.get(name)!;
   const store = [act('store', { form: name })];
-  const skip = ruleTransitions(b, rules, false, [act('skipStep', { step: name })]);
+  const skip = ruleTransitions(b, name, rules, false, [act('skipStep', { step: name })]);
   return {
     entry: [act('enterStep', { step: name })],
     meta: { ask: [name] },
     // when coming back through a review, a step answered before is not asked again, unless its check now fails
-    always: [
-      ...dropFailing(b, [name]),
-      ...rules.map((rule) => ({
-        target: targetOf(b, rule.goto, false),
-        guard: {
-          type: 'answeredBefore',
-          params: rule.if === undefined ? { step: name } : { step: name, condition: rule.if as unknown as Json },
-        },
-      })),
-    ],
+    always: [...dropFailing(b, [name]), ...passThrough(b, name, rules, false)],
     on: {
-      [`${name}.accept`]: [...checkFirst(b, name), ...ruleTransitions(b, rules, false, store)],
+      [`${name}.accept`]: [...checkFirst(b, name), ...ruleTransitions(b, name, rules, false, store)],
       [`${name}.decline`]: leaveTransitions(b, name, step.onDecline ?? 'end', 'declined', false, skip),
       [`${name}.cancel`]: leaveTransitions(b, name, step.onCancel ?? 'end', 'cancelled', false, skip),
     },
   } as StateConfig;
 }
 
+/** One form's region of a parallel step: deciding whether to ask it, asking, (checking,) answered or skipped. */
+function formRegion(b: StateBuilder, name: string, step: AskStep, form: string): Json {
+  const spec = step.forms![form]!;
+  const skipForm: Transition[] = [{ target: 'skipped', actions: [act('skipForm', { form })] }];
+  const ask: Transition = { target: 'asking' };
+  const checked = b.asyncCheck(form);
+  // an async check runs in its own state; a kept answer (while reviewing) is checked there again
+  const keep: Transition[] = checked
+    ? [{ target: 'checking', guard: { type: 'keptAnswer', params: { form } }, actions: [act('holdKept', { form })] }]
+    : dropFailing(b, [form], 'asking');
+  return json({
+    initial: 'deciding',
+    states: {
+      deciding: {
+        always: [
+          ...keep,
+          { target: 'answered', guard: { type: 'formAnsweredBefore', params: { form } } },
+          ...(spec.if === undefined ? [ask] : [withGuard(ask, when(spec.if)), ...skipForm]),
+        ],
+      },
+      asking: {
+        meta: { ask: [form] },
+        on: {
+          [`${form}.accept`]: checked
+            ? { target: 'checking', actions: [act('hold', { form })] }
+            : [...checkFirst(b, form), { target: 'answered', actions: [act('store', { form })] }],
+          [`${form}.decline`]: leaveTransitions(b, name, spec.onDecline ?? step.onDecline ?? 'end', 'declined', true, skipForm),
+          [`${form}.cancel`]: leaveTransitions(b, name, spec.onCancel ?? step.onCancel ?? 'end', 'cancelled', true, skipForm),
+        },
+      },
+      ...(checked ? { checking: checkingState(form, [{ target: 'answered', actions: [act('storeHeld', { form })] }]) } : {}),
+      answered: { type: 'final' },
+      skipped: { type: 'final' },
+    },
+  });
+}
+
 /** A step asking several forms in one round: one parallel region each. */
 export function parallelAskState(b: StateBuilder, name: string, step: AskStep): StateConfig {
   const rules = b.graph.rules.get(name)!;
   const regions: { [key: string]: Json } = {};
-  for (const form of b.formsOf(name)) {
-    const spec = step.forms![form]!;
-    const skipForm: Transition[] = [{ target: 'skipped', actions: [act('skipForm', { form })] }];
-    const ask: Transition = { target: 'asking' };
-    regions[form] = {
-      initial: 'deciding',
-      states: {
-        deciding: {
-          always: [
-            ...dropFailing(b, [form], 'asking'),
-            { target: 'answered', guard: { type: 'formAnsweredBefore', params: { form } } },
-            ...(spec.if === undefined ? [ask] : [withGuard(ask, when(spec.if)), ...skipForm]),
-          ],
-        },
-        asking: {
-          meta: { ask: [form] },
-          on: {
-            [`${form}.accept`]: [...checkFirst(b, form), { target: 'answered', actions: [act('store', { form })] }],
-            [`${form}.decline`]: leaveTransitions(b, name, spec.onDecline ?? step.onDecline ?? 'end', 'declined', true, skipForm),
-            [`${form}.cancel`]: leaveTransitions(b, name, spec.onCancel ?? step.onCancel ?? 'end', 'cancelled', true, skipForm),
-          },
-        },
-        answered: { type: 'final' },
-        skipped: { type: 'final' },
-      },
-    } as unknown as Json;
-  }
+  for (const form of b.formsOf(name)) regions[form] = formRegion(b, name, step, form);
   return {
     type: 'parallel',
     entry: [act('enterStep', { step: name })],
     states: regions,
-    onDone: ruleTransitions(b, rules, false, []),
+    onDone: ruleTransitions(b, name, rules, false, []),
   } as StateConfig;
 }
 
@@ -154,20 +121,15 @@ export function parallelAskState(b: StateBuilder, name: string, step: AskStep): 
 export function pageState(b: StateBuilder, name: string, step: PageStep): StateConfig {
   const rules = b.graph.rules.get(name)!;
   const store = [act('store', { form: name })];
-  const skip = ruleTransitions(b, rules, true, [act('skipStep', { step: name })]);
+  const skip = ruleTransitions(b, name, rules, true, [act('skipStep', { step: name })]);
+  const checked = b.asyncCheck(name);
   return {
     entry: [act('enterStep', { step: name })],
     initial: 'choosing',
     states: {
       choosing: {
         always: [
-          ...rules.map((rule) => ({
-            target: targetOf(b, rule.goto, true),
-            guard: {
-              type: 'answeredBefore',
-              params: rule.if === undefined ? { step: name } : { step: name, condition: rule.if as unknown as Json },
-            },
-          })),
+          ...passThrough(b, name, rules, true),
           { target: 'asking', guard: { type: 'clientOpensPages', params: {} } },
           {
             target: targetOf(b, step.alternative, true),
@@ -179,41 +141,49 @@ export function pageState(b: StateBuilder, name: string, step: PageStep): StateC
       asking: {
         meta: { ask: [name] },
         on: {
-          [`${name}.accept`]: [...checkFirst(b, name), ...ruleTransitions(b, rules, true, store)],
+          [`${name}.accept`]: checked
+            ? { target: 'checking', actions: [act('hold', { form: name })] }
+            : [...checkFirst(b, name), ...ruleTransitions(b, name, rules, true, store)],
           [`${name}.decline`]: leaveTransitions(b, name, step.onDecline ?? 'end', 'declined', true, skip),
           [`${name}.cancel`]: leaveTransitions(b, name, step.onCancel ?? 'end', 'cancelled', true, skip),
         },
       },
+      ...(checked ? { checking: checkingState(name, ruleTransitions(b, name, rules, true, [act('storeHeld', { form: name })])) } : {}),
     },
   } as StateConfig;
 }
 
-/** A review: confirm goes on, abandon ends, `change_<step>` asks that step again (if it was on the way here). */
+/**
+ * A review: confirm goes on, abandon ends, `change_<step>` asks that step again (if it was on the way
+ * here). With an async `show`, the values are read in a state of their own before the review is asked.
+ */
 export function reviewState(b: StateBuilder, name: string, step: ReviewStep, changeable: readonly string[]): StateConfig {
   const rules = b.graph.rules.get(name)!;
+  const nested = b.asyncShow(name);
   const choice = (option: string, condition?: Condition): Guard => ({
     type: 'reviewChoice',
-    params: condition === undefined ? { option } : { option, condition: condition as unknown as Json },
+    params: condition === undefined ? { option } : { option, condition: json(condition) },
   });
-  return {
-    entry: [act('enterStep', { step: name }), act('startReview'), ...(step.show ? [act('noteShown', { step: name })] : [])],
-    meta: { ask: [name] },
-    on: {
-      [`${name}.accept`]: [
-        ...rules.map((rule) => ({ target: targetOf(b, rule.goto, false), guard: choice(CONFIRM, rule.if) })),
-        { target: ENDED, guard: choice(ABANDON), actions: [act('endFlow', { step: name, how: 'abandoned' })] },
-        ...changeable.map((target) => ({
-          target,
-          guard: { type: 'changeStep', params: { step: target } },
-          actions: [act('forgetStep', { step: target })],
-        })),
-        // a change to a step this conversation did not pass through: say so and ask again
-        { actions: [act('rememberProblem', { form: name })] },
-      ],
-      [`${name}.decline`]: [{ target: ENDED, actions: [act('endFlow', { step: name, how: 'abandoned' })] }],
-      [`${name}.cancel`]: leaveTransitions(b, name, step.onCancel ?? 'end', 'cancelled', false, ruleTransitions(b, rules, false, [])),
-    },
-  } as StateConfig;
+  const ended = targetOf(b, ENDED, nested);
+  const abandoned: Action[] = [act('endFlow', { step: name, how: 'abandoned' })];
+  const on = {
+    [`${name}.accept`]: [
+      ...rules.map((rule) => ({ ...ruleTarget(b, name, rule, nested, []), guard: choice(CONFIRM, rule.if) })).map(withoutEmptyActions),
+      { target: ended, guard: choice(ABANDON), actions: abandoned },
+      ...changeable.map((target) => ({
+        target: targetOf(b, target, nested),
+        guard: { type: 'changeStep', params: { step: target } },
+        actions: [act('forgetStep', { step: target })],
+      })),
+      // a change to a step this conversation did not pass through: say so and ask again
+      { actions: [act('rememberProblem', { form: name })] },
+    ],
+    [`${name}.decline`]: [{ target: ended, actions: abandoned }],
+    [`${name}.cancel`]: leaveTransitions(b, name, step.onCancel ?? 'end', 'cancelled', nested, ruleTransitions(b, name, rules, nested, [])),
+  };
+  const entry = [act('enterStep', { step: name }), act('startReview')];
+  if (nested) return showingReview(name, entry, { meta: { ask: [name] }, on: json(on) });
+  return { entry: [...entry, ...(step.show ? [act('noteShown', { step: name })] : [])], meta: { ask: [name] }, on: json(on) };
 }
 
 /** The state running the final action, and the two ends. */
@@ -231,7 +201,7 @@ export function endStates(b: StateBuilder): { [key: string]: StateConfig } {
       exit: [act('stopFinal')],
       on: {
         'xstate.done.actor.finish': { target: DONE, actions: [act('keepResult')] },
-        'xstate.error.actor.finish': [...changed, { actions: [act('failFinal')] }],
+        'xstate.error.actor.finish': json([...changed, { actions: [act('failFinal')] }]),
       },
     },
     [DONE]: { type: 'final' },

@@ -27,8 +27,12 @@ export type {
   PageCheckArgs,
   PageStep,
   ReviewStep,
+  ShowArgs,
+  Shown,
   StepFallback,
   StepSpec,
 } from './flow-spec.ts';
 export { ask, askAll, form, openPage, review } from './flow-spec.ts';
 export type { FlowVersioning } from './flow-version.ts';
+export type { LoadErrorArgs, LoadedOf, Loader, LoaderArgs, LoadStep } from './load-spec.ts';
+export { load } from './load-spec.ts';

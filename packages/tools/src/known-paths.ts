@@ -1,4 +1,4 @@
-// What a condition or a template may read: `input.<argument>` and `<form>.<field>`, with each one's kind.
+// What a condition or a template may read: `input.<argument>`, `<form>.<field>` and `<load step>.<…>`, with each one's kind.
 import { z } from 'zod';
 import type { KnownPaths } from './conditions.ts';
 
@@ -35,8 +35,12 @@ function pathInfo(schema: z.ZodType): PathInfo {
   }
 }
 
-/** Every path a flow can read: the input's arguments and the fields of every form. */
-export function knownPaths(input: z.ZodObject, forms: ReadonlyMap<string, Readonly<Record<string, z.ZodType>>>): KnownPaths {
+/** Every path a flow can read: the input's arguments, the fields of every form, and anything under a load step's name. */
+export function knownPaths(
+  input: z.ZodObject,
+  forms: ReadonlyMap<string, Readonly<Record<string, z.ZodType>>>,
+  loads: readonly string[] = [],
+): KnownPaths {
   const paths = new Map<string, PathInfo>();
   for (const [key, schema] of Object.entries(input instanceof z.ZodObject ? input.shape : {}))
     paths.set(`input.${key}`, pathInfo(schema as z.ZodType));
@@ -44,5 +48,7 @@ export function knownPaths(input: z.ZodObject, forms: ReadonlyMap<string, Readon
     // a field that is not a zod schema is reported where the forms are collected
     for (const [field, schema] of Object.entries(fields)) if (schema instanceof z.ZodType) paths.set(`${form}.${field}`, pathInfo(schema));
   }
+  // a loaded value is JSON of a shape known only at run time: any path under it, any test
+  for (const step of loads) paths.set(`${step}.*`, { kind: 'any', optional: true });
   return paths;
 }

@@ -3,16 +3,17 @@
 import { safeText } from '@roundtrip/engine';
 
 const PLACEHOLDER = /\{\{\s*([^{}]*?)\s*\}\}/g;
-const PATH = /^[A-Za-z][A-Za-z0-9_]*\.[A-Za-z][A-Za-z0-9_]*$/;
+// `name.field`, or deeper into a loaded value (`order.customer.name`)
+const PATH = /^[A-Za-z][A-Za-z0-9_]*(\.[A-Za-z0-9_]+)+$/;
 
 /** Shown for a placeholder whose answer was not given (a skipped step, an optional field left empty). */
 const MISSING_VALUE = '—';
 
-/** The placeholders of a template, and those that are not `name.field` paths. */
-export function templatePaths(template: string): { paths: string[]; bad: string[] } {
+/** The placeholders of a template, and those that are neither paths (`name.field`) nor one of the `bare` names. */
+export function templatePaths(template: string, bare: readonly string[] = []): { paths: string[]; bad: string[] } {
   const paths: string[] = [];
   const bad: string[] = [];
-  for (const match of template.matchAll(PLACEHOLDER)) (PATH.test(match[1]!) ? paths : bad).push(match[1]!);
+  for (const match of template.matchAll(PLACEHOLDER)) (PATH.test(match[1]!) || bare.includes(match[1]!) ? paths : bad).push(match[1]!);
   return { paths, bad };
 }
 

@@ -10,10 +10,26 @@ export interface ConversationRound {
   readonly responses: Readonly<Record<string, InputResponse>>;
 }
 
-/** Where a conversation ends: the final action ran with these answers, or the user left at a step. */
+/**
+ * Where a conversation ends: the final action ran with these answers, or the flow ended at a step (the
+ * user left it, a rule ended the flow there, or its load failed; `message`: the flow's words for the last two).
+ */
 export type ConversationEnd =
   | { readonly status: 'done'; readonly answers: Readonly<Record<string, Readonly<Record<string, unknown>>>> }
-  | { readonly status: 'ended'; readonly step: string; readonly how: 'declined' | 'cancelled' | 'abandoned' };
+  | {
+      readonly status: 'ended';
+      readonly step: string;
+      readonly how: 'declined' | 'cancelled' | 'abandoned' | 'stopped' | 'failed';
+      readonly message?: string;
+    };
+
+/**
+ * What a load step gave on the way: one of the sample results (`options.loaded`), or a failure after its
+ * retries. To play the conversation, make the loader do that (its store holds that record, or fails).
+ */
+export type ConversationLoad =
+  | { readonly step: string; readonly loader: string; readonly outcome: 'loaded'; readonly value: unknown }
+  | { readonly step: string; readonly loader: string; readonly outcome: 'failed' };
 
 /** One way through a flow, from the first request to its result. */
 export interface Conversation {
@@ -28,6 +44,8 @@ export interface Conversation {
    */
   readonly kind: 'simple' | 'loop' | 'variant';
   readonly rounds: readonly ConversationRound[];
+  /** What each load step on the way gave, in order (empty for a flow that loads nothing). */
+  readonly loads: readonly ConversationLoad[];
   readonly end: ConversationEnd;
 }
 
@@ -42,4 +60,9 @@ export interface ConversationOptions {
   readonly everyAnswer?: boolean;
   /** "Now" for dates: texts of format date or date-time are a month later. @defaultValue the current time */
   readonly now?: Date;
+  /**
+   * Sample results of each load step, by step name: each is a way on, and a failure one more. Needed for
+   * a step whose value a condition reads; otherwise it loads `null`.
+   */
+  readonly loaded?: Readonly<Record<string, readonly unknown[]>>;
 }

@@ -5,7 +5,14 @@ import type { PromptDefinition, ResourceDefinition, ToolDefinition } from '@roun
 import type { AnyMachineSnapshot, EventObject } from 'xstate';
 import { getAdjacencyMap, getShortestPaths, getSimplePaths } from 'xstate/graph';
 import { flowMachineConfig, flowMachineFrom } from '../flow-registry.ts';
-import type { Conversation, ConversationEnd, ConversationOptions, ConversationRound, InputResponse } from './conversation-types.ts';
+import type {
+  Conversation,
+  ConversationEnd,
+  ConversationLoad,
+  ConversationOptions,
+  ConversationRound,
+  InputResponse,
+} from './conversation-types.ts';
 import { type FlowWalk, flowWalk } from './flow-walk.ts';
 import { definitionForms } from './question-forms.ts';
 import { formsOfSteps, replayPath } from './replay-path.ts';
@@ -103,9 +110,14 @@ function eventPaths(walk: FlowWalk, { loops, everyAnswer }: { loops: boolean; ev
 const describeResponse = (response: InputResponse) =>
   response.action === 'accept' ? `accept ${JSON.stringify(response.content)}` : response.action;
 const describeEnd = (end: ConversationEnd) => (end.status === 'done' ? 'done' : `ended (${end.how} at '${end.step}')`);
+const describeLoad = (load: ConversationLoad) => (load.outcome === 'failed' ? 'failed' : `loaded ${JSON.stringify(load.value)}`);
 
-function nameOf(rounds: readonly ConversationRound[], end: ConversationEnd): string {
-  const said = rounds.map((round) => round.asked.map((key) => `${key}: ${describeResponse(round.responses[key]!)}`).join(' + '));
+function nameOf(sequence: ReadonlyArray<ConversationRound | ConversationLoad>, end: ConversationEnd): string {
+  const said = sequence.map((part) =>
+    'step' in part
+      ? `${part.step}: ${describeLoad(part)}`
+      : part.asked.map((key) => `${key}: ${describeResponse(part.responses[key]!)}`).join(' + '),
+  );
   return `${said.join(' › ')} → ${describeEnd(end)}`;
 }
 
@@ -132,7 +144,10 @@ export function conversationsOf(
   const { owner, questions, parseInput } = definitionForms(definition);
   const machine = flowMachineFrom(definition, config);
   const formsOf = formsOfSteps(config);
-  const walk = flowWalk(machine, config, questions, formsOf, parseInput(options.input ?? {}), options.now ?? new Date());
+  const walk = flowWalk(machine, config, questions, formsOf, parseInput(options.input ?? {}), {
+    now: options.now ?? new Date(),
+    loaded: options.loaded ?? {},
+  });
   const maxPaths = options.maxPaths ?? DEFAULT_MAX_PATHS;
   let paths: EventPath[];
   try {
@@ -149,11 +164,11 @@ export function conversationsOf(
   const seen = new Set<string>();
   const conversations: Conversation[] = [];
   for (const { kind, events } of paths) {
-    const { rounds, end } = replayPath(walk, formsOf, events);
-    const name = nameOf(rounds, end);
+    const { rounds, loads, sequence, end } = replayPath(walk, formsOf, events);
+    const name = nameOf(sequence, end);
     if (seen.has(name)) continue;
     seen.add(name);
-    conversations.push({ name, kind, rounds, end });
+    conversations.push({ name, kind, rounds, loads, end });
   }
   return conversations;
 }

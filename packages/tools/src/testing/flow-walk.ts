@@ -1,14 +1,16 @@
 // A declared flow's machine as a graph for xstate/graph: states told apart by what decides where the
 // flow goes next (state, steps taken, which answers exist, which comparisons of the conditions hold),
-// and from each state the sample answers to its first question that lead somewhere different.
+// and from each state the sample answers to its first question that lead somewhere different, or where
+// the engine would wait for invoked work, its outcomes (work-events.ts).
 import { CLIENT_EVENT } from '@roundtrip/engine';
 import { type AnyMachineSnapshot, type AnyStateMachine, type EventObject, getNextSnapshot, initialTransition } from 'xstate';
 import { type FlowContext, type FlowEvent, valuesOf } from '../flow-context.ts';
-import { FINISHING } from '../flow-states.ts';
+import { FINISHING } from '../flow-transitions.ts';
 import { type AnswerCandidate, answerCandidates } from './answer-events.ts';
 import { type AtomicTest, conditionTests, testSignature } from './condition-tests.ts';
 import type { InputResponse } from './conversation-types.ts';
 import type { QuestionForm } from './question-forms.ts';
+import { loadOf, loadSamples, workEvents } from './work-events.ts';
 
 /** Traversal options shared by getSimplePaths, getShortestPaths and getAdjacencyMap. */
 interface WalkOptions {
@@ -32,7 +34,10 @@ export interface FlowWalk {
   responseOf(event: EventObject): InputResponse;
   /** The plainest accept of a question: the response for a key the flow asks but no longer reads this round. */
   plainResponse(key: string): InputResponse;
-  /** What an answer sends, one string each: a field's value (`when.time="11:00"`, `when.notes left out`), or `when:decline`. */
+  /**
+   * What an answer sends, one string each: a field's value (`when.time="11:00"`, `when.notes left out`),
+   * or `when:decline`; what a load gives (`order loaded {"found":true}`, `order failed`); nothing for other work.
+   */
   sentValues(event: EventObject): string[];
   /** The answers in a state that lead where an earlier answer in it does (left out of `events`), with where they lead. */
   sameWayAnswers(snapshot: AnyMachineSnapshot): ReadonlyArray<{ event: EventObject; target: AnyMachineSnapshot }>;
@@ -51,16 +56,18 @@ function startOf(machine: AnyStateMachine, input: Record<string, unknown>): AnyM
 /** The most traversal steps one flow may take (a guard against a runaway graph). */
 const TRAVERSAL_LIMIT = 20_000;
 
-/** The graph of `machine` (a declared flow's) for `input`, with sample answers to `questions`. */
+/** The graph of `machine` (a declared flow's) for `input`, with sample answers to `questions` and sample results of its loads. */
 export function flowWalk(
   machine: AnyStateMachine,
   config: unknown,
   questions: ReadonlyMap<string, QuestionForm>,
   formsOf: (step: string) => readonly string[],
   input: Record<string, unknown>,
-  now: Date,
+  options: { readonly now: Date; readonly loaded: Readonly<Record<string, readonly unknown[]>> },
 ): FlowWalk {
+  const { now } = options;
   const tests: readonly AtomicTest[] = conditionTests(config);
+  const samples = loadSamples(options.loaded, tests);
   const candidates = new Map<string, AnswerCandidate[]>();
   const responses = new Map<EventObject, InputResponse>();
   const candidatesFor = (key: string): AnswerCandidate[] => {
@@ -98,9 +105,11 @@ export function flowWalk(
     if (cached) return cached;
     const key = askedKeys(snapshot)[0];
     const found = { events: [] as FlowEvent[], sameWay: [] as Array<{ event: FlowEvent; target: AnyMachineSnapshot }> };
-    if (key !== undefined && !isEnd(snapshot)) {
+    if (!isEnd(snapshot)) {
       const reached = new Set<string>();
-      for (const { event } of candidatesFor(key)) {
+      // the answers to its first question; when it asks nothing, what the work it waits for can give
+      const tries = key === undefined ? workEvents(snapshot, samples) : candidatesFor(key).map(({ event }) => event);
+      for (const event of tries) {
         const target = getNextSnapshot(machine, snapshot, event);
         const next = serializeState(target);
         // the same state again is a re-ask (a check refused the answer): a loop, not a way on
@@ -133,6 +142,10 @@ export function flowWalk(
     plainResponse: (key) => candidatesFor(key)[0]!.response,
     sameWayAnswers: (snapshot) => answersIn(snapshot).sameWay,
     sentValues: (event) => {
+      const load = loadOf(event);
+      if (load)
+        return [load.type.startsWith('xstate.error.') ? `${load.step} failed` : `${load.step} loaded ${JSON.stringify(load.output)}`];
+      if (!(event as { key?: string }).key) return [];
       const key = (event as { key?: string }).key ?? '';
       const response = responses.get(event);
       if (response?.action !== 'accept') return [`${key}:${response?.action ?? event.type}`];

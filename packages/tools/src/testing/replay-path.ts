@@ -3,8 +3,9 @@
 import type { EventObject } from 'xstate';
 import { getNextSnapshot } from 'xstate';
 import { answersOnTrail, type FlowContext } from '../flow-context.ts';
-import type { ConversationEnd, ConversationRound, InputResponse } from './conversation-types.ts';
+import type { ConversationEnd, ConversationLoad, ConversationRound, InputResponse } from './conversation-types.ts';
 import type { FlowWalk } from './flow-walk.ts';
+import { isWorkEvent, loadOf } from './work-events.ts';
 
 /** The forms each step of a flow's machine config asks: a parallel step's regions, else its `meta.ask`. */
 export function formsOfSteps(config: Record<string, unknown>): (step: string) => readonly string[] {
@@ -18,20 +19,40 @@ export function formsOfSteps(config: Record<string, unknown>): (step: string) =>
 
 const keyOf = (event: EventObject) => (event as { key?: string }).key ?? event.type.slice(0, event.type.lastIndexOf('.'));
 
+/** A replayed conversation: its rounds, what its loads gave, both in the order they happened, and its end. */
+export interface ReplayedPath {
+  readonly rounds: ConversationRound[];
+  readonly loads: ConversationLoad[];
+  readonly sequence: Array<ConversationRound | ConversationLoad>;
+  readonly end: ConversationEnd;
+}
+
 /**
- * The rounds and the end of a conversation whose answers are `events`. Throws when the machine does
- * not go the way the path says (an answer to a question it does not ask) or fails.
+ * The rounds, loads and end of a conversation whose answers (and outcomes of invoked work) are `events`.
+ * Throws when the machine does not go the way the path says (an answer to a question it does not ask) or fails.
  */
-export function replayPath(
-  walk: FlowWalk,
-  formsOf: (step: string) => readonly string[],
-  events: readonly EventObject[],
-): { rounds: ConversationRound[]; end: ConversationEnd } {
+export function replayPath(walk: FlowWalk, formsOf: (step: string) => readonly string[], events: readonly EventObject[]): ReplayedPath {
   let snapshot = walk.options.fromState;
   const rounds: ConversationRound[] = [];
+  const loads: ConversationLoad[] = [];
+  const sequence: Array<ConversationRound | ConversationLoad> = [];
   let next = 0;
   while (next < events.length) {
     if (walk.isEnd(snapshot)) throw new Error(`conversationsOf: the flow ended before the answer '${events[next]!.type}'.`);
+    // invoked work the engine waits for within a round: a load's outcome is part of the conversation
+    if (isWorkEvent(events[next]!)) {
+      const event = events[next++]!;
+      const load = loadOf(event);
+      if (load) {
+        const outcome: ConversationLoad = load.type.startsWith('xstate.error.')
+          ? { step: load.step, loader: load.loader, outcome: 'failed' }
+          : { step: load.step, loader: load.loader, outcome: 'loaded', value: load.output };
+        loads.push(outcome);
+        sequence.push(outcome);
+      }
+      snapshot = getNextSnapshot(walk.machine, snapshot, event);
+      continue;
+    }
     const asked = walk.askedKeys(snapshot);
     const responses: Record<string, InputResponse> = {};
     let waiting = [...asked];
@@ -57,13 +78,16 @@ export function replayPath(
     if (unanswered.length > 0) throw new Error(`conversationsOf: the path leaves ${unanswered.join(', ')} unanswered in a round.`);
     // a key asked with the others but no longer asked when its turn comes: answered plainly, ignored by the engine
     for (const key of waiting) responses[key] = walk.plainResponse(key);
-    rounds.push({ asked, responses: Object.fromEntries(asked.map((key) => [key, responses[key]!])) });
+    const round = { asked, responses: Object.fromEntries(asked.map((key) => [key, responses[key]!])) };
+    rounds.push(round);
+    sequence.push(round);
   }
   if (snapshot.status === 'error') throw new Error(`conversationsOf: the machine failed: ${String(snapshot.error)}`);
   if (!walk.isEnd(snapshot)) throw new Error(`conversationsOf: the path stops in ${JSON.stringify(snapshot.value)}, which is no end.`);
   const context = snapshot.context as FlowContext;
-  const end: ConversationEnd = context.ended
-    ? { status: 'ended', step: context.ended.step, how: context.ended.how }
+  const ended = context.ended;
+  const end: ConversationEnd = ended
+    ? { status: 'ended', step: ended.step, how: ended.how, ...(ended.message !== undefined && { message: ended.message }) }
     : { status: 'done', answers: answersOnTrail(context, formsOf) };
-  return { rounds, end };
+  return { rounds, loads, sequence, end };
 }

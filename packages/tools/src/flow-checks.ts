@@ -1,0 +1,141 @@
+// The checks of a declared flow's parts that are not conditions: names, message templates, load steps
+// and the loaders they run. Each problem says where it is, what is wrong and how to fix it.
+import type { DefinitionProblem, DefinitionProblemCode } from '@roundtrip/engine';
+import { didYouMean, type KnownPaths, knownPath } from './conditions.ts';
+import { FINISH } from './flow-graph.ts';
+import { FINISHING } from './flow-transitions.ts';
+import type { Loader, LoadStep } from './load-spec.ts';
+import { templatePaths } from './safe-text.ts';
+
+const NAME = /^[A-Za-z][A-Za-z0-9_]{0,63}$/;
+const RESERVED = new Set(['input', FINISH, FINISHING, 'done', 'ended']);
+/** Names of the flow's own actors, which a loader cannot take. */
+const ACTORS = new Set(['finish', 'check', 'show']);
+/** The most retries a load step may declare: each try waits in the same request. */
+const MAX_RETRIES = 5;
+
+/** Problems of one flow, each with where it is. */
+export class Problems {
+  readonly list: DefinitionProblem[] = [];
+  constructor(private readonly owner: string) {}
+  add(where: string, code: DefinitionProblemCode, message: string, fix: string): void {
+    this.list.push({ path: where ? `${this.owner} › ${where}` : this.owner, code, message, fix });
+  }
+}
+
+export function checkName(p: Problems, where: string, name: string, what: string): boolean {
+  if (!NAME.test(name)) {
+    p.add(
+      where,
+      'invalid_step',
+      `the ${what} name '${name}' is not a plain name.`,
+      'Use a letter, then letters, digits or _ (at most 64).',
+    );
+    return false;
+  }
+  if (RESERVED.has(name)) {
+    p.add(
+      where,
+      'invalid_step',
+      `'${name}' is a reserved name.`,
+      `Rename the ${what}: ${[...RESERVED].join(', ')} are taken by the flow itself.`,
+    );
+    return false;
+  }
+  return true;
+}
+
+/** A message template: not empty, every placeholder a path the flow knows (or one of `bare`, like {{error}}). */
+export function checkTemplate(p: Problems, where: string, template: unknown, known: KnownPaths, bare: readonly string[] = []): void {
+  if (typeof template !== 'string' || template.trim() === '') {
+    p.add(
+      where,
+      'invalid_template',
+      'the message is missing or empty.',
+      'Write the question the user will read, e.g. \'Book "{{input.topic}}"?\'.',
+    );
+    return;
+  }
+  const { paths, bad } = templatePaths(template, bare);
+  for (const b of bad)
+    p.add(
+      where,
+      'invalid_template',
+      `the placeholder {{${b}}} is not a path.`,
+      `Write {{input.<argument>}}, {{<form>.<field>}} or {{<load step>.<key>}}${bare.length > 0 ? ` (or ${bare.map((name) => `{{${name}}}`).join(', ')})` : ''}; templates hold no code.`,
+    );
+  for (const path of paths) {
+    if (!bare.includes(path) && !knownPath(known, path)) {
+      const some = [...known.keys()]
+        .map((k) => (k.endsWith('.*') ? `${k.slice(0, -1)}…` : k))
+        .slice(0, 12)
+        .join(', ');
+      p.add(where, 'invalid_template', `the placeholder {{${path}}} reads nothing the flow knows.`, `Use one of: ${some || '(no paths)'}.`);
+    }
+  }
+}
+
+/** A load step: the loader it runs, its retries and its error message. */
+export function checkLoadStep(p: Problems, where: string, step: LoadStep, loaders: ReadonlyMap<string, Loader>, known: KnownPaths): void {
+  const run = step.run;
+  if (typeof run !== 'string' || !loaders.has(run)) {
+    const names = [...loaders.keys()];
+    p.add(
+      `${where} › run`,
+      'invalid_step',
+      names.length === 0
+        ? `it runs ${JSON.stringify(run)}, but the flow has no loaders.`
+        : `it runs ${JSON.stringify(run)}, which is not one of the flow's loaders (${names.join(', ')}).`,
+      names.length === 0
+        ? `Give the flow its loaders by name: loaders: { ${typeof run === 'string' ? run : 'findOrder'}: async ({ input }) => … }.`
+        : `Run one of them${didYouMean(String(run), names)}, or add it to loaders.`,
+    );
+  }
+  const retries = step.retries;
+  if (retries !== undefined && !(Number.isInteger(retries) && retries >= 0 && retries <= MAX_RETRIES))
+    p.add(
+      `${where} › retries`,
+      'invalid_step',
+      `retries is ${JSON.stringify(retries)}; it is how many times to try again, a whole number from 0 to ${MAX_RETRIES}.`,
+      'Write e.g. retries: 2.',
+    );
+  if (typeof step.onError === 'string') checkTemplate(p, `${where} › onError`, step.onError, known, ['error']);
+  else if (step.onError !== undefined && typeof step.onError !== 'function')
+    p.add(
+      `${where} › onError`,
+      'invalid_step',
+      'it is neither a message nor a function.',
+      "Write onError: 'The order could not be read: {{error}}', or a function of { error, input, answers, loaded } returning the message.",
+    );
+}
+
+/** The flow's loaders by name: each a function, named plainly, run by some load step. */
+export function checkLoaders(p: Problems, loaders: unknown, used: ReadonlySet<string>): Map<string, Loader> {
+  const found = new Map<string, Loader>();
+  if (loaders === undefined) return found;
+  if (typeof loaders !== 'object' || loaders === null || Array.isArray(loaders)) {
+    p.add(
+      'loaders',
+      'invalid_option',
+      'loaders is not an object of functions by name.',
+      'Write loaders: { findOrder: async ({ input }) => … }.',
+    );
+    return found;
+  }
+  for (const [name, loader] of Object.entries(loaders)) {
+    const where = `loaders › '${name}'`;
+    if (!NAME.test(name) || ACTORS.has(name))
+      p.add(
+        where,
+        'invalid_option',
+        ACTORS.has(name) ? `'${name}' is the name of one of the flow's own actors.` : `'${name}' is not a plain name.`,
+        'Name the loader with a letter, then letters, digits or _ (not finish, check or show): diagrams show it.',
+      );
+    if (typeof loader !== 'function')
+      p.add(where, 'invalid_option', 'it is not a function.', 'Write it as async ({ input, answers, loaded }) => value.');
+    else found.set(name, loader as Loader);
+    if (!used.has(name))
+      p.add(where, 'invalid_option', 'no load step runs it.', `Run it from a step, load({ run: '${name}' }), or remove it.`);
+  }
+  return found;
+}

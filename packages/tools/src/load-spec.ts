@@ -1,0 +1,92 @@
+// What an author writes to load data in a flow: a `load` step naming a loader, and the loaders
+// themselves, given to the flow by name (as actors are to setup()), so the machine config stays JSON.
+import type { AnswersOf, Next } from './flow-spec.ts';
+
+/** What a loader receives: the tool's input, the answers and the values loaded on the way here. */
+export interface LoaderArgs<TInput = Readonly<Record<string, unknown>>, TAnswers = Readonly<Record<string, unknown>>> {
+  readonly input: TInput;
+  readonly answers: TAnswers;
+  /** Values loaded by earlier load steps, by step name. */
+  readonly loaded: Readonly<Record<string, unknown>>;
+  /** Aborted when the request is cancelled or the round stops waiting: stop the work. */
+  readonly signal: AbortSignal;
+  /** 1 on the first try, 2 on the first retry, and so on. */
+  readonly attempt: number;
+}
+
+/**
+ * An async function a `load` step calls by name. Its result must be plain JSON (it is kept in the
+ * sealed state between rounds); `undefined` is kept as `null`. A throw is a failure: retried as the step
+ * says, then the flow ends with the step's `onError` message.
+ */
+export type Loader<TInput = Readonly<Record<string, unknown>>, TAnswers = Readonly<Record<string, unknown>>> = (
+  args: LoaderArgs<TInput, TAnswers>,
+) => unknown;
+
+/** What an `onError` function receives: why the load failed, and what the flow knew by then. */
+export interface LoadErrorArgs {
+  readonly error: unknown;
+  readonly input: Readonly<Record<string, unknown>>;
+  readonly answers: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
+  readonly loaded: Readonly<Record<string, unknown>>;
+}
+
+/** A step that calls a loader and keeps its result under the step's name, for every later step. */
+export interface LoadStep<TRun extends string = string> {
+  readonly kind: 'load';
+  /** The loader to call: its name in the flow's `loaders`. */
+  readonly run: TRun;
+  /**
+   * How many times to call the loader again when it throws, before giving up.
+   * @defaultValue 0
+   */
+  readonly retries?: number;
+  /**
+   * What the user reads when the load failed (after its retries), ending the flow: a template like the
+   * forms' messages, where `{{error}}` is the error's message, or a function of the error. By default a
+   * sentence that says what could not be loaded, without the error (which goes to the server's log).
+   */
+  readonly onError?: string | ((args: LoadErrorArgs) => string);
+  /** Where the flow goes once loaded: rules may test the loaded value (`{ 'order.status': { eq: 'open' } }`). */
+  readonly next?: Next;
+}
+
+/**
+ * A step that loads data: calls the loader named `run` with `{ input, answers, loaded }` and keeps its
+ * JSON result under the step's name, for later messages (`{{order.amount}}`), conditions, checks and
+ * the final action (`loaded.order`). It asks nothing and takes no round of its own.
+ *
+ * @example
+ * order: load({ run: 'findOrder', retries: 1, onError: 'The order could not be read: {{error}}',
+ *   next: [{ if: { 'order.found': { eq: false } }, end: 'There is no order {{input.orderId}}.' }, { goto: 'confirm' }] }),
+ */
+export function load<const TRun extends string>(spec: Omit<LoadStep<TRun>, 'kind'>): LoadStep<TRun> {
+  return { kind: 'load', ...spec };
+}
+
+/** The names of the loaders a flow's steps run. */
+export type RunsOf<TSteps> = { [K in keyof TSteps]: TSteps[K] extends LoadStep<infer R> ? R : never }[keyof TSteps];
+
+// what a loaded value is after sealing: `undefined` is kept as `null`
+type Kept<V> = undefined extends V ? Exclude<V, undefined> | null : V;
+type LoadedBy<TLoaders, R> = R extends keyof TLoaders
+  ? TLoaders[R] extends (...args: never[]) => infer O
+    ? Kept<Awaited<O>>
+    : unknown
+  : unknown;
+
+/**
+ * The values a flow loads, typed from its load steps and their loaders' results: one entry per load
+ * step, each optional (a branch may not pass through it).
+ */
+export type LoadedOf<TSteps, TLoaders> = {
+  [K in keyof TSteps as TSteps[K] extends LoadStep ? K : never]?: TSteps[K] extends LoadStep<infer R> ? LoadedBy<TLoaders, R> : never;
+} extends infer A
+  ? { [K in keyof A]: A[K] }
+  : never;
+
+/** The loaders a flow's load steps run, by name: each typed with the flow's input and answers. */
+export type FlowLoaders<TInput, TSteps> = Readonly<Record<string, Loader<TInput, AnswersOf<TSteps>>>>;
+
+/** The loaders given, with every name a step runs among them (a missing one fails to typecheck). */
+export type LoadersOf<TLoaders, TInput, TSteps> = TLoaders & { readonly [R in RunsOf<TSteps>]: Loader<TInput, AnswersOf<TSteps>> };

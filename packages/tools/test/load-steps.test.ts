@@ -1,0 +1,189 @@
+// Load steps through a real engine (real sealing, the memory ledger): the loaded value in later
+// messages, conditions, checks and the final action; ending early; failures in the author's words;
+// retries; the value kept in the sealed state across rounds; cancellation and progress of the loader.
+import { createEngine, createKeyring, createMemoryLedger, type EngineLogEntry, generateKey, type ProgressUpdate } from '@roundtrip/engine';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { ask, defineFlowPrompt, defineFlowTool, field, load } from '../src/index.ts';
+import { accept, converse } from './conversation.ts';
+import { orderStore, orders, refundTool } from './refund-flow.ts';
+
+describe('a load step', () => {
+  it('loads before the first question, which shows the loaded amount; the final action gets the value', async () => {
+    const store = orderStore(orders);
+    let c = await converse(refundTool(store), { orderId: 'ord_1' });
+    expect(Object.keys(c.asked)).toEqual(['why']);
+    expect(c.asked.why!.message).toBe('Why refund 40 to Ada?');
+    c = await c.answer({ why: accept({ reason: 'Damaged' }) });
+    expect(c.asked.confirm!.message).toBe('Refund 40 for order ord_1?\n\n- Reason: Damaged\n- Amount: $40.00');
+    c = await c.answer({ confirm: accept({ choice: 'confirm' }) });
+    expect(c.text()).toBe('Refunded 40 for ord_1.');
+    expect(store.refunds).toEqual(['ord_1 40 Damaged']);
+  });
+
+  it('ends early with the rule’s message, as an error result, when the order does not exist or was refunded', async () => {
+    const store = orderStore(orders);
+    const missing = await converse(refundTool(store), { orderId: 'ord_9' });
+    expect(missing.last).toEqual({
+      type: 'complete',
+      result: { content: [{ type: 'text', text: 'There is no order ord_9.' }], isError: true },
+    });
+    const refunded = await converse(refundTool(store), { orderId: 'ord_2' });
+    expect(refunded.text()).toBe('Order ord_2 was already refunded.');
+    expect(store.refunds).toEqual([]);
+  });
+
+  it('keeps the loaded value in the sealed state: later rounds and a replayed round do not load again', async () => {
+    const store = orderStore(orders);
+    let c = await converse(refundTool(store), { orderId: 'ord_1' });
+    const asked = c.state!;
+    expect(asked).toMatch(/^rt1\./);
+    expect(asked).not.toContain('Ada');
+    c = await c.answer({ why: accept({ reason: 'Damaged' }) });
+    const replayed = await c.replay(asked, { why: accept({ reason: 'Late' }) });
+    expect(replayed.asked.confirm!.message).toBe('Refund 40 for order ord_1?\n\n- Reason: Late\n- Amount: $40.00');
+    expect(store.reads).toBe(1);
+  });
+
+  it('ends the flow with the author’s message when the loader fails, and logs why for the author', async () => {
+    const store = orderStore(orders);
+    store.failNext = 1;
+    const c = await converse(refundTool(store), { orderId: 'ord_1' });
+    expect(c.last).toEqual({
+      type: 'complete',
+      result: {
+        content: [{ type: 'text', text: 'The order ord_1 could not be read: connection to the orders database was reset' }],
+        isError: true,
+      },
+    });
+    expect(c.logs).toContainEqual(
+      expect.objectContaining({
+        level: 'info',
+        event: 'machine_log',
+        message:
+          "load step 'order': loader 'findOrder' failed (one try), so the flow ended: Error: connection to the orders database was reset",
+      }),
+    );
+  });
+
+  it('tries again as many times as the step says before it gives up', async () => {
+    const store = orderStore(orders);
+    store.failNext = 2;
+    const twice = await converse(refundTool(store, { retries: 2 }), { orderId: 'ord_1' });
+    expect(twice.asked.why!.message).toBe('Why refund 40 to Ada?');
+    expect(store.reads).toBe(3);
+    store.failNext = 3;
+    const thrice = await converse(refundTool(store, { retries: 2 }), { orderId: 'ord_1' });
+    expect(thrice.text()).toBe('The order ord_1 could not be read: connection to the orders database was reset');
+    expect(store.reads).toBe(6);
+  });
+
+  it('says by default that nothing was done and which step could not load, without the error', async () => {
+    const tool = defineFlowTool({
+      name: 'status',
+      description: 'Says how an order is',
+      input: z.object({}),
+      loaders: {
+        readStatus: async () => {
+          throw new Error('password authentication failed for user "app"');
+        },
+      },
+      steps: { status: load({ run: 'readStatus' }) },
+      final: () => ({ text: 'ok' }),
+    });
+    const c = await converse(tool);
+    expect(c.text()).toBe("status: nothing was done, because step 'status' could not load what it needs. Try again later.");
+  });
+
+  it('fails the round, naming the step and the loader in the log, when a loader returns what is not JSON', async () => {
+    const tool = defineFlowTool({
+      name: 'when',
+      description: 'Says when',
+      input: z.object({}),
+      loaders: { readDate: async () => ({ at: new Date(0) }) },
+      steps: { date: load({ run: 'readDate' }), ok: ask({ message: 'At {{date.at}}?', fields: { ok: field.boolean() } }) },
+      final: () => ({ text: 'ok' }),
+    });
+    const c = await converse(tool);
+    expect(c.text()).toBe("Tool 'when' failed on the server before it could finish; the details are in the server's log.");
+    const error = c.logs.find((entry) => entry.event === 'machine_error');
+    expect(error?.message).toContain(
+      "load step 'date': loader 'readDate' returned a value whose result.at is a Date; a loaded value is kept in the sealed state between rounds, so it must be plain JSON: store an ISO string (date.toISOString()).",
+    );
+  });
+
+  it('gives later loaders the values loaded before, and conditions may read deep into a value', async () => {
+    const tool = defineFlowPrompt({
+      name: 'greeting',
+      description: 'Greets a customer',
+      arguments: z.object({ id: z.string() }),
+      loaders: {
+        findCustomer: async ({ input }) => ({ name: `Customer ${input.id}`, address: { country: 'NL' } }),
+        findRegion: async ({ loaded }) => ({ region: (loaded.customer as { address: { country: string } }).address.country }),
+      },
+      steps: {
+        customer: load({ run: 'findCustomer' }),
+        region: load({
+          run: 'findRegion',
+          next: [{ if: { 'customer.address.country': { eq: 'NL' } }, goto: 'tone' }, { end: 'No greeting for {{region.region}}.' }],
+        }),
+        tone: ask({
+          message: 'How to greet {{customer.name}} ({{region.region}})?',
+          fields: { tone: field.select({ options: ['warm', 'formal'] }) },
+        }),
+      },
+      final: ({ loaded, answers }) => [{ role: 'user', text: `Greet ${loaded.customer?.name} in a ${answers.tone?.tone} way.` }],
+    });
+    let c = await converse(tool, { id: '7' });
+    expect(c.asked.tone!.message).toBe('How to greet Customer 7 (NL)?');
+    c = await c.answer({ tone: accept({ tone: 'warm' }) });
+    expect(c.text()).toBe('Greet Customer 7 in a warm way.');
+  });
+});
+
+describe('a loader as invoked work', () => {
+  const keyring = createKeyring([generateKey()]);
+
+  it('is reported as progress, and stopped (its signal aborted) when the request is cancelled', async () => {
+    let aborted = false;
+    const tool = defineFlowTool({
+      name: 'slow',
+      description: 'Loads slowly',
+      input: z.object({}),
+      loaders: {
+        readForever: ({ signal }) =>
+          new Promise((_, reject) =>
+            signal.addEventListener('abort', () => {
+              aborted = true;
+              reject(new Error('stopped'));
+            }),
+          ),
+      },
+      steps: { data: load({ run: 'readForever' }) },
+      final: () => ({ text: 'ok' }),
+    });
+    const logs: EngineLogEntry[] = [];
+    const engine = createEngine({ tools: [tool], keyring, audience: 'tools-test', ledger: createMemoryLedger(), log: (e) => logs.push(e) });
+    const controller = new AbortController();
+    const progress: ProgressUpdate[] = [];
+    const outcome = await engine.callTool({
+      name: 'slow',
+      arguments: {},
+      principal: 'ada',
+      capabilities: { elicitation: {} },
+      signal: controller.signal,
+      // cancel as soon as the loader is running
+      onProgress: (update) => {
+        progress.push(update);
+        controller.abort();
+      },
+    });
+    expect(progress).toEqual([{ progress: 1, message: "Tool 'slow': running 'readForever'" }]);
+    expect(outcome).toEqual({
+      type: 'complete',
+      result: { content: [{ type: 'text', text: "Tool 'slow' was cancelled before it finished." }], isError: true },
+    });
+    expect(aborted).toBe(true);
+    expect(logs.map((entry) => entry.event)).toContain('request_cancelled');
+  });
+});
