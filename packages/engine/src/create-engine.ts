@@ -1,4 +1,6 @@
 import type { InspectionEvent } from 'xstate';
+import { type CompletionOutcome, type CompletionRequest, engineCompletion } from './argument-completion.ts';
+import { withCacheHint } from './cache-hint.ts';
 import type { PromptArgument, PromptDefinition } from './define-prompt.ts';
 import type { ResourceDefinition } from './define-resource.ts';
 import type { ToolDefinition } from './define-tool.ts';
@@ -120,6 +122,10 @@ export interface Engine {
   callTool(request: ToolCallRequest): Promise<StepOutcome<CallToolResult>>;
   getPrompt(request: PromptGetRequest): Promise<StepOutcome<GetPromptResult>>;
   readResource(request: ResourceReadRequest): Promise<StepOutcome<ReadResourceResult>>;
+  /** Values offered for a prompt argument or a resource template's variable as the user types it (`completion/complete`). */
+  complete(request: CompletionRequest): Promise<CompletionOutcome>;
+  /** Whether any prompt argument or template variable offers values: declare the `completions` capability then. */
+  offersCompletions(): boolean;
 }
 
 function limit(problems: ProblemList, name: keyof EngineLimits, value: number | undefined, fallback: number, max: number): number {
@@ -317,7 +323,7 @@ export function createEngine(options: EngineOptions): Engine {
     const pattern = resource.uri ?? resource.uriTemplate!;
     const scope = `resources/read\0${pattern}`;
     const fail = (text: string) => rpcError<ReadResourceResult>(ErrorCode.InternalError, text);
-    return runStep(
+    const outcome = await runStep(
       ctx,
       {
         label: `resource ${clip(request.uri)}`,
@@ -330,6 +336,7 @@ export function createEngine(options: EngineOptions): Engine {
       },
       request,
     );
+    return withCacheHint(outcome, definition.cache, request);
   }
 
   return {
@@ -372,5 +379,6 @@ export function createEngine(options: EngineOptions): Engine {
     callTool,
     getPrompt,
     readResource,
+    ...engineCompletion(prompts, resources, (d) => internalsOf(d), ctx.log),
   };
 }

@@ -1,5 +1,6 @@
 import type { AnyStateMachine, OutputFrom } from 'xstate';
 import { z } from 'zod';
+import { type Completers, compileCompletion } from './argument-completion.ts';
 import { contentBlock } from './content-blocks.ts';
 import type { DefinitionChecks, EffectSpecs } from './definition-checks.ts';
 import { ProblemList } from './definition-error.ts';
@@ -8,7 +9,7 @@ import type { AnswerSchema } from './elicitation-schema.ts';
 import { checkNoFallbacks, fallbackQuestions } from './fallback-arguments.ts';
 import type { MachineMigrations } from './machine-migrations.ts';
 import type { AnyQuestions, Questions } from './questions.ts';
-import { jsonSchemaOf } from './schema-json.ts';
+import { enumValues, jsonSchemaOf } from './schema-json.ts';
 import type { ContentBlock, GetPromptResult, PromptMessage } from './wire-shapes.ts';
 
 /** One message a finished prompt renders: who says it, and the text or another content block (an image, a resource). */
@@ -21,6 +22,11 @@ export interface PromptConfig<TArgs extends z.ZodObject, Q extends AnyQuestions,
   title?: string;
   /** The prompt's arguments: a zod object of string fields (prompt arguments are strings on the wire). */
   arguments?: TArgs;
+  /**
+   * Values offered as the user types an argument (`completion/complete`): a list, or a function of what was
+   * typed. An argument that is a z.enum offers its values without one.
+   */
+  complete?: Completers<keyof z.input<TArgs> & string>;
   questions?: Q;
   machine: M;
   /** Turns the machine's output into the prompt's messages. */
@@ -83,6 +89,7 @@ export function definePrompt<
   }
   const args = (config.arguments ?? EMPTY) as z.ZodObject;
   const promptArguments: PromptArgument[] = [];
+  let enums: Record<string, string[]> = {};
   if (!(args instanceof z.ZodObject)) {
     problems.add(
       `${owner} › arguments`,
@@ -95,6 +102,7 @@ export function definePrompt<
       properties?: Record<string, { type?: unknown; description?: unknown }>;
       required?: string[];
     };
+    enums = enumValues(json);
     for (const [name, property] of Object.entries(json.properties ?? {})) {
       if (property.type !== 'string') {
         problems.add(
@@ -113,6 +121,8 @@ export function definePrompt<
       );
     }
   }
+  const names = promptArguments.map((a) => a.name);
+  const completion = compileCompletion(owner, config.complete, names, enums, problems);
   const machine = compileDefinition(owner, config.machine, config.questions, config.effects as never, problems, config.migrations);
   checkNoFallbacks(owner, 'prompt', fallbackQuestions(machine), problems);
   problems.throwIfAny();
@@ -130,6 +140,7 @@ export function definePrompt<
     args,
     machine,
     acceptAnswersWithoutState: definition.acceptAnswersWithoutState,
+    completion,
     finish: (output): GetPromptResult => {
       const views = render(output);
       if (!Array.isArray(views) || views.length === 0)

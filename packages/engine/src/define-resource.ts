@@ -1,5 +1,7 @@
 import type { AnyStateMachine, OutputFrom } from 'xstate';
 import { z } from 'zod';
+import { type Completers, compileCompletion } from './argument-completion.ts';
+import { checkCacheHint } from './cache-hint.ts';
 import type { DefinitionChecks, EffectSpecs } from './definition-checks.ts';
 import { ProblemList } from './definition-error.ts';
 import { compileDefinition, setInternals } from './definition-internals.ts';
@@ -7,8 +9,9 @@ import type { AnswerSchema } from './elicitation-schema.ts';
 import { checkNoFallbacks, fallbackQuestions } from './fallback-arguments.ts';
 import type { MachineMigrations } from './machine-migrations.ts';
 import type { AnyQuestions, Questions } from './questions.ts';
+import { enumValues, jsonSchemaOf } from './schema-json.ts';
 import { parseUriTemplate } from './uri-template.ts';
-import type { ReadResourceResult } from './wire-shapes.ts';
+import type { CacheHint, ReadResourceResult } from './wire-shapes.ts';
 
 /** What a finished resource read returns: text, or bytes as base64 (`blob`). */
 export type ResourceBody = string | { text: string } | { blob: string };
@@ -32,10 +35,20 @@ export interface ResourceConfig<U extends string, TVars extends z.ZodObject, Q e
   mimeType?: string;
   /** Validates the template's variables (all strings); defaults to z.object of z.string() for each. */
   variables?: TVars;
+  /**
+   * Values offered as the user types a variable of the template (`completion/complete`): a list, or a
+   * function of what was typed. A variable that is a z.enum offers its values without one.
+   */
+  complete?: Completers<keyof z.input<TVars> & string>;
   questions?: Q;
   machine: M;
   /** Turns the machine's output into the resource's contents. */
   contents: (output: OutputFrom<M>) => ResourceBody;
+  /**
+   * How long clients may keep what they read (`ttlMs`) and whether shared caches may too (`cacheScope`).
+   * Sent only with a read that asked nothing; without it the transport sends its default (the SDK: 0, private).
+   */
+  cache?: CacheHint;
   effects?: EffectSpecs<M>;
   /**
    * How states sealed by earlier versions of the machine continue, keyed by the version they were sealed
@@ -119,6 +132,10 @@ export function defineResource<
       }
     }
   }
+  const names = 'problem' in parsed ? [] : parsed.variables;
+  const enums = variables instanceof z.ZodObject ? enumValues(jsonSchemaOf(variables, 'input')) : {};
+  const completion = compileCompletion(owner, config.complete, names, enums, problems);
+  const cache = checkCacheHint(owner, config.cache, problems);
   const machine = compileDefinition(owner, config.machine, config.questions, config.effects as never, problems, config.migrations);
   checkNoFallbacks(owner, 'resource', fallbackQuestions(machine), problems);
   problems.throwIfAny();
@@ -141,6 +158,8 @@ export function defineResource<
     args: variables!,
     machine,
     acceptAnswersWithoutState: definition.acceptAnswersWithoutState,
+    completion,
+    cache,
     finish: (output, request): ReadResourceResult => {
       const body = render(output);
       const where = { uri: request.uri ?? config.uri, ...(config.mimeType ? { mimeType: config.mimeType } : {}) };

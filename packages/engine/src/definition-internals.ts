@@ -1,10 +1,12 @@
 import type { AnyActorLogic, AnyStateMachine } from 'xstate';
 import type { z } from 'zod';
+import type { DefinitionCompletion } from './argument-completion.ts';
 import { type CompiledMachine, compileMachine } from './compile-machine.ts';
 import type { ProblemList } from './definition-error.ts';
 import { planMigrations } from './machine-migrations.ts';
 import { type EffectSpec, guardEffect } from './once-effect.ts';
 import { type AnyQuestions, compiledQuestions, noQuestions } from './questions.ts';
+import type { CacheHint } from './wire-shapes.ts';
 
 /** What the engine needs of a definition; never reachable from the public definition object. */
 export interface DefinitionInternals {
@@ -14,6 +16,10 @@ export interface DefinitionInternals {
   readonly args: z.ZodObject;
   readonly machine: CompiledMachine;
   readonly acceptAnswersWithoutState: boolean;
+  /** How long a resource's contents may be kept, when it says (resources only). */
+  readonly cache?: CacheHint | undefined;
+  /** The completions of a prompt's arguments or a resource template's variables (none for a tool). */
+  readonly completion?: DefinitionCompletion;
   /** Turns the machine's output into the method's result; throws when the output cannot be served. */
   readonly finish: (output: unknown, request: { uri?: string }) => unknown;
 }

@@ -2,6 +2,13 @@
 // memory between rounds. This file is the package's API contract: every export here is a decision.
 // Runtime-neutral: the SQLite effect ledger lives behind the `@roundtrip/engine/sqlite` subpath.
 
+export type {
+  ArgumentCompleter,
+  Completers,
+  CompletionContext,
+  CompletionOutcome,
+  CompletionRequest,
+} from './argument-completion.ts';
 export type { ClientEvent } from './client-event.ts';
 export { CLIENT_EVENT } from './client-event.ts';
 export type { RootsQuestionSpec, SamplingQuestionSpec } from './client-requests.ts';

@@ -73,3 +73,14 @@ export function jsonSchemaOf(schema: z.ZodObject, io: 'input' | 'output'): ToolI
   portableTypes(json);
   return deepFreeze(json);
 }
+
+/** The string values of each property that is an enum of strings (`z.enum([…])`), by property name. */
+export function enumValues(schema: object): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  const properties = ((schema as { properties?: unknown }).properties ?? {}) as Record<string, { enum?: unknown }>;
+  for (const [name, property] of Object.entries(properties)) {
+    const values = property?.enum;
+    if (Array.isArray(values) && values.length > 0 && values.every((v) => typeof v === 'string')) out[name] = values;
+  }
+  return out;
+}
