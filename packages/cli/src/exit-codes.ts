@@ -8,7 +8,7 @@ export const EXIT = {
   failed: 1,
   /** The command line is wrong. */
   usage: 2,
-  /** (call, chat) The server could not start, or stopped. */
+  /** (call, chat) The server could not start (or, at --url, be reached), or stopped. */
   server: 3,
   /** Interrupted (Ctrl-C), as a shell reports SIGINT. */
   interrupted: 130,
@@ -20,5 +20,5 @@ export const EXIT_CODES_HELP = `Exit codes (the same for every command):
   1    failed at run time: the module, a setting or a file cannot be used, visualize --check found stale
        files, or (call) the result is an error or the server refused the request
   2    the command line is wrong: an unknown command, option or name, a missing argument, a bad value
-  3    (call, chat) the server could not start, or stopped
+  3    (call, chat) the server could not start (or, at --url, be reached), or stopped
   130  interrupted (Ctrl-C)`;

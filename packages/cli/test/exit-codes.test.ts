@@ -7,7 +7,7 @@ import { runCommand } from './fixtures/run-command.ts';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const TABLE_START = 'Exit codes (the same for every command):\n  0    done';
-const TABLE_END = '  3    (call, chat) the server could not start, or stopped\n  130  interrupted (Ctrl-C)\n';
+const TABLE_END = '  3    (call, chat) the server could not start (or, at --url, be reached), or stopped\n  130  interrupted (Ctrl-C)\n';
 
 describe('exit codes', () => {
   it.each(['', 'serve', 'config', 'keys', 'call', 'chat', 'visualize', 'inspect'])(

@@ -12,7 +12,7 @@ import type { Terminal } from './terminal.ts';
 const MAX_ROUNDS = 50;
 
 /** What a server this host started writes to stderr. */
-export interface ServerLog {
+interface ServerLog {
   /** The last part of it (since `mark`, a value of `mark()`, when given). */
   text(mark?: number): string;
   /** How much the server has written so far: a mark for `text`. */
