@@ -50,15 +50,8 @@ describe('a conversation over two instances', () => {
     const b = await startServer({ tools: [bookTable] });
     const { client } = await connectModern({ urls: [a.url, b.url] });
     const party = (await client.callTool({ name: 'book_table', arguments: { day: 'Friday' } }, { allowInputRequired: true })) as Round;
-    const refused = client.callTool(
-      {
-        name: 'book_table',
-        arguments: { day: 'Friday' },
-        requestState: party.requestState,
-        inputResponses: { party: accept({ name: 'Ada', size: 2 }) },
-      },
-      { allowInputRequired: true },
-    );
+    const retry = { requestState: party.requestState, inputResponses: { party: accept({ name: 'Ada', size: 2 }) } };
+    const refused = client.callTool({ name: 'book_table', arguments: { day: 'Friday' }, ...retry }, { allowInputRequired: true });
     await expect(refused).rejects.toMatchObject({ code: -32602 });
     // the discovery went to a, the first round to b, the retry to a
     expect(a.logs).toContainEqual(expect.objectContaining({ event: 'state_rejected', level: 'warn' }));

@@ -36,13 +36,13 @@ export interface HttpSettings {
 const DEFAULT_DRAIN_TIMEOUT_MS = 20_000;
 const MAX_DRAIN_TIMEOUT_MS = 600_000;
 
-const valueOf = (flag: string | undefined, variable: string | undefined) => {
+const settingOf = (flag: string | undefined, variable: string | undefined) => {
   const value = (flag ?? variable)?.trim();
   return value === '' ? undefined : value;
 };
 
 function listOf(flag: string | undefined, variable: string | undefined): string[] {
-  return (valueOf(flag, variable) ?? '')
+  return (settingOf(flag, variable) ?? '')
     .split(',')
     .map((entry) => entry.trim())
     .filter(Boolean);
@@ -107,7 +107,7 @@ export function resolveHttpSettings(flags: HttpFlags, env: NodeJS.ProcessEnv, cw
     jwt: resolveJwtSettings(flags, env, cwd),
     allowedHosts: listOf(flags.allowedHosts, env.ROUNDTRIP_ALLOWED_HOSTS),
     allowedOrigins: listOf(flags.allowedOrigins, env.ROUNDTRIP_ALLOWED_ORIGINS),
-    publicUrl: publicUrlOf(valueOf(flags.publicUrl, env.ROUNDTRIP_PUBLIC_URL)),
+    publicUrl: publicUrlOf(settingOf(flags.publicUrl, env.ROUNDTRIP_PUBLIC_URL)),
     insecureNoAuth: insecureOf(flags.insecureNoAuth, env.ROUNDTRIP_INSECURE_NO_AUTH),
     drainTimeoutMs: drainTimeoutOf(env.ROUNDTRIP_DRAIN_TIMEOUT_MS),
     instance: instanceOf(env.ROUNDTRIP_INSTANCE),
