@@ -10,10 +10,14 @@ import { runCommand } from './fixtures/run-command.ts';
 const here = fileURLToPath(new URL('.', import.meta.url));
 const TOKEN = 's3cret-t0ken';
 
-/** The server's gate: /mcp only, with the token; a 401 naming the resource metadata otherwise, a 500 at /boom. */
+/** The server's gate: /mcp only, with the token; a 401 naming the resource metadata otherwise, a 500 at /boom, a 403 at /admin. */
 function gate(request: Request): Response | undefined {
   const url = new URL(request.url);
   if (url.pathname === '/boom') return new Response('database down', { status: 500 });
+  if (url.pathname === '/admin') {
+    const challenge = `Bearer error="insufficient_scope", scope="trips:admin", resource_metadata="${url.origin}/.well-known/oauth-protected-resource/admin"`;
+    return new Response('{"error":"insufficient_scope"}', { status: 403, headers: { 'www-authenticate': challenge } });
+  }
   if (url.pathname !== '/mcp') return new Response('Not Found', { status: 404 });
   const authorization = request.headers.get('authorization');
   if (authorization === `Bearer ${TOKEN}`) return undefined;
@@ -94,6 +98,14 @@ describe('roundtrip call and chat --url', () => {
     expect(wrong.err).not.toContain('expired-one');
     expect(wrong.err).not.toContain('stderr');
     expect(wrong.code).toBe(1);
+    const origin = new URL(server.url).origin;
+    const scope = await run(['call', 'plan_trip', '--era', era, '--url', `${origin}/admin`, '--header', `Authorization: Bearer ${TOKEN}`]);
+    expect(scope.err).toBe(
+      `roundtrip call: the server at ${origin}/admin refused the request (HTTP 403 Forbidden: insufficient_scope): ` +
+        `the token lacks the scope this needs (trips:admin): get one that has it. ` +
+        `It says how to get a token in its metadata: ${origin}/.well-known/oauth-protected-resource/admin\n`,
+    );
+    expect(scope.code).toBe(1);
   });
 
   it.each(['2026-07-28', '2025-06-18'])('on %s, exits 3 naming the URL when no server answers there, or no MCP endpoint', async (era) => {
