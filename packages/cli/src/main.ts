@@ -28,9 +28,11 @@ const USAGE = `Usage: roundtrip <command> …
 Commands:
   serve <module> [options]                     serve the module's tools, prompts and resources to an MCP host over stdio
   config <host> <module> [options]             print the entry that makes a host (claude, vscode, goose, …) run serve
+  config <host> --url <url>                    … or reach a server already running over HTTP
   keys <new|list|add|promote|retire> <file>    manage a key file and rotate its keys
   call <module> <name> [--args <json>]         run one tool, prompt or resource, answering its questions at the terminal
   chat <module>                                a terminal MCP host: pick tools, prompts and resources and run them
+                                               (call and chat: --url <url> instead of <module> reaches a server over HTTP)
   visualize <module> [--out <dir>] [--check]   write each machine as Stately JSON and code, Mermaid and SVG
   inspect <module> [--port <n>] [--host <a>]   a page with the machines and, live, every round a server reports
 
