@@ -1,6 +1,7 @@
 // Conditions of declared flows: JSON tests over the tool's input and earlier answers. Evaluated by the
 // `when` guard, checked when a flow is defined (every problem, with its fix), described for diagrams.
 import type { Condition } from './condition-paths.ts';
+import { knownPath, listedPaths } from './known-paths.ts';
 
 export type { Condition, ConditionPath, ConditionValue, PathTest } from './condition-paths.ts';
 
@@ -21,11 +22,6 @@ export interface KnownPath {
  * list them; `order.*` stands for every path under a load step's value.
  */
 export type KnownPaths = ReadonlyMap<string, KnownPath>;
-
-/** What `known` says of `path`: its own entry, or the `<step>.*` of the load step it is under. */
-export function knownPath(known: KnownPaths, path: string): KnownPath | undefined {
-  return known.get(path) ?? known.get(`${path.slice(0, path.indexOf('.'))}.*`);
-}
 
 /** One mistake in a condition: where it is, what is wrong, and how to fix it. */
 export interface ConditionProblem {
@@ -211,9 +207,6 @@ function checkNode(node: unknown, at: string, known: KnownPaths | undefined, add
   }
 }
 
-/** The paths to suggest: every known one, a load step's as `order.…`. */
-const listedPaths = (known: KnownPaths) => [...known.keys()].map((path) => (path.endsWith('.*') ? `${path.slice(0, -1)}…` : path));
-
 function checkTest(path: string, test: unknown, at: string, known: KnownPaths | undefined, add: Add): void {
   const field = known ? knownPath(known, path) : undefined;
   if (known && !field) {
@@ -225,7 +218,10 @@ function checkTest(path: string, test: unknown, at: string, known: KnownPaths | 
       `the path '${path}' is not ${where}.`,
       paths.length === 0
         ? 'The tool has no arguments or fields to test: remove the condition.'
-        : `Use one of: ${listed(path, paths)}${didYouMean(path, paths)}.`,
+        : `Use one of: ${listed(path, paths)}${didYouMean(
+            path,
+            [...known.keys()].map((k) => k.replace(/\*$/, path.slice(path.indexOf('.') + 1))),
+          )}.`,
     );
   }
   if (!isRecord(test)) {

@@ -1,9 +1,10 @@
 // The checks of a declared flow's parts that are not conditions: names, message templates, load steps
 // and the loaders they run. Each problem says where it is, what is wrong and how to fix it.
 import type { DefinitionProblem, DefinitionProblemCode } from '@roundtrip/engine';
-import { didYouMean, type KnownPaths, knownPath } from './conditions.ts';
+import { didYouMean, type KnownPaths } from './conditions.ts';
 import { FINISH } from './flow-graph.ts';
 import { FINISHING } from './flow-transitions.ts';
+import { knownPath, listedPaths } from './known-paths.ts';
 import type { Loader, LoadStep } from './load-spec.ts';
 import { templatePaths } from './safe-text.ts';
 
@@ -66,10 +67,7 @@ export function checkTemplate(p: Problems, where: string, template: unknown, kno
     );
   for (const path of paths) {
     if (!bare.includes(path) && !knownPath(known, path)) {
-      const some = [...known.keys()]
-        .map((k) => (k.endsWith('.*') ? `${k.slice(0, -1)}…` : k))
-        .slice(0, 12)
-        .join(', ');
+      const some = listedPaths(known).slice(0, 12).join(', ');
       p.add(where, 'invalid_template', `the placeholder {{${path}}} reads nothing the flow knows.`, `Use one of: ${some || '(no paths)'}.`);
     }
   }

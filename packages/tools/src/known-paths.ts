@@ -1,11 +1,18 @@
 // What a condition or a template may read: `input.<argument>`, `<form>.<field>` and `<load step>.<…>`, with each one's kind.
 import { z } from 'zod';
-import type { KnownPaths } from './conditions.ts';
+import type { KnownPath, KnownPaths } from './conditions.ts';
 
-type PathInfo = KnownPaths extends ReadonlyMap<string, infer V> ? V : never;
+/** What `known` says of `path`: its own entry, or the `<step>.*` of the load step it is under. */
+export function knownPath(known: KnownPaths, path: string): KnownPath | undefined {
+  return known.get(path) ?? known.get(`${path.slice(0, path.indexOf('.'))}.*`);
+}
+
+/** The paths to suggest: every known one, a load step's as `order.…`. */
+export const listedPaths = (known: KnownPaths): string[] =>
+  [...known.keys()].map((path) => (path.endsWith('.*') ? `${path.slice(0, -1)}…` : path));
 
 /** The kind of one field, from the JSON Schema its zod schema writes. */
-function pathInfo(schema: z.ZodType): PathInfo {
+function pathInfo(schema: z.ZodType): KnownPath {
   let json: Record<string, unknown>;
   try {
     json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
@@ -41,7 +48,7 @@ export function knownPaths(
   forms: ReadonlyMap<string, Readonly<Record<string, z.ZodType>>>,
   loads: readonly string[] = [],
 ): KnownPaths {
-  const paths = new Map<string, PathInfo>();
+  const paths = new Map<string, KnownPath>();
   for (const [key, schema] of Object.entries(input instanceof z.ZodObject ? input.shape : {}))
     paths.set(`input.${key}`, pathInfo(schema as z.ZodType));
   for (const [form, fields] of forms) {
