@@ -50,6 +50,8 @@ export interface Exchange {
   method: string | null;
   url: string;
   status: number;
+  /** The media type of the response: `application/json`, or `text/event-stream` for a stream. */
+  contentType: string | undefined;
   instance: string | null;
 }
 
@@ -69,7 +71,13 @@ export async function connectModern(options: ModernClientOptions): Promise<{ cli
     const url = options.urls[next++ % options.urls.length]!;
     const response = await fetch(url, init);
     const method = new Headers(init?.headers).get('mcp-method');
-    exchanges.push({ method, url: url.href, status: response.status, instance: response.headers.get('roundtrip-instance') });
+    exchanges.push({
+      method,
+      url: url.href,
+      status: response.status,
+      contentType: response.headers.get('content-type')?.split(';')[0],
+      instance: response.headers.get('roundtrip-instance'),
+    });
     return response;
   };
   const client = new Client(

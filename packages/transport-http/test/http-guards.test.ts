@@ -1,0 +1,104 @@
+// What every request passes before the MCP handler, over real HTTP: the Host and Origin checks (DNS
+// rebinding and cross-site protection), the body limit, the one path served. Each refusal tells the
+// client what was wrong and logs the reason for the operator.
+import { afterEach, describe, expect, it } from 'vitest';
+import { greetTool } from '../../mcp/test/fixtures/greeting-definitions.ts';
+import { closeAll, startServer } from './support/http-host.ts';
+import { modernListTools, rawRequest } from './support/raw-request.ts';
+
+afterEach(closeAll);
+
+const serve = (env: NodeJS.ProcessEnv = {}, flags = {}) =>
+  startServer({ tools: [greetTool], flags }, { ROUNDTRIP_INSTANCE: 'guard-1', ...env });
+
+describe('Host and Origin', () => {
+  it('refuses a rebound name with 403 before anything else, and logs the name and what to do', async () => {
+    const server = await serve();
+    const refused = await rawRequest(server.url, modernListTools({ host: `evil.example:${server.url.port}` }));
+    expect(refused.status).toBe(403);
+    expect(refused.json()).toEqual({ jsonrpc: '2.0', error: { code: -32000, message: 'Invalid Host: evil.example' }, id: null });
+    expect(refused.headers['roundtrip-instance']).toBe('guard-1');
+    expect(server.logs).toContainEqual({
+      level: 'warn',
+      event: 'request_refused',
+      message: expect.stringMatching(/^request refused \(DNS rebinding protection\): Host "evil\.example:\d+" is not a name/),
+    });
+  });
+
+  it('refuses a page from a foreign Origin, and lets an allowed one through', async () => {
+    const server = await serve({}, { allowedOrigins: 'app.example.com' });
+    const host = `127.0.0.1:${server.url.port}`;
+    const foreign = await rawRequest(server.url, modernListTools({ host, origin: 'https://evil.example' }));
+    expect(foreign.status).toBe(403);
+    expect(foreign.json()).toMatchObject({ error: { message: 'Invalid Origin: evil.example' } });
+    expect(server.logs.at(-1)?.message).toContain('a browser page from Origin "https://evil.example" may not call this server');
+    const allowed = await rawRequest(server.url, modernListTools({ host, origin: 'https://app.example.com' }));
+    expect(allowed.status).toBe(200);
+  });
+
+  it('answers to the names of --allowed-hosts (ROUNDTRIP_ALLOWED_HOSTS)', async () => {
+    const server = await serve({ ROUNDTRIP_ALLOWED_HOSTS: 'mcp.internal, other.internal' });
+    expect((await rawRequest(server.url, modernListTools({ host: 'other.internal' }))).status).toBe(200);
+  });
+});
+
+describe('the request body limit', () => {
+  it('refuses a declared body over ROUNDTRIP_MAX_REQUEST_BYTES with 413 unread, saying the size, the limit and what to do', async () => {
+    const server = await serve({ ROUNDTRIP_MAX_REQUEST_BYTES: '65536' });
+    const host = `127.0.0.1:${server.url.port}`;
+    // the length alone is declared: the server answers before any of the body would be read
+    const refused = await rawRequest(server.url, { headers: { ...modernListTools().headers, host, 'content-length': '70000' } });
+    expect(refused.status).toBe(413);
+    expect(refused.headers.connection).toBe('close');
+    expect(refused.json()).toEqual({
+      jsonrpc: '2.0',
+      id: null,
+      error: {
+        code: -32600,
+        message:
+          "Request too large: 70000 bytes, over this server's limit of 65536 bytes. Nothing of it was read. Send less in one request " +
+          "(shorter arguments or answers), or have the server's operator raise its limit (ROUNDTRIP_MAX_REQUEST_BYTES).",
+      },
+    });
+    expect(server.logs).toContainEqual(
+      expect.objectContaining({
+        event: 'request_too_large',
+        message: 'a POST body of 70000 bytes refused unread: over the limit of 65536 bytes',
+      }),
+    );
+  });
+
+  it('refuses a chunked body that grows over the limit with 413 naming the limit', async () => {
+    const server = await serve({ ROUNDTRIP_MAX_REQUEST_BYTES: '65536' });
+    const host = `127.0.0.1:${server.url.port}`;
+    const refused = await rawRequest(server.url, {
+      headers: { ...modernListTools().headers, host },
+      body: 'x'.repeat(65_537),
+      chunked: true,
+    });
+    expect(refused.status).toBe(413);
+    expect(refused.json()).toMatchObject({ error: { message: expect.stringContaining('65536 bytes') } });
+  });
+
+  it('serves a body under the limit', async () => {
+    const server = await serve({ ROUNDTRIP_MAX_REQUEST_BYTES: '65536' });
+    const list = modernListTools({ host: `127.0.0.1:${server.url.port}` });
+    expect((await rawRequest(server.url, list)).status).toBe(200);
+  });
+});
+
+describe('paths', () => {
+  it('answers 404 off /mcp, naming the endpoint', async () => {
+    const server = await serve();
+    const list = modernListTools({ host: `127.0.0.1:${server.url.port}` });
+    const missing = await rawRequest(server.url, { ...list, path: '/api' });
+    expect(missing.status).toBe(404);
+    expect(missing.json()).toMatchObject({ error: { message: 'Not found: this server answers MCP at /mcp, not at "/api"' } });
+  });
+
+  it('serves no protected resource metadata without authentication', async () => {
+    const server = await serve();
+    const path = '/.well-known/oauth-protected-resource/mcp';
+    expect((await rawRequest(server.url, { method: 'GET', path, headers: { host: `127.0.0.1:${server.url.port}` } })).status).toBe(404);
+  });
+});
