@@ -85,13 +85,14 @@ export function flowMachine(flow: CompiledFlow, final: (input: FinalInput) => un
     return answer ? reasonFor(form, context, { type: `${form}.accept`, key: form, content: answer }) : undefined;
   };
   const formsParam = (params: unknown) => (param(params, 'forms') as string[] | undefined) ?? [];
-  const holds = (condition: unknown, context: FlowContext, event?: FlowEvent, loaded?: unknown) =>
-    condition === undefined ||
-    evaluateCondition(
-      condition as Condition,
-      // a load's rules read its value from the done event, before it is kept
-      loaded === undefined ? valuesOf(context, event) : { ...valuesOf(context, event), [String(loaded)]: event?.output ?? null },
-    );
+  // a load's rules read its value from its done event, before it is kept: the load is the step entered last
+  const loading = (context: FlowContext, event?: FlowEvent) => {
+    const step = context.trail[context.trail.length - 1];
+    const load = step === undefined ? undefined : flow.loads.get(step);
+    return load && event?.type === `xstate.done.actor.${load.run}` ? { [step!]: event.output ?? null } : {};
+  };
+  const holds = (condition: unknown, context: FlowContext, event?: FlowEvent) =>
+    condition === undefined || evaluateCondition(condition as Condition, { ...valuesOf(context, event), ...loading(context, event) });
   const chosen = (event: FlowEvent) => event.content?.choice;
 
   const machineSetup = setup({
@@ -106,7 +107,7 @@ export function flowMachine(flow: CompiledFlow, final: (input: FinalInput) => un
       })),
     },
     guards: {
-      when: ({ context, event }, params: Params) => holds(param(params, 'condition'), context, event, param(params, 'loaded')),
+      when: ({ context, event }, params: Params) => holds(param(params, 'condition'), context, event),
       answeredBefore: ({ context, event }, params: Params) =>
         context.reviewing &&
         formsOf(String(param(params, 'step'))).every((form) => context.answers[form] !== undefined) &&

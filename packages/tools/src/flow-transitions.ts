@@ -34,11 +34,9 @@ export const json = (value: unknown): Json => value as Json;
 export const act = (type: string, params?: { [key: string]: Json }): Action => (params ? { type, params } : { type });
 export const withGuard = (t: Transition, guard: Guard | undefined): Transition => (guard ? { ...t, guard } : t);
 
-/** The `when` guard of a condition; `loaded`: the step whose loaded value (the done event's output) it may read. */
-export const when = (condition: Condition | undefined, loaded?: string): Guard | undefined =>
-  condition === undefined
-    ? undefined
-    : { type: 'when', params: loaded ? { condition: json(condition), loaded } : { condition: json(condition) } };
+/** The `when` guard of a condition. */
+export const when = (condition: Condition | undefined): Guard | undefined =>
+  condition === undefined ? undefined : { type: 'when', params: { condition: json(condition) } };
 
 /** A target written from a top-level step (`nested`: from inside a step's own states or regions). */
 export function targetOf(b: StateBuilder, name: string, nested: boolean): string {
@@ -53,16 +51,15 @@ export function ruleTarget(b: StateBuilder, step: string, rule: NextRule, nested
   return { target: targetOf(b, rule.goto, nested), actions };
 }
 
-/** The rules of `step` as transitions, each with `actions`; `loaded`: conditions may read the step's loaded value. */
+/** The rules of `step` as transitions, each with `actions`. */
 export function ruleTransitions(
   b: StateBuilder,
   step: string,
   rules: readonly NextRule[],
   nested: boolean,
   actions: Action[],
-  loaded?: string,
 ): Transition[] {
-  return rules.map((rule) => withGuard(ruleTarget(b, step, rule, nested, actions), when(rule.if, loaded)));
+  return rules.map((rule) => withGuard(ruleTarget(b, step, rule, nested, actions), when(rule.if)));
 }
 
 /** A transition without an empty list of actions. */

@@ -37,7 +37,8 @@ export function loadState(b: StateBuilder, name: string, step: LoadStep): StateC
       id: step.run,
       src: step.run,
       input: { step: name },
-      onDone: json(ruleTransitions(b, name, rules, false, [act('keepLoaded', { step: name })], name)),
+      // the rules' conditions read the value from the done event, before it is kept
+      onDone: json(ruleTransitions(b, name, rules, false, [act('keepLoaded', { step: name })])),
       // after the loader's own retries: the flow ends with the step's message, and the log says why
       onError: { target: ENDED, actions: [act('logLoadFailure', { step: name }), act('loadFailed', { step: name })] },
     },

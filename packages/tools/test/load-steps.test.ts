@@ -1,7 +1,15 @@
 // Load steps through a real engine (real sealing, the memory ledger): the loaded value in later
 // messages, conditions, checks and the final action; ending early; failures in the author's words;
 // retries; the value kept in the sealed state across rounds; cancellation and progress of the loader.
-import { createEngine, createKeyring, createMemoryLedger, type EngineLogEntry, generateKey, type ProgressUpdate } from '@roundtrip/engine';
+import {
+  createEngine,
+  createKeyring,
+  createMemoryLedger,
+  describeDefinition,
+  type EngineLogEntry,
+  generateKey,
+  type ProgressUpdate,
+} from '@roundtrip/engine';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ask, defineFlowPrompt, defineFlowTool, field, load } from '../src/index.ts';
@@ -138,6 +146,27 @@ describe('a load step', () => {
     expect(c.asked.tone!.message).toBe('How to greet Customer 7 (NL)?');
     c = await c.answer({ tone: accept({ tone: 'warm' }) });
     expect(c.text()).toBe('Greet Customer 7 in a warm way.');
+  });
+});
+
+describe('the structure of a flow that loads', () => {
+  const flowLoading = (run: 'findOrder' | 'readOrder') =>
+    defineFlowTool({
+      name: 'note',
+      description: 'Notes',
+      input: z.object({}),
+      loaders: { [run]: async () => ({ amount: 1 }) } as Record<typeof run, () => Promise<{ amount: number }>>,
+      steps: { order: load({ run }), ok: ask({ message: 'Note {{order.amount}}?', fields: { ok: field.boolean() } }) },
+      final: () => ({ text: 'noted' }),
+    });
+
+  it('is in the structure hash: a state sealed by a flow that ran another loader is refused as outdated', async () => {
+    const before = describeDefinition(flowLoading('findOrder')).structureHash;
+    expect(describeDefinition(flowLoading('readOrder')).structureHash).not.toBe(before);
+    const asked = await converse(flowLoading('findOrder'));
+    const later = await converse(flowLoading('readOrder'));
+    const refused = await later.replay(asked.state!, { ok: accept({ ok: true }) });
+    expect(refused.last).toMatchObject({ type: 'error', error: { code: -32602, data: { reason: 'outdated' } } });
   });
 });
 
