@@ -1,0 +1,113 @@
+// Graceful shutdown, in a real child process sent a real SIGTERM while a round is in flight: the server
+// stops accepting connections at once, lets the round finish and answer, and exits 0; when the round
+// outlasts the drain time, it is cut, the log says which, and the exit status is 1. The round's work
+// waits for the test's word over IPC, never for a timer.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { generateKey } from '@roundtrip/engine';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { createBundles } from '../../mcp/test/fixtures/bundle-script.ts';
+import { closeAll, connectModern } from './support/http-host.ts';
+
+const bundles = createBundles();
+afterAll(() => bundles.remove());
+afterEach(closeAll);
+const children: ChildProcess[] = [];
+afterEach(() => {
+  for (const child of children.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+});
+
+interface HeldServer {
+  child: ChildProcess;
+  url: URL;
+  stderr(): string;
+  /** Resolves once stderr matches. */
+  logged(pattern: RegExp): Promise<string>;
+  /** Resolves with the next IPC message. */
+  message(): Promise<unknown>;
+  exited: Promise<number | null>;
+}
+
+async function startHeldServer(env: Record<string, string> = {}): Promise<HeldServer> {
+  const script = await bundles.of(fileURLToPath(new URL('./fixtures/held-round-server.ts', import.meta.url)));
+  const child = spawn(process.execPath, [script], {
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: mkdtempSync(join(tmpdir(), 'rt-held-')),
+      ROUNDTRIP_KEY: generateKey(),
+      ROUNDTRIP_PRINCIPAL: 'ada',
+      ROUNDTRIP_LEDGER: ':memory:',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+  });
+  children.push(child);
+  let stderr = '';
+  const waiters: Array<() => void> = [];
+  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
+    stderr += chunk;
+    for (const waiter of waiters.splice(0)) waiter();
+  });
+  const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+  const logged = (pattern: RegExp) =>
+    new Promise<string>((resolve, reject) => {
+      const check = () => {
+        if (pattern.test(stderr)) resolve(stderr);
+        else waiters.push(check);
+      };
+      void exited.then(() =>
+        pattern.test(stderr) ? resolve(stderr) : reject(new Error(`exited; stderr never matched ${pattern}:\n${stderr}`)),
+      );
+      check();
+    });
+  const started = await logged(/serving 1 tool over HTTP at (http:\/\/127\.0\.0\.1:\d+\/mcp) /);
+  const url = new URL(/over HTTP at (\S+) /.exec(started)![1]!);
+  return { child, url, stderr: () => stderr, logged, message: () => new Promise((resolve) => child.once('message', resolve)), exited };
+}
+
+describe('SIGTERM with a round in flight', () => {
+  it('stops accepting, lets the round finish and answer, then exits 0', async () => {
+    const server = await startHeldServer();
+    const { client } = await connectModern({ urls: [server.url] });
+    const working = server.message();
+    const call = client.callTool({ name: 'held_report', arguments: {} });
+    expect(await working).toBe('started');
+
+    server.child.kill('SIGTERM');
+    await server.logged(
+      /info stopping: SIGTERM: accepting no more requests; waiting up to 20000 ms for 1 request in flight \(tools\/call held_report\)/,
+    );
+    // no new connection is accepted meanwhile
+    await expect(fetch(server.url, { method: 'POST' })).rejects.toThrow();
+
+    server.child.send('release');
+    expect(await call).toMatchObject({ content: [{ type: 'text', text: 'Report finished.' }] });
+    expect(await server.exited).toBe(0);
+    expect(server.stderr()).toContain('[held-test] info stopped: stopped; 1 request in flight finished first');
+  });
+
+  it('cuts a round that outlasts the drain time, says which, and exits 1', async () => {
+    const server = await startHeldServer({ ROUNDTRIP_DRAIN_TIMEOUT_MS: '50' });
+    const { client } = await connectModern({ urls: [server.url] });
+    const working = server.message();
+    const call = client.callTool({ name: 'held_report', arguments: {} });
+    expect(await working).toBe('started');
+
+    server.child.kill('SIGTERM');
+    await expect(call).rejects.toThrow();
+    expect(await server.exited).toBe(1);
+    expect(server.stderr()).toContain(
+      '[held-test] warn stopped: cut 1 request still in flight after 50 ms (tools/call held_report); their clients got no answer and may send them again',
+    );
+  });
+
+  it('exits 0 at once when nothing is in flight', async () => {
+    const server = await startHeldServer();
+    server.child.kill('SIGTERM');
+    expect(await server.exited).toBe(0);
+    expect(server.stderr()).toContain('info stopping: SIGTERM: accepting no more requests; none in flight');
+  });
+});
