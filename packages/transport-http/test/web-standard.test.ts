@@ -26,13 +26,21 @@ function bareImports(entry: string): Set<string> {
 }
 
 describe('@roundtrip/transport-http is web-standard at its root', () => {
-  it('imports jose and the SDK only, nothing from node:', () => {
-    expect([...bareImports(join(src, 'index.ts'))].sort()).toEqual(['@modelcontextprotocol/server', 'jose']);
+  it('imports jose, the SDK, the engine and the binding (their Node-free roots) only, nothing from node:', () => {
+    expect([...bareImports(join(src, 'index.ts'))].sort()).toEqual([
+      '@modelcontextprotocol/server',
+      '@roundtrip/engine',
+      '@roundtrip/mcp',
+      'jose',
+    ]);
   });
 
   it('the ./node subpath is where node: modules are', () => {
     expect([...bareImports(join(src, 'node', 'index.ts'))].filter((name) => name.startsWith('node:')).sort()).toEqual([
       'node:fs',
+      'node:http',
+      'node:net',
+      'node:os',
       'node:path',
       'node:url',
     ]);
