@@ -16,7 +16,7 @@ export interface DeclaredFlow {
 }
 
 /** How a flow ended without its final action, for a default message: the flow's own message when it has one. */
-export function endedText(owner: string, outcome: Extract<FlowOutcome, { status: 'ended' }>): string {
+function endedText(owner: string, outcome: Ended): string {
   if (outcome.message !== undefined) return outcome.message;
   const how =
     outcome.how === 'abandoned'
@@ -27,15 +27,29 @@ export function endedText(owner: string, outcome: Extract<FlowOutcome, { status:
   return `${owner}: nothing was done, because ${how}.`;
 }
 
-/** What an `ended` function is told of an ended flow (typed by each define function). */
-export function endedInfo(outcome: Extract<FlowOutcome, { status: 'ended' }>): never {
-  const { status: _ended, ...info } = outcome;
-  return info as never;
+type Ended = Extract<FlowOutcome, { status: 'ended' }>;
+
+/** What the author's functions are given for an ended flow; `never`: each define function types them. */
+interface EndedHooks<T> {
+  /** The user declined, cancelled or abandoned. */
+  readonly ended?: ((info: never) => T) | undefined;
+  /** A rule ended the flow, or a load failed. */
+  readonly stopped?: ((info: never) => T) | undefined;
 }
 
-/** The ended flow is an error for the caller: a load failed, or a rule ended it (the order does not exist). */
-export const endedInError = (outcome: Extract<FlowOutcome, { status: 'ended' }>): boolean =>
-  outcome.how === 'failed' || outcome.how === 'stopped';
+/**
+ * The result of a flow that ended without its final action: `ended` words it when the user left,
+ * `stopped` when a rule ended the flow or a load failed; by default `otherwise` gets the text (the
+ * flow's message, or a sentence saying nothing was done) and whether it is an error for the caller.
+ */
+export function endedResult<T>(owner: string, outcome: Ended, hooks: EndedHooks<T>, otherwise: (text: string, error: boolean) => T): T {
+  const { status: _ended, ...info } = outcome;
+  if (outcome.how === 'stopped' || outcome.how === 'failed') {
+    const message = endedText(owner, outcome);
+    return hooks.stopped ? hooks.stopped({ ...info, message } as never) : otherwise(message, true);
+  }
+  return hooks.ended ? hooks.ended(info as never) : otherwise(endedText(owner, outcome), false);
+}
 
 export function declareFlow(
   owner: string,

@@ -1,8 +1,8 @@
 // A prompt declared as a flow: it asks its questions, then its final action writes the messages.
 import { definePrompt, type PromptDefinition, type PromptMessageView } from '@roundtrip/engine';
 import { z } from 'zod';
-import { declareFlow, endedInfo, endedText } from './declare-flow.ts';
-import type { EndedInfo } from './define-flow-tool.ts';
+import { declareFlow, endedResult } from './declare-flow.ts';
+import type { EndedInfo, StoppedInfo } from './define-flow-tool.ts';
 import type { FlowOutcome } from './flow-context.ts';
 import { registerFlow } from './flow-registry.ts';
 import type { FinalInput } from './flow-setup.ts';
@@ -30,8 +30,10 @@ export interface FlowPromptConfig<
     answers: AnswersOf<TSteps>;
     loaded: LoadedOf<TSteps, TLoaders>;
   }) => PromptMessageView[] | Promise<PromptMessageView[]>;
-  /** The messages when the flow ended early; by default one user message saying so (the flow's message, when it has one). */
+  /** The messages when the user declined, cancelled or abandoned; by default one user message saying so. */
   readonly ended?: (info: EndedInfo<TSteps, z.output<TArgs>, LoadedOf<TSteps, TLoaders>>) => PromptMessageView[];
+  /** The messages when an `end` rule ended the flow or a load failed; by default one user message with the flow's message. */
+  readonly stopped?: (info: StoppedInfo<TSteps, z.output<TArgs>, LoadedOf<TSteps, TLoaders>>) => PromptMessageView[];
 }
 
 /** Defines a prompt whose questions are declared as steps. Throws a RoundtripDefinitionError listing every problem. */
@@ -44,7 +46,6 @@ export function defineFlowPrompt<
   const final = (input: FinalInput) => config.final(input as never);
   const declared = declareFlow(`prompt '${config.name}'`, config.name, args, config.steps, final, config.loaders);
   const flow = withVersion(declared, config.version, final);
-  const ended = config.ended;
   const definition = definePrompt({
     ...(config.migrations ? { migrations: checkedMigrations(flow.compiled, config.version, config.migrations) } : {}),
     name: config.name,
@@ -55,7 +56,7 @@ export function defineFlowPrompt<
     machine: flow.machine,
     messages: (output: FlowOutcome): PromptMessageView[] => {
       if (output.status === 'done') return output.result as PromptMessageView[];
-      return ended ? ended(endedInfo(output)) : [{ role: 'user', text: endedText(config.title ?? config.name, output) }];
+      return endedResult(config.title ?? config.name, output, config, (text): PromptMessageView[] => [{ role: 'user', text }]);
     },
   } as never);
   registerFlow(definition, flow, final);

@@ -1,8 +1,8 @@
 // A resource declared as a flow: reading it asks its questions, then its final action writes the body.
 import { defineResource, type ResourceBody, type ResourceDefinition } from '@roundtrip/engine';
 import { z } from 'zod';
-import { declareFlow, endedInfo, endedText } from './declare-flow.ts';
-import type { EndedInfo } from './define-flow-tool.ts';
+import { declareFlow, endedResult } from './declare-flow.ts';
+import type { EndedInfo, StoppedInfo } from './define-flow-tool.ts';
 import type { FlowOutcome } from './flow-context.ts';
 import { registerFlow } from './flow-registry.ts';
 import type { FinalInput } from './flow-setup.ts';
@@ -43,8 +43,10 @@ export interface FlowResourceConfig<
     answers: AnswersOf<TSteps>;
     loaded: LoadedOf<TSteps, TLoaders>;
   }) => ResourceBody | Promise<ResourceBody>;
-  /** The body when the flow ended early; by default a text saying so (the flow's message, when it has one). */
+  /** The body when the user declined, cancelled or abandoned; by default a text saying so. */
   readonly ended?: (info: EndedInfo<TSteps, z.output<TVars>, LoadedOf<TSteps, TLoaders>>) => ResourceBody;
+  /** The body when an `end` rule ended the flow or a load failed; by default the flow's message. */
+  readonly stopped?: (info: StoppedInfo<TSteps, z.output<TVars>, LoadedOf<TSteps, TLoaders>>) => ResourceBody;
 }
 
 /** Defines a resource whose questions are declared as steps. Throws a RoundtripDefinitionError listing every problem. */
@@ -59,7 +61,6 @@ export function defineFlowResource<
   const final = (input: FinalInput) => config.final(input as never);
   const declared = declareFlow(`resource '${config.name}'`, config.name, variables, config.steps, final, config.loaders);
   const flow = withVersion(declared, config.version, final);
-  const ended = config.ended;
   const definition = defineResource({
     ...(config.migrations ? { migrations: checkedMigrations(flow.compiled, config.version, config.migrations) } : {}),
     uri: config.uri,
@@ -72,7 +73,7 @@ export function defineFlowResource<
     machine: flow.machine,
     contents: (output: FlowOutcome): ResourceBody => {
       if (output.status === 'done') return output.result as ResourceBody;
-      return ended ? ended(endedInfo(output)) : endedText(config.title ?? config.name, output);
+      return endedResult(config.title ?? config.name, output, config, (text): ResourceBody => text);
     },
   } as never);
   registerFlow(definition, flow, final);

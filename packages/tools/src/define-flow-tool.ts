@@ -1,23 +1,32 @@
 // A tool declared as a flow of questions, served by the engine like any other tool.
 import { defineTool, type QuestionFallback, type ToolAnnotations, type ToolDefinition, type ToolResultView } from '@roundtrip/engine';
 import type { z } from 'zod';
-import { declareFlow, endedInError, endedInfo, endedText } from './declare-flow.ts';
-import type { EndedHow, FlowOutcome } from './flow-context.ts';
+import { declareFlow, endedResult } from './declare-flow.ts';
+import type { FlowOutcome } from './flow-context.ts';
 import { registerFlow } from './flow-registry.ts';
 import { type FinalInput, type FinishInput, shownNow } from './flow-setup.ts';
 import type { AnswersOf, StepSpec } from './flow-spec.ts';
 import { checkedMigrations, type FlowVersioning, withVersion } from './flow-version.ts';
 import type { FlowLoaders, LoadedOf, LoadersOf } from './load-spec.ts';
 
-/**
- * How a flow ended early: at which step, how (the user declined, cancelled or abandoned; an `end` rule
- * `stopped` it; a load `failed`), and what was known by then.
- */
+/** How the user left a flow early: at which step, how, and what was known by then. */
 export interface EndedInfo<TSteps, TInput = Record<string, unknown>, TLoaded = Readonly<Record<string, unknown>>> {
   readonly step: keyof TSteps & string;
-  readonly how: EndedHow;
-  /** For `stopped` and `failed`: the message the flow words (the `end` rule's, or the load's `onError`), rendered. */
-  readonly message?: string;
+  readonly how: 'declined' | 'cancelled' | 'abandoned';
+  readonly input: TInput;
+  readonly answers: AnswersOf<TSteps>;
+  readonly loaded: TLoaded;
+}
+
+/**
+ * How the flow stopped itself early: an `end` rule of `step` held (`stopped`), or its load failed after
+ * its retries (`failed`); `message` is the flow's words for the user, rendered (the rule's, the step's
+ * `onError`, or by default a sentence saying which step could not load).
+ */
+export interface StoppedInfo<TSteps, TInput = Record<string, unknown>, TLoaded = Readonly<Record<string, unknown>>> {
+  readonly step: keyof TSteps & string;
+  readonly how: 'stopped' | 'failed';
+  readonly message: string;
   readonly input: TInput;
   readonly answers: AnswersOf<TSteps>;
   readonly loaded: TLoaded;
@@ -62,11 +71,13 @@ export interface FlowToolConfig<
   }) => FlowToolResult<NoInfer<TOutput>> | Promise<FlowToolResult<NoInfer<TOutput>>>;
   /** The schema of `structuredContent`; every result is checked against it before it is sent. */
   readonly output?: TOutput;
-  /**
-   * The result when the flow ended early. By default a text saying nothing was done and why: the
-   * flow's message for a rule that ended it or a load that failed (an error result, `isError`).
-   */
+  /** The result when the user declined, cancelled or abandoned; by default a text saying nothing was done. */
   readonly ended?: (info: EndedInfo<TSteps, z.output<TInput>, LoadedOf<TSteps, TLoaders>>) => FlowToolResult<NoInfer<TOutput>>;
+  /**
+   * The result when an `end` rule ended the flow or a load failed; by default the flow's message as an
+   * error result (`isError`), which needs no structured content even with an `output` schema.
+   */
+  readonly stopped?: (info: StoppedInfo<TSteps, z.output<TInput>, LoadedOf<TSteps, TLoaders>>) => FlowToolResult<NoInfer<TOutput>>;
   /**
    * How every question is asked of a host that cannot show forms (it declared no elicitation, like LM
    * Studio): `'model'` puts each to the model, which asks the user and calls the tool again with the
@@ -98,7 +109,6 @@ export function defineFlowTool<
   const final = (args: FinalInput) => config.final(args as never);
   const declared = declareFlow(owner, config.name, config.input, config.steps, final, config.loaders, config.fallback);
   const flow = withVersion(declared, config.version, final);
-  const ended = config.ended;
   const definition = defineTool({
     ...(config.migrations ? { migrations: checkedMigrations(flow.compiled, config.version, config.migrations) } : {}),
     name: config.name,
@@ -127,9 +137,7 @@ export function defineFlowTool<
         // the final action ran before in this conversation, for other answers: say so rather than pretend
         return { ...view, text: `${EARLIER} ${view.text}` };
       }
-      if (ended) return ended(endedInfo(output));
-      const text = endedText(config.title ?? config.name, output);
-      return endedInError(output) ? { text, isError: true } : { text };
+      return endedResult(config.title ?? config.name, output, config, (text, error) => (error ? { text, isError: true } : { text }));
     },
   } as never);
   registerFlow(definition, flow, final);

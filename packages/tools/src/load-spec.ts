@@ -65,7 +65,7 @@ export function load<const TRun extends string>(spec: Omit<LoadStep<TRun>, 'kind
 }
 
 /** The names of the loaders a flow's steps run. */
-export type RunsOf<TSteps> = { [K in keyof TSteps]: TSteps[K] extends LoadStep<infer R> ? R : never }[keyof TSteps];
+type RunsOf<TSteps> = { [K in keyof TSteps]: TSteps[K] extends LoadStep<infer R> ? R : never }[keyof TSteps];
 
 // what a loaded value is after sealing: `undefined` is kept as `null`
 type Kept<V> = undefined extends V ? Exclude<V, undefined> | null : V;

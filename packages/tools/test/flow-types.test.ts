@@ -79,7 +79,7 @@ describe('answers typed from the declaration', () => {
       final: () => ({ text: 'ok' }),
       ended: ({ step, how, input, answers }) => {
         expectTypeOf(step).toEqualTypeOf<'when' | 'more' | 'check'>();
-        expectTypeOf(how).toEqualTypeOf<'declined' | 'cancelled' | 'abandoned' | 'stopped' | 'failed'>();
+        expectTypeOf(how).toEqualTypeOf<'declined' | 'cancelled' | 'abandoned'>();
         expectTypeOf(input).toEqualTypeOf<{ topic: string }>();
         expectTypeOf(answers.when).toEqualTypeOf<{ date: string; attendees: number; note?: string | undefined } | undefined>();
         return { text: `Nothing booked for ${input.topic}.` };

@@ -86,6 +86,46 @@ describe('a load step', () => {
     expect(store.reads).toBe(6);
   });
 
+  it('lets stopped word the result of an end rule or a failure, with structured content of the output schema', async () => {
+    const store = orderStore(orders);
+    const tool = defineFlowTool({
+      name: 'order_status',
+      description: 'Says how an order is',
+      input: z.object({ orderId: z.string() }),
+      output: z.object({ status: z.enum(['open', 'not_found', 'unreadable']) }),
+      loaders: { findOrder: async ({ input }) => ((await store.find(input.orderId)) ? { found: true } : { found: false }) },
+      steps: {
+        order: load({
+          run: 'findOrder',
+          next: [{ if: { 'order.found': { eq: false } }, end: 'No order {{input.orderId}}.' }, { goto: 'finish' }],
+        }),
+      },
+      final: () => ({ text: 'Open.', structured: { status: 'open' as const } }),
+      stopped: ({ how, message, step }) => ({
+        text: `${message} (at ${step})`,
+        structured: { status: how === 'failed' ? ('unreadable' as const) : ('not_found' as const) },
+        isError: true,
+      }),
+    });
+    expect((await converse(tool, { orderId: 'ord_9' })).last).toEqual({
+      type: 'complete',
+      result: {
+        content: [{ type: 'text', text: 'No order ord_9. (at order)' }],
+        structuredContent: { status: 'not_found' },
+        isError: true,
+      },
+    });
+    store.failNext = 1;
+    expect((await converse(tool, { orderId: 'ord_1' })).last).toMatchObject({
+      result: {
+        content: [
+          { text: "order_status: nothing was done, because step 'order' could not load what it needs. Try again later. (at order)" },
+        ],
+        structuredContent: { status: 'unreadable' },
+      },
+    });
+  });
+
   it('says by default that nothing was done and which step could not load, without the error', async () => {
     const tool = defineFlowTool({
       name: 'status',

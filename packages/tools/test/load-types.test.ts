@@ -1,6 +1,6 @@
 // Type tests: checked by `npx tsc -p tsconfig.json --noEmit` at the repository root. What a loader
-// returns types `loaded.<step>` in the final action and in ended; loaders are typed with the flow's input
-// and answers; a step that runs a loader the flow does not give fails to compile.
+// returns types `loaded.<step>` in the final action, ended and stopped; loaders are typed with the flow's
+// input and answers; a step that runs a loader the flow does not give fails to compile.
 import { RoundtripDefinitionError } from '@roundtrip/engine';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
@@ -25,7 +25,7 @@ describe('loaded values typed from the loaders', () => {
     expectTypeOf<LoadedOf<typeof maybe, { readMaybe: () => Promise<string | undefined> }>>().toEqualTypeOf<{ a?: string | null }>();
   });
 
-  it('types loaded in the final action and in ended, and the loader’s input and answers', () => {
+  it('types loaded in the final action, ended and stopped, and the loader’s input and answers', () => {
     defineFlowTool({
       name: 'refund',
       description: 'Refunds',
@@ -47,11 +47,17 @@ describe('loaded values typed from the loaders', () => {
         void loaded.customer;
         return { text: loaded.order?.found ? `Refunded ${loaded.order.amount}` : 'nothing' };
       },
-      ended: ({ loaded, message, how }) => {
+      ended: ({ loaded, how }) => {
         expectTypeOf(loaded.order).toEqualTypeOf<Order | undefined>();
-        expectTypeOf(message).toEqualTypeOf<string | undefined>();
-        expectTypeOf(how).toEqualTypeOf<'declined' | 'cancelled' | 'abandoned' | 'stopped' | 'failed'>();
-        return { text: message ?? 'nothing', isError: true };
+        expectTypeOf(how).toEqualTypeOf<'declined' | 'cancelled' | 'abandoned'>();
+        return { text: 'nothing was refunded' };
+      },
+      stopped: ({ loaded, message, how, step }) => {
+        expectTypeOf(loaded.order).toEqualTypeOf<Order | undefined>();
+        expectTypeOf(message).toEqualTypeOf<string>();
+        expectTypeOf(how).toEqualTypeOf<'stopped' | 'failed'>();
+        expectTypeOf(step).toEqualTypeOf<'order' | 'why'>();
+        return { text: message, isError: true };
       },
     });
     defineFlowPrompt({
