@@ -31,7 +31,7 @@ const SETTING_FLAGS: { readonly [flag: string]: FlagSpec } = {
   },
   '--max-request-bytes': {
     variable: 'ROUNDTRIP_MAX_REQUEST_BYTES',
-    what: 'the size of the largest request line read from stdin, in bytes',
+    what: 'the size of the largest request (a line read from stdin, an HTTP body), in bytes',
   },
   '--ledger': {
     variable: 'ROUNDTRIP_LEDGER',
@@ -54,7 +54,7 @@ export const SERVE_FLAGS_HELP = `  --name <name>              the server's name 
   --max-state-bytes <n>      largest requestState accepted (ROUNDTRIP_MAX_STATE_BYTES; default 65536)
   --settle-timeout-ms <ms>   time invoked work may take in a round (ROUNDTRIP_SETTLE_TIMEOUT_MS; default 10000)
   --answer-timeout-ms <ms>   time a 2025-era host may take to answer a question (ROUNDTRIP_ANSWER_TIMEOUT_MS; default 50000)
-  --max-request-bytes <n>    largest request line read from stdin (ROUNDTRIP_MAX_REQUEST_BYTES; default 4194304)
+  --max-request-bytes <n>    largest request: stdin line or HTTP body (ROUNDTRIP_MAX_REQUEST_BYTES; default 4194304)
   --ledger <file|url>        SQLite file of the effect ledger, or a postgres:// URL (ROUNDTRIP_LEDGER; :memory: keeps none)
   --inspect <address>        report rounds to an inspector page, or 'stately' (ROUNDTRIP_INSPECT)`;
 

@@ -15,9 +15,9 @@ export interface ServeOptions {
 
 /**
  * Reads serve's arguments: one module and any flags (`--flag value` or `--flag=value`). Returns the
- * problem as text for a usage error.
+ * problem as text for a usage error; a misspelt flag is matched against serve's and `otherFlags`.
  */
-export function parseServeOptions(args: readonly string[], cwd: string): ServeOptions | string {
+export function parseServeOptions(args: readonly string[], cwd: string, otherFlags: readonly string[] = []): ServeOptions | string {
   const positional: string[] = [];
   const settings = new Map<string, FlagSetting>();
   let name: string | undefined;
@@ -30,7 +30,7 @@ export function parseServeOptions(args: readonly string[], cwd: string): ServeOp
       continue;
     }
     const read = readServeFlag(args, i, cwd);
-    if (!read) return `unknown option ${flagOf(arg)}.${didYouMean(flagOf(arg), SERVE_FLAGS)}`;
+    if (!read) return `unknown option ${flagOf(arg)}.${didYouMean(flagOf(arg), [...SERVE_FLAGS, ...otherFlags])}`;
     if (!read.ok) return read.problem;
     i = read.next;
     if (!('setting' in read)) {
