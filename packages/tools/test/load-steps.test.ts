@@ -13,7 +13,7 @@ import {
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ask, defineFlowPrompt, defineFlowTool, field, load } from '../src/index.ts';
-import { accept, converse } from './conversation.ts';
+import { accept, converse, decline } from './conversation.ts';
 import { orderStore, orders, refundTool } from './refund-flow.ts';
 
 describe('a load step', () => {
@@ -158,6 +158,37 @@ describe('a load step', () => {
     expect(error?.message).toContain(
       "load step 'date': loader 'readDate' returned a value whose result.at is a Date; a loaded value is kept in the sealed state between rounds, so it must be plain JSON: store an ISO string (date.toISOString()).",
     );
+  });
+
+  it('runs again on the way forward after the user went back over it, with the new answers', async () => {
+    const reads: string[] = [];
+    const tool = defineFlowTool({
+      name: 'pick',
+      description: 'Picks an order',
+      input: z.object({}),
+      loaders: {
+        findOrder: async ({ answers }) => {
+          reads.push(String(answers.which?.id));
+          return { amount: answers.which?.id === 'ord_1' ? 40 : 15 };
+        },
+      },
+      steps: {
+        which: ask({ message: 'Which order?', fields: { id: field.select({ options: ['ord_1', 'ord_2'] }) } }),
+        order: load({ run: 'findOrder' }),
+        sure: ask({ message: 'Refund {{order.amount}}?', fields: { ok: field.boolean() }, onDecline: 'back' }),
+      },
+      final: ({ loaded }) => ({ text: `Refunded ${loaded.order?.amount}` }),
+    });
+    let c = await converse(tool);
+    c = await c.answer({ which: accept({ id: 'ord_1' }) });
+    expect(c.asked.sure!.message).toBe('Refund 40?');
+    c = await c.answer({ sure: decline });
+    expect(Object.keys(c.asked)).toEqual(['which']);
+    c = await c.answer({ which: accept({ id: 'ord_2' }) });
+    expect(c.asked.sure!.message).toBe('Refund 15?');
+    c = await c.answer({ sure: accept({ ok: true }) });
+    expect(c.text()).toBe('Refunded 15');
+    expect(reads).toEqual(['ord_1', 'ord_2']);
   });
 
   it('gives later loaders the values loaded before, and conditions may read deep into a value', async () => {
