@@ -129,7 +129,9 @@ function nameOf(sequence: ReadonlyArray<ConversationRound | ConversationLoad>, e
  * review), and, unless `everyAnswer: false`, one sending each sample answer the others do not send.
  * Answers are samples of each question's form (each option, both booleans, numbers either side of every
  * threshold the conditions use, a valid text), plus decline and cancel; the flow's own guards pick the
- * branches, and answers that lead to the same place make one path.
+ * branches, and answers that lead to the same place make one path. A load step gives each of its sample
+ * results (`options.loaded`) and fails, each a way through listed in `loads`; an async check is taken to
+ * accept (a refusal only asks again).
  *
  * @example
  * for (const conversation of conversationsOf(bookMeeting, { input: { topic: 'Plan' } })) {
