@@ -7,13 +7,15 @@ import type { ConversationEnd, ConversationLoad, ConversationRound, InputRespons
 import type { FlowWalk } from './flow-walk.ts';
 import { isWorkEvent, loadOf } from './work-events.ts';
 
-/** The forms each step of a flow's machine config asks: a parallel step's regions, else its `meta.ask`. */
+/** The forms each step of a flow's machine config asks: a parallel step's regions, else its (or its `asking` state's) `meta.ask`. */
 export function formsOfSteps(config: Record<string, unknown>): (step: string) => readonly string[] {
-  const states = (config.states ?? {}) as Record<string, { type?: string; states?: object; meta?: { ask?: string[] } } | undefined>;
+  type StepState = { type?: string; states?: Record<string, StepState | undefined>; meta?: { ask?: string[] } };
+  const states = (config.states ?? {}) as Record<string, StepState | undefined>;
   return (step) => {
     const state = states[step];
     if (state?.type === 'parallel') return Object.keys(state.states ?? {});
-    return state?.meta?.ask ?? [];
+    // a step whose check is async asks in its `asking` state
+    return state?.meta?.ask ?? state?.states?.asking?.meta?.ask ?? [];
   };
 }
 
