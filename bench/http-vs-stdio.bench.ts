@@ -12,14 +12,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-// the client package does not resolve from the workspace root (bench/ is no package): the demo's copy, by path
-import type * as ClientModule from '../apps/demo/node_modules/@modelcontextprotocol/client/dist/index.mjs';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { connectDemoClient } from '../apps/demo/src/connect-demo-client.ts';
 import { generateKey } from '../packages/engine/src/index.ts';
-
-const clientPath: string = '../apps/demo/node_modules/@modelcontextprotocol/client/dist/index.mjs';
-const { Client, StreamableHTTPClientTransport } = (await import(clientPath)) as typeof ClientModule;
-type McpClient = InstanceType<typeof Client>;
 
 const BLOCKS = 10;
 const ROUNDS_PER_BLOCK = 30;
@@ -30,7 +25,7 @@ type Round = { requestState?: string };
 const manual = { allowInputRequired: true } as const;
 
 /** Times `count` rounds: each a first round that asks (untimed), then the timed retry that declines. */
-async function timeRounds(client: McpClient, count: number, into: number[]): Promise<void> {
+async function timeRounds(client: Client, count: number, into: number[]): Promise<void> {
   for (let i = 0; i < count; i++) {
     const ask = (await client.callTool({ name: 'refund_order', arguments: { order_id: 'ord_51' } }, manual)) as Round;
     const retry = { requestState: ask.requestState, inputResponses: { confirm: { action: 'decline' } } };
@@ -63,7 +58,7 @@ const median = (values: number[]) => {
 
 const stdio = await connectDemoClient({ era: 'modern', env });
 const http = await startHttpDemo();
-const httpClient: McpClient = new Client(
+const httpClient: Client = new Client(
   { name: 'bench', version: '0' },
   {
     capabilities: { elicitation: { form: {} } },

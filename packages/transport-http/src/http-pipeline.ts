@@ -16,7 +16,7 @@ import { protectedResourceMetadataResponse, protectedResourceMetadataUrl } from 
 import { statelessLegacyEngine } from './stateless-legacy-engine.ts';
 
 /** 4 MiB: a stdio server's default line limit, and the SDK's default body limit. */
-export const DEFAULT_MAX_REQUEST_BYTES = 4 * 1024 * 1024;
+const DEFAULT_MAX_REQUEST_BYTES = 4 * 1024 * 1024;
 
 /**
  * The handler in two steps, for a runtime that reads the body itself before the handler sees it

@@ -21,7 +21,7 @@ function revisionOf(request: Request | undefined): string {
  * The sentence a 2025-era client over stateless HTTP gets when a round needs the user and no fallback
  * serves: the revision it speaks, why this transport cannot ask it, and what to use instead.
  */
-export function cannotAskOverStatelessHttp(owner: string, data: unknown, request: Request | undefined): string {
+function cannotAskOverStatelessHttp(owner: string, data: unknown, request: Request | undefined): string {
   return (
     `${owner} needs ${whatIsNeeded(data)}, but this client speaks ${revisionOf(request)} over stateless HTTP, where the server ` +
     'cannot send it requests of its own: every request is answered by whichever instance receives it, with no connection ' +
