@@ -31,6 +31,7 @@ function capabilitiesOf(engine: Engine): ServerCapabilities {
     ...(engine.listTools().length > 0 && { tools: {} }),
     ...(engine.listPrompts().length > 0 && { prompts: {} }),
     ...((engine.listResources().length > 0 || engine.listResourceTemplates().length > 0) && { resources: {} }),
+    ...(engine.offersCompletions() && { completions: {} }),
   };
 }
 
@@ -170,6 +171,18 @@ export function createProtocolServer(options: ProtocolServerOptions): Server {
     server.setRequestHandler('resources/read', async (request, ctx) =>
       answer(await engine.readResource({ uri: request.params.uri, ...roundOf(ctx) }), ctx, `The resource '${request.params.uri}'`),
     );
+  }
+
+  if (capabilities.completions) {
+    server.setRequestHandler('completion/complete', async (request) => {
+      const { ref, argument, context } = request.params;
+      const outcome = await engine.complete({ ref, argument, ...(context && { context }), principal: options.principal });
+      if (outcome.type === 'error') {
+        const { code, message, data } = outcome.error;
+        throw new ProtocolError(code, message, data);
+      }
+      return outcome.result;
+    });
   }
   return server;
 }

@@ -1,7 +1,7 @@
 // What a 2025-era host is sent when a round needs the user: the SDK's legacy shim turns each input
 // request into a real `elicitation/create`, which it does not fit to a 2025-06-18 host. Here is what
 // that revision can take: that revision's form schema, forms only (RoundtripServer drops `mode`).
-import type { ClientCapabilities, ElicitInputRequest } from '@roundtrip/engine';
+import type { ClientCapabilities, InputRequest } from '@roundtrip/engine';
 import { fitSchemaFor20250618 } from './elicitation-schema-2025-06-18.ts';
 
 /** The first revision whose elicitation has modes, URL mode and the richer form schema. */
@@ -33,16 +33,20 @@ export interface UnaskableQuestion {
 
 /**
  * Input requests as a host on `revision` can take them: unchanged from 2025-11-25 on; for a form-only
- * revision, every form rewritten to that revision's schema (see fitSchemaFor20250618). Returns the
- * first question that cannot be expressed instead.
+ * revision, every form rewritten to that revision's schema (see fitSchemaFor20250618), and sampling and
+ * roots requests passed as they are. Returns the first question that cannot be expressed instead.
  */
 export function fitInputRequests(
-  inputRequests: Record<string, ElicitInputRequest>,
+  inputRequests: Record<string, InputRequest>,
   revision: string | undefined,
-): { ok: true; inputRequests: Record<string, ElicitInputRequest> } | { ok: false; question: UnaskableQuestion } {
+): { ok: true; inputRequests: Record<string, InputRequest> } | { ok: false; question: UnaskableQuestion } {
   if (!isFormOnlyRevision(revision)) return { ok: true, inputRequests };
-  const fitted: Record<string, ElicitInputRequest> = {};
+  const fitted: Record<string, InputRequest> = {};
   for (const [key, request] of Object.entries(inputRequests)) {
+    if (request.method !== 'elicitation/create') {
+      fitted[key] = request;
+      continue;
+    }
     const { params } = request;
     if (params.mode === 'url') return { ok: false, question: { key, field: '(the whole question)', what: 'a URL-mode question' } };
     const schema = fitSchemaFor20250618(params.requestedSchema);

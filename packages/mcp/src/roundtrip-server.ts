@@ -133,8 +133,11 @@ export class RoundtripServer extends Server {
       const result = await handler(request, ctx);
       const open = this.#open.get(ctx.mcpReq.id);
       if (open && isInputRequiredResult(result)) {
+        // only questions go to the person; sampling and roots requests (sent as they are) have no message to name
         open.keys = new Map(
-          Object.entries(result.inputRequests ?? {}).map(([key, input]) => [String((input.params as { message?: unknown })?.message), key]),
+          Object.entries(result.inputRequests ?? {}).flatMap(([key, input]) =>
+            input.method === 'elicitation/create' ? [[String((input.params as { message?: unknown })?.message), key] as const] : [],
+          ),
         );
       }
       return result;
