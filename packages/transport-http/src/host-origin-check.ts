@@ -22,6 +22,11 @@ export interface HostOriginOptions {
   allowedOrigins?: string[];
   /** The address the server binds: a specific one (not loopback, not a wildcard) is allowed as a Host too. */
   bindHost?: string;
+  /**
+   * How the operator sets the two allow-lists, named in refusal reasons and configuration errors, e.g.
+   * `--allowed-hosts (ROUNDTRIP_ALLOWED_HOSTS)`. @defaultValue `allowedHosts` and `allowedOrigins`
+   */
+  settingNames?: { allowedHosts: string; allowedOrigins: string };
 }
 
 /** A request let through, or refused with the 403 the client gets and the reason the operator's log gets. */
@@ -40,8 +45,8 @@ function hostnameEntry(entry: string, option: string): string {
   return name;
 }
 
-function originEntry(entry: string): string {
-  return /^[a-z][a-z0-9+.-]*:\/\/\*$/.test(entry.trim()) ? entry.trim() : hostnameEntry(entry, 'allowedOrigins');
+function originEntry(entry: string, option: string): string {
+  return /^[a-z][a-z0-9+.-]*:\/\/\*$/.test(entry.trim()) ? entry.trim() : hostnameEntry(entry, option);
 }
 
 function quoted(value: string | null): string {
@@ -66,14 +71,15 @@ function quoted(value: string | null): string {
  * ```
  */
 export function createHostOriginCheck(options: HostOriginOptions = {}): (request: Request) => HostOriginVerdict {
+  const names = options.settingNames ?? { allowedHosts: 'allowedHosts', allowedOrigins: 'allowedOrigins' };
   const hosts = new Set(localhostAllowedHostnames());
-  for (const entry of options.allowedHosts ?? []) hosts.add(hostnameEntry(entry, 'allowedHosts'));
+  for (const entry of options.allowedHosts ?? []) hosts.add(hostnameEntry(entry, names.allowedHosts));
   const bindHost = options.bindHost?.trim();
   if (bindHost !== undefined && bindHost !== '' && !isWildcardHost(bindHost) && !isLoopbackHost(bindHost)) {
     hosts.add(hostnameEntry(bindHost, 'bindHost'));
   }
   const origins = new Set(localhostAllowedOrigins());
-  for (const entry of options.allowedOrigins ?? []) origins.add(originEntry(entry));
+  for (const entry of options.allowedOrigins ?? []) origins.add(originEntry(entry, names.allowedOrigins));
   const hostList = [...hosts];
   const originList = [...origins];
 
@@ -86,7 +92,7 @@ export function createHostOriginCheck(options: HostOriginOptions = {}): (request
         response: hostRefusal,
         reason:
           `request refused (DNS rebinding protection): Host ${quoted(host)} is not a name this server answers to ` +
-          `(${hostList.join(', ')}); if clients reach this server by that name, add it to the allowed hosts`,
+          `(${hostList.join(', ')}); if clients reach this server by that name, add it to ${options.settingNames ? names.allowedHosts : 'the allowed hosts'}`,
       };
     }
     const originRefusal = originValidationResponse(request, originList);
@@ -96,7 +102,7 @@ export function createHostOriginCheck(options: HostOriginOptions = {}): (request
         response: originRefusal,
         reason:
           `request refused (cross-origin protection): a browser page from Origin ${quoted(request.headers.get('origin'))} may not call ` +
-          `this server (allowed: ${originList.join(', ')}); if that page is a client you trust, add its host name to the allowed origins`,
+          `this server (allowed: ${originList.join(', ')}); if that page is a client you trust, add its host name to ${options.settingNames ? names.allowedOrigins : 'the allowed origins'}`,
       };
     }
     return { ok: true };

@@ -21,7 +21,9 @@ describe('Host and Origin', () => {
     expect(server.logs).toContainEqual({
       level: 'warn',
       event: 'request_refused',
-      message: expect.stringMatching(/^request refused \(DNS rebinding protection\): Host "evil\.example:\d+" is not a name/),
+      message: expect.stringMatching(
+        /^request refused \(DNS rebinding protection\): Host "evil\.example:\d+" is not a name .*; if clients reach this server by that name, add it to --allowed-hosts \(ROUNDTRIP_ALLOWED_HOSTS\)$/,
+      ),
     });
   });
 
@@ -31,7 +33,9 @@ describe('Host and Origin', () => {
     const foreign = await rawRequest(server.url, modernListTools({ host, origin: 'https://evil.example' }));
     expect(foreign.status).toBe(403);
     expect(foreign.json()).toMatchObject({ error: { message: 'Invalid Origin: evil.example' } });
-    expect(server.logs.at(-1)?.message).toContain('a browser page from Origin "https://evil.example" may not call this server');
+    expect(server.logs.at(-1)?.message).toMatch(
+      /^request refused \(cross-origin protection\): a browser page from Origin "https:\/\/evil\.example" may not call this server .*add its host name to --allowed-origins \(ROUNDTRIP_ALLOWED_ORIGINS\)$/,
+    );
     const allowed = await rawRequest(server.url, modernListTools({ host, origin: 'https://app.example.com' }));
     expect(allowed.status).toBe(200);
   });
@@ -39,6 +43,12 @@ describe('Host and Origin', () => {
   it('answers to the names of --allowed-hosts (ROUNDTRIP_ALLOWED_HOSTS)', async () => {
     const server = await serve({ ROUNDTRIP_ALLOWED_HOSTS: 'mcp.internal, other.internal' });
     expect((await rawRequest(server.url, modernListTools({ host: 'other.internal' }))).status).toBe(200);
+  });
+
+  it('refuses to start with an allow-list entry that is not a host name, naming the flag and its variable', async () => {
+    await expect(serve({ ROUNDTRIP_ALLOWED_HOSTS: 'https://mcp.example.com' })).rejects.toThrow(
+      '--allowed-hosts (ROUNDTRIP_ALLOWED_HOSTS): "https://mcp.example.com" is not a host name; give the name alone, without scheme, port or path (e.g. mcp.example.com)',
+    );
   });
 });
 

@@ -72,6 +72,12 @@ function listenAddressOf(listen: HttpServerOptions['listen']): ListenAddress {
   return parseListenAddress(`${listen.host === undefined ? '' : `[${listen.host.replace(/^\[|\]$/g, '')}]`}:${listen.port}`);
 }
 
+/** How the operator sets the allow-lists, as refusals and configuration errors name them. */
+const ALLOW_LIST_SETTINGS = {
+  allowedHosts: '--allowed-hosts (ROUNDTRIP_ALLOWED_HOSTS)',
+  allowedOrigins: '--allowed-origins (ROUNDTRIP_ALLOWED_ORIGINS)',
+};
+
 const plural = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
 
 /**
@@ -130,7 +136,12 @@ export async function runHttpServer(options: HttpServerOptions): Promise<Running
           ...(options.instructions !== undefined && { instructions: options.instructions }),
           principal: settings.principal,
           ...(authenticator && { authentication: { authenticator, resource } }),
-          hostOrigin: { allowedHosts: allowedHostsOf(http, resource), allowedOrigins: http.allowedOrigins, bindHost: bound.host },
+          hostOrigin: {
+            allowedHosts: allowedHostsOf(http, resource),
+            allowedOrigins: http.allowedOrigins,
+            bindHost: bound.host,
+            settingNames: ALLOW_LIST_SETTINGS,
+          },
           maxRequestBytes: settings.maxRequestBytes,
           instance: http.instance,
           log,
