@@ -32,10 +32,10 @@ const roomText = (room: RoomId) => ROOMS[room].title;
 const slotText = ({ date, time }: Pick<Slot, 'date' | 'time'>) => `${date} at ${time}`;
 
 /** Why a room cannot hold this meeting, or undefined when it can. */
-function roomProblem(store: Pick<MeetingsStore, 'holderOf'>, room: RoomId, slot: Slot): string | undefined {
+async function roomProblem(store: Pick<MeetingsStore, 'holderOf'>, room: RoomId, slot: Slot): Promise<string | undefined> {
   const { title, capacity } = ROOMS[room];
   if (slot.attendees > capacity) return `${title} holds ${capacity} people, not ${slot.attendees}`;
-  const holder = store.holderOf(room, slot.date, slot.time);
+  const holder = await store.holderOf(room, slot.date, slot.time);
   return holder ? `${title} is booked on ${slotText(slot)} for "${safeText(holder.topic)}"` : undefined;
 }
 
@@ -64,15 +64,30 @@ function bookedResult(result: BookingResult | { status: 'too_small'; room: RoomI
   return { text: `Nothing was booked: ${problem}. Call book_meeting again.`, structured: { status: result.status }, isError: true };
 }
 
+/** The steps whose checks read the store: from version 1 on, each asks in its `asking` state while its check waits in `checking`. */
+const CHECKED_STEPS = new Set(['when', 'room']);
+
 /**
  * Builds the `book_meeting` tool over the meetings store.
  *
  * @example
- * const tool = createBookMeetingTool(openMeetingsStore(dbPath()));
+ * const tool = createBookMeetingTool((await openDemoStores(dbLocation())).meetings);
  */
 export function createBookMeetingTool(store: Pick<MeetingsStore, 'book' | 'holderOf'>): ToolDefinition {
   return defineFlowTool({
     name: 'book_meeting',
+    // version 1 reads the store asynchronously in its checks (the store may be PostgreSQL): a state sealed
+    // at a checked step by the version before (none, '0') continues in that step's `asking` state
+    version: '1',
+    migrations: {
+      '0': {
+        to: '1',
+        migrate: (snapshot) =>
+          typeof snapshot.value === 'string' && CHECKED_STEPS.has(snapshot.value)
+            ? { ...snapshot, value: { [snapshot.value]: 'asking' } }
+            : snapshot,
+      },
+    },
     title: 'Book a meeting',
     description:
       'Books a meeting room after asking the date, time and number of attendees, a room when more than 5 people come, and a ' +
@@ -88,7 +103,8 @@ export function createBookMeetingTool(store: Pick<MeetingsStore, 'book' | 'holde
           time: field.select({ title: 'Time', options: TIMES }),
           attendees: field.integer({ title: 'Attendees', min: 1, max: 40 }),
         },
-        check: ({ answer }) => {
+        // async: it reads the meetings store, so it runs as an invoked actor the round waits for
+        check: async ({ answer }) => {
           if (answer.date < today()) return `${answer.date} is in the past`;
           return answer.attendees > ROOMS.huddle.capacity ? undefined : roomProblem(store, 'huddle', answer);
         },
@@ -98,7 +114,7 @@ export function createBookMeetingTool(store: Pick<MeetingsStore, 'book' | 'holde
         message: 'Which room for {{when.attendees}} people on {{when.date}} at {{when.time}}?',
         fields: { room: field.select({ title: 'Room', options: BIG_ROOMS }) },
         // `answers` is not typed from the steps here: the earlier form's values are read as unknown
-        check: ({ answer, answers }) => {
+        check: async ({ answer, answers }) => {
           const when = answers.when as Slot | undefined;
           return when ? roomProblem(store, answer.room, when) : undefined;
         },

@@ -82,7 +82,7 @@ export function createCustomerStatementResource(store: Pick<OrdersStore, 'active
     actors: {
       findMonths: fromPromise<string[], { customer: string }>(async ({ input }) => store.activeMonths(input.customer)),
       writeStatement: fromPromise<string, { customer: string; month: string }>(async ({ input }) =>
-        formatStatement(store.monthActivity(input.customer, input.month)),
+        formatStatement(await store.monthActivity(input.customer, input.month)),
       ),
     },
     actions: {

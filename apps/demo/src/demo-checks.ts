@@ -49,8 +49,13 @@ export function expectFinal(result: RoundResult, expected: { text: string | RegE
 }
 
 /** Expects `count` refund rows for the order (and, when given, that the one refunded exactly `amountCents`). */
-export function expectRefunds(store: OrdersStore, orderId: string, count: number, options: { note?: string; amountCents?: number } = {}) {
-  const rows = store.refundsOf(orderId);
+export async function expectRefunds(
+  store: OrdersStore,
+  orderId: string,
+  count: number,
+  options: { note?: string; amountCents?: number } = {},
+): Promise<void> {
+  const rows = await store.refundsOf(orderId);
   expectThat(rows.length === count, `expected ${count} refund row${count === 1 ? '' : 's'} for ${orderId} in the database`, rows);
   if (options.amountCents !== undefined)
     expectThat(rows[0]?.amountCents === options.amountCents, `expected the refund of ${orderId} to be ${options.amountCents} cents`, rows);

@@ -3,4 +3,4 @@
 import { createDemoDefinitions } from './demo-definitions.ts';
 import { openDemoStores } from './demo-stores.ts';
 
-export const { tools, prompts, resources } = createDemoDefinitions(openDemoStores(':memory:'));
+export const { tools, prompts, resources } = createDemoDefinitions(await openDemoStores(':memory:'));

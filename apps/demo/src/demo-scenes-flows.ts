@@ -15,8 +15,8 @@ const DATE = new Date(Date.now() + 14 * 86_400_000).toISOString().slice(0, 10);
 
 const accept = (content: Record<string, unknown>) => ({ action: 'accept', content });
 
-function expectMeetings(meetings: MeetingsStore, count: number, note = '') {
-  const rows = meetings.meetingsAbout(TOPIC);
+async function expectMeetings(meetings: MeetingsStore, count: number, note = '') {
+  const rows = await meetings.meetingsAbout(TOPIC);
   expectThat(rows.length === count, `expected ${count} meeting${count === 1 ? '' : 's'} about "${TOPIC}" in the database`, rows);
   printVerified(`database: ${count} meeting${count === 1 ? '' : 's'} about "${TOPIC}"${note}`);
 }
@@ -48,7 +48,7 @@ export async function bookMeetingThroughTheReview({ a, meetings }: DemoStage) {
   state = expectQuestion(await send('confirm', accept({ choice: 'change_when' }), state), 'when', whenMessage);
   state = expectQuestion(await send('when', accept({ date: DATE, time: '16:00', attendees: 8 }), state), 'confirm', review('16:00'));
   printVerified('the changed step was asked again; the room, answered before, was kept; the review shows 16:00');
-  expectMeetings(meetings, 0, ' (nothing is booked until the user confirms)');
+  await expectMeetings(meetings, 0, ' (nothing is booked until the user confirms)');
 
   const confirm = { action: 'accept', content: { choice: 'confirm' } };
   const booked = await send('confirm', confirm, state);
@@ -59,7 +59,7 @@ export async function bookMeetingThroughTheReview({ a, meetings }: DemoStage) {
     textOf(r) === textOf(booked) && JSON.stringify(r.structuredContent) === JSON.stringify(booked.structuredContent);
   expectThat(same(again), 'expected the repeated confirmation to get the same result', textOf(again));
   printVerified('the same result: the effect ledger replays the recorded booking instead of booking again');
-  expectMeetings(meetings, 1);
+  await expectMeetings(meetings, 1);
 }
 
 /** Scene 11: report_incident with high severity asks the details and the on-call confirmation in one round. */
@@ -85,7 +85,7 @@ export async function reportHighIncident({ a, incidents }: DemoStage) {
     text: `Recorded incident 1 (high): "${summary}" affecting Checkout, Payments; the on-call engineer was paged.`,
     status: 'recorded',
   });
-  const rows = incidents.incidentsAbout(summary);
+  const rows = await incidents.incidentsAbout(summary);
   expectThat(rows.length === 1 && rows[0]?.paged === true, 'expected one incident, with the on-call engineer paged', rows);
   printVerified('database: 1 incident, severity high, paged');
 }
@@ -121,7 +121,7 @@ export async function roomBookingsResource({ a, meetings }: DemoStage) {
   printAnswer('week', answer);
   const result = await round(a.client, target, { inputResponses: { week: answer }, requestState: state });
   const week = weekOf(DATE);
-  const expected = formatRoomWeek('orion', week, meetings.meetingsIn('orion', week.monday, week.sunday));
+  const expected = formatRoomWeek('orion', week, await meetings.meetingsIn('orion', week.monday, week.sunday));
   const content = result.contents?.[0];
   expectThat(
     result.contents?.length === 1 && content?.mimeType === 'text/plain' && content.text === expected,

@@ -45,7 +45,7 @@ export async function legacyHostRefund({ env, store, opened }: DemoStage) {
     received,
   );
   expectFinal(legacyResult, { text: 'Refunded $120.00 for order ord_52.', status: 'refunded' });
-  expectRefunds(store, 'ord_52', 1, { amountCents: 12000 });
+  await expectRefunds(store, 'ord_52', 1, { amountCents: 12000 });
 }
 
 /** Scene 7: the amount changes between the question and the answer; the user is asked again. */
@@ -64,13 +64,13 @@ export async function amountChangesUnderTheQuestion({ a, store }: DemoStage) {
     'The amount of order ord_54 changed to $35.00 since you were asked. Refund $35.00 for order ord_54?',
   );
   printVerified('the engine read the amount again before refunding, found it changed, and the tool asked again');
-  expectRefunds(store, 'ord_54', 0);
+  await expectRefunds(store, 'ord_54', 0);
   printAnswer('confirm', yes);
   expectFinal(await round(a.client, refund54, { inputResponses: { confirm: yes }, requestState: second }), {
     text: 'Refunded $35.00 for order ord_54.',
     status: 'refunded',
   });
-  expectRefunds(store, 'ord_54', 1, { amountCents: 3500, note: ': the amount the user confirmed' });
+  await expectRefunds(store, 'ord_54', 1, { amountCents: 3500, note: ': the amount the user confirmed' });
 }
 
 /** Scene 8: the refund_email prompt over prompts/get, asking the tone and whether to mention the amount. */
@@ -81,7 +81,7 @@ export async function refundEmailPrompt({ a, store }: DemoStage) {
   const answer = { action: 'accept', content: { tone: 'friendly', mention_amount: true } };
   printAnswer('style', answer);
   const result = await round(a.client, target, { inputResponses: { style: answer }, requestState: state });
-  const expected = refundEmailInstructions(store.findOrder('ord_51')!, 'friendly', true);
+  const expected = refundEmailInstructions((await store.findOrder('ord_51'))!, 'friendly', true);
   const message = result.messages?.[0];
   expectThat(
     result.messages?.length === 1 && message?.role === 'user' && message.content.text === expected,
@@ -95,7 +95,7 @@ export async function refundEmailPrompt({ a, store }: DemoStage) {
 export async function statementResource({ a, store }: DemoStage) {
   scene(9, "ada's statement, over resources/read of statement://customers/ada");
   const target = { method: 'resources/read' as const, name: 'statement://customers/ada' };
-  const months = store.activeMonths('ada').join(', ');
+  const months = (await store.activeMonths('ada')).join(', ');
   const state = expectQuestion(
     await round(a.client, target),
     'month',
@@ -104,7 +104,7 @@ export async function statementResource({ a, store }: DemoStage) {
   const answer = { action: 'accept', content: { month: '2026-05' } };
   printAnswer('month', answer);
   const result = await round(a.client, target, { inputResponses: { month: answer }, requestState: state });
-  const expected = formatStatement(store.monthActivity('ada', '2026-05'));
+  const expected = formatStatement(await store.monthActivity('ada', '2026-05'));
   const content = result.contents?.[0];
   expectThat(
     result.contents?.length === 1 && content?.uri === target.name && content.mimeType === 'text/plain' && content.text === expected,

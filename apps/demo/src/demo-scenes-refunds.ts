@@ -11,12 +11,12 @@ export async function confirmedRefundSentSevenTimes({ a, store }: DemoStage) {
   scene(1, 'refund ord_51; the user confirms, and the confirmation arrives seven times');
   const refund51 = tool('refund_order', { order_id: 'ord_51' });
   const state = expectQuestion(await round(a.client, refund51), 'confirm', 'Refund $49.00 for order ord_51?');
-  expectRefunds(store, 'ord_51', 0, { note: ' (nothing happens until the user answers)' });
+  await expectRefunds(store, 'ord_51', 0, { note: ' (nothing happens until the user answers)' });
   printAnswer('confirm', yes);
   const retry = { inputResponses: { confirm: yes }, requestState: state };
   const once = await round(a.client, refund51, retry);
   expectFinal(once, { text: 'Refunded $49.00 for order ord_51.', status: 'refunded' });
-  expectRefunds(store, 'ord_51', 1, { amountCents: 4900 });
+  await expectRefunds(store, 'ord_51', 1, { amountCents: 4900 });
 
   say('✎ the client is unsure the answer arrived and sends the same retry again', 1);
   const again = await round(a.client, refund51, retry);
@@ -28,7 +28,7 @@ export async function confirmedRefundSentSevenTimes({ a, store }: DemoStage) {
     textOf(r) === textOf(once) && JSON.stringify(r.structuredContent) === JSON.stringify(once.structuredContent);
   expectThat(all.every(same), 'expected all seven answers to be the same "Refunded $49.00 for order ord_51." result', all.map(textOf));
   printVerified('seven identical results: the effect ledger replays the recorded refund instead of refunding again');
-  expectRefunds(store, 'ord_51', 1, { amountCents: 4900 });
+  await expectRefunds(store, 'ord_51', 1, { amountCents: 4900 });
 }
 
 /** Scenes 2–4: decline, already refunded, unknown order. */
@@ -42,13 +42,13 @@ export async function declinedKnownAndUnknown({ a, store }: DemoStage) {
     text: 'Order ord_52 was not refunded.',
     status: 'kept',
   });
-  expectRefunds(store, 'ord_52', 0);
+  await expectRefunds(store, 'ord_52', 0);
 
   scene(3, 'refund ord_53, which was refunded before');
   const done53 = await round(a.client, tool('refund_order', { order_id: 'ord_53' }));
   expectFinal(done53, { text: 'Order ord_53 was already refunded on 2026-05-04; nothing more was done.', status: 'already_refunded' });
   printVerified('answered at once, without asking; not an error');
-  expectRefunds(store, 'ord_53', 1);
+  await expectRefunds(store, 'ord_53', 1);
 
   scene(4, 'refund ord_99, which does not exist');
   expectFinal(await round(a.client, tool('refund_order', { order_id: 'ord_99' })), {
@@ -85,5 +85,5 @@ export async function tamperedStateRefused({ a, store }: DemoStage) {
     throw new DemoMismatch(error.message);
   });
   say(`server log (stderr, never sent to the client): ${reason.trim()}`, 3);
-  expectRefunds(store, 'ord_52', 0);
+  await expectRefunds(store, 'ord_52', 0);
 }

@@ -1,47 +1,63 @@
-// The demo's stores over one SQLite file: orders and refunds, meetings, incidents (and, beside them,
-// the engine's effect ledger). Each store keeps its own connection and brings its own tables up to date.
-import { type IncidentsStore, openIncidentsStore } from './incidents-store.ts';
-import { type MeetingsStore, openMeetingsStore } from './meetings-store.ts';
-import { type OrdersStore, openOrdersStore } from './orders-store.ts';
+// The demo's stores: orders and refunds, meetings, incidents (and, beside them, the engine's effect
+// ledger), in one SQLite file or, for a `postgres://` URL, in one PostgreSQL database that demo servers
+// on several machines share.
+import { isPostgresUrl } from './db-location.ts';
+import type { IncidentsStore } from './incidents-store.ts';
+import type { MeetingsStore } from './meetings-store.ts';
+import type { OrdersStore } from './orders-store.ts';
+import { openSqliteIncidentsStore } from './sqlite-incidents-store.ts';
+import { openSqliteMeetingsStore } from './sqlite-meetings-store.ts';
+import { openSqliteOrdersStore } from './sqlite-orders-store.ts';
 
 export interface DemoStores {
   orders: OrdersStore;
   meetings: MeetingsStore;
   incidents: IncidentsStore;
   /** Closes every store. */
-  close(): void;
+  close(): Promise<void>;
 }
 
 export interface DemoStoresOptions {
   /**
-   * How long a write waits for another connection's lock on the file before failing with a
-   * DatabaseLockedError; the wait never blocks other requests. @defaultValue 5000
+   * How long a write waits for another connection's lock before failing with a DatabaseLockedError;
+   * the wait never blocks other requests. @defaultValue 5000
    */
   busyTimeoutMs?: number | undefined;
+  /** Clock for refund, booking and report times, for tests. @defaultValue () => new Date() */
+  now?: () => Date;
 }
 
-/**
- * Opens every store of the demo on the file at `path`, creating and seeding it on first run. When one
- * cannot be opened, those already open are closed and the error is thrown.
- *
- * @example
- * const stores = openDemoStores(dbPath(), { busyTimeoutMs: dbBusyTimeoutMs() });
- * const { tools, prompts, resources } = createDemoDefinitions(stores);
- */
-export function openDemoStores(path: string, options: DemoStoresOptions = {}): DemoStores {
-  const orders = openOrdersStore(path, options);
+/** Each store on its own connection to the file, bringing its own tables up to date. */
+function openSqliteDemoStores(path: string, options: DemoStoresOptions): DemoStores {
+  const orders = openSqliteOrdersStore(path, options);
   let meetings: MeetingsStore | undefined;
   try {
-    meetings = openMeetingsStore(path, options);
-    const incidents = openIncidentsStore(path, options);
+    meetings = openSqliteMeetingsStore(path, options);
+    const incidents = openSqliteIncidentsStore(path, options);
     const opened = { orders, meetings, incidents };
-    const close = () => {
-      for (const store of Object.values(opened)) store.close();
+    const close = async () => {
+      for (const store of Object.values(opened)) await store.close();
     };
     return { ...opened, close };
   } catch (error) {
-    meetings?.close();
-    orders.close();
+    void meetings?.close();
+    void orders.close();
     throw error;
   }
+}
+
+/**
+ * Opens every store of the demo at `location`: the PostgreSQL database a `postgres://` (or
+ * `postgresql://`) URL names, else the SQLite file at that path; either is created and seeded on first
+ * run. When one store cannot be opened, those already open are closed and the error is thrown.
+ *
+ * @example
+ * const stores = await openDemoStores(dbLocation(), { busyTimeoutMs: dbBusyTimeoutMs() });
+ * const { tools, prompts, resources } = createDemoDefinitions(stores);
+ */
+export async function openDemoStores(location: string, options: DemoStoresOptions = {}): Promise<DemoStores> {
+  if (!isPostgresUrl(location)) return openSqliteDemoStores(location, options);
+  // loaded only for PostgreSQL, so a server on a SQLite file never loads pg
+  const { openPostgresDemoStores } = await import('./postgres-demo-stores.ts');
+  return openPostgresDemoStores(location, options);
 }

@@ -34,7 +34,7 @@ export function createOrderStatusTool(store: Pick<OrdersStore, 'findOrder'>): To
       output: {} as OrderStatusOutput,
     },
     actors: {
-      lookupOrder: fromPromise<Order | null, { orderId: string }>(async ({ input }) => store.findOrder(input.orderId) ?? null),
+      lookupOrder: fromPromise<Order | null, { orderId: string }>(async ({ input }) => (await store.findOrder(input.orderId)) ?? null),
     },
     actions: {
       keepOrder: assign({ order: (_, order: Order | null) => order }),

@@ -91,7 +91,7 @@ export function createRefundEmailPrompt(store: Pick<OrdersStore, 'findOrder'>): 
       output: {} as RefundEmailOutput,
     },
     actors: {
-      lookupOrder: fromPromise<Order | null, { orderId: string }>(async ({ input }) => store.findOrder(input.orderId) ?? null),
+      lookupOrder: fromPromise<Order | null, { orderId: string }>(async ({ input }) => (await store.findOrder(input.orderId)) ?? null),
     },
     actions: {
       rememberOrder: assign((_, params: { order: Order | null }) => ({ order: params.order, customer: params.order?.customer ?? '' })),

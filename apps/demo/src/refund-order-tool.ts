@@ -12,10 +12,10 @@ import {
 } from '@roundtrip/engine';
 import { assign, fromPromise, setup } from 'xstate';
 import { z } from 'zod';
+import { isDatabaseLocked } from './database-locked.ts';
 import { formatCents } from './money.ts';
 import { orderIdArgument } from './order-id.ts';
 import type { Order, OrdersStore, RefundResult } from './orders-store.ts';
-import { isDatabaseLocked } from './sqlite-lock.ts';
 
 const refundOutputSchema = z.object({
   status: z.enum(['refunded', 'already_refunded', 'kept', 'not_found', 'amount_changed', 'interrupted', 'locked']),
@@ -52,7 +52,14 @@ const questions = defineQuestions<RefundContext>()({
 
 type RefundInput = { orderId: string; amountCents: number };
 
-function outputFor(status: RefundStatus, { orderId, order, refund }: RefundContext): RefundOutput {
+/** Where the lock that stopped a refund is held, said in the `locked` message. */
+type LockedIn = OrdersStore['backend'];
+const LOCK_HOLDER: Record<LockedIn, string> = {
+  sqlite: 'a long transaction on the same file',
+  postgres: 'a long transaction on the same PostgreSQL database',
+};
+
+function outputFor(status: RefundStatus, { orderId, order, refund }: RefundContext, lockedIn: LockedIn): RefundOutput {
   // the id as the client sent it may hold anything: results repeat it as safe text
   const id = safeText(orderId);
   const amountCents = refund?.status === 'refunded' ? refund.amountCents : (order?.amountCents ?? null);
@@ -65,15 +72,10 @@ function outputFor(status: RefundStatus, { orderId, order, refund }: RefundConte
     refunded: `Refunded ${amount} for order ${id}.`,
     amount_changed: `The amount of order ${id} changed to ${amount} while it was being refunded, so nothing was refunded. Call refund_order again to refund the new amount.`,
     interrupted: `The refund of order ${id} was interrupted (the server stopped while refunding), and the order shows no refund. Call refund_order again to refund it.`,
-    locked: `Order ${id} was not refunded: the orders database is locked by another connection (a long transaction on the same file). Call refund_order again in a moment.`,
+    locked: `Order ${id} was not refunded: the orders database is locked by another connection (${LOCK_HOLDER[lockedIn]}). Call refund_order again in a moment.`,
   }[status];
   return { status, order_id: id, amount, amount_cents: amountCents, refunded_at: order?.refundedAt ?? null, message };
 }
-
-const finalFor = (status: RefundStatus) => ({
-  type: 'final' as const,
-  output: ({ context }: { context: RefundContext }) => outputFor(status, context),
-});
 
 /**
  * Builds the `refund_order` tool over an orders store. Three things keep a refund honest:
@@ -84,7 +86,14 @@ const finalFor = (status: RefundStatus) => ({
  * @example
  * const tool = createRefundOrderTool(openOrdersStore(dbPath()));
  */
-export function createRefundOrderTool(store: Pick<OrdersStore, 'findOrder' | 'refundOrder'>): ToolDefinition {
+export function createRefundOrderTool(
+  store: Pick<OrdersStore, 'findOrder' | 'refundOrder'> & Partial<Pick<OrdersStore, 'backend'>>,
+): ToolDefinition {
+  const lockedIn = store.backend ?? 'sqlite';
+  const finalFor = (status: RefundStatus) => ({
+    type: 'final' as const,
+    output: ({ context }: { context: RefundContext }) => outputFor(status, context, lockedIn),
+  });
   const machine = setup({
     types: {
       input: {} as { order_id: string },
@@ -94,7 +103,7 @@ export function createRefundOrderTool(store: Pick<OrdersStore, 'findOrder' | 're
       output: {} as RefundOutput,
     },
     actors: {
-      lookupOrder: fromPromise<Order | null, { orderId: string }>(async ({ input }) => store.findOrder(input.orderId) ?? null),
+      lookupOrder: fromPromise<Order | null, { orderId: string }>(async ({ input }) => (await store.findOrder(input.orderId)) ?? null),
       refundOrder: fromPromise<RefundResult, RefundInput>(async ({ input }) =>
         store.refundOrder(input.orderId, { expectedAmountCents: input.amountCents }),
       ),
@@ -236,12 +245,12 @@ export function createRefundOrderTool(store: Pick<OrdersStore, 'findOrder' | 're
     questions,
     machine,
     output: refundOutputSchema,
-    result: (found) => {
+    result: async (found) => {
       // "kept" from an older state of a conversation whose refund went through since: say what is true now
-      const order = found.status === 'kept' ? store.findOrder(found.order_id) : undefined;
+      const order = found.status === 'kept' ? await store.findOrder(found.order_id) : undefined;
       const output =
         order?.status === 'refunded'
-          ? outputFor('already_refunded', { orderId: found.order_id, order, amount: '', note: '', refund: null })
+          ? outputFor('already_refunded', { orderId: found.order_id, order, amount: '', note: '', refund: null }, lockedIn)
           : found;
       return { text: output.message, structured: output, isError: ['not_found', 'interrupted', 'locked'].includes(output.status) };
     },
@@ -255,7 +264,7 @@ export function createRefundOrderTool(store: Pick<OrdersStore, 'findOrder' | 're
         once: true,
         confirmed: {
           shown: ({ input }) => input.amountCents,
-          current: ({ input }) => store.findOrder(input.orderId)?.amountCents ?? null,
+          current: async ({ input }) => (await store.findOrder(input.orderId))?.amountCents ?? null,
         },
       },
     },

@@ -52,9 +52,9 @@ export function createRoomBookingsResource(store: Pick<MeetingsStore, 'meetingsI
         fields: { day: field.text({ title: 'A day of the week', description: 'YYYY-MM-DD', format: 'date' }) },
       }),
     },
-    final: ({ input, answers }) => {
+    final: async ({ input, answers }) => {
       const week = weekOf(answers.week!.day);
-      return formatRoomWeek(input.room, week, store.meetingsIn(input.room, week.monday, week.sunday));
+      return formatRoomWeek(input.room, week, await store.meetingsIn(input.room, week.monday, week.sunday));
     },
     ended: () => 'No bookings listed: no week was chosen.\n',
   });

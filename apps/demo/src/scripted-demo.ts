@@ -31,7 +31,7 @@ async function run(env: DemoServerEnv, opened: ConnectedClient[]): Promise<void>
     `connected: era ${a.client.getProtocolEra()}, protocol ${aVersion}, server ${a.client.getServerVersion()?.name} ${a.client.getServerVersion()?.version}`,
     1,
   );
-  const stores = openDemoStores(env.ROUNDTRIP_DB);
+  const stores = await openDemoStores(env.ROUNDTRIP_DB);
   try {
     const stage = { a, store: stores.orders, meetings: stores.meetings, incidents: stores.incidents, env, opened };
     await confirmedRefundSentSevenTimes(stage);
@@ -46,7 +46,7 @@ async function run(env: DemoServerEnv, opened: ConnectedClient[]): Promise<void>
     await meetingAgendaPrompt(stage);
     await roomBookingsResource(stage);
   } finally {
-    stores.close();
+    await stores.close();
   }
 
   say();

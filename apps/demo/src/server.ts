@@ -1,10 +1,11 @@
 // The demo MCP server over stdio: the refund_order, order_status, book_meeting and report_incident tools,
 // the refund_email and meeting_agenda prompts and the customer_statement and room_bookings resources,
-// over the demo's SQLite file. Effects are recorded in the same file.
+// over the demo's SQLite file or, for a postgres:// URL, its PostgreSQL database. Effects are recorded
+// in the same file or database unless ROUNDTRIP_LEDGER says otherwise.
 // stdout carries protocol messages only; everything for people goes to stderr.
 import { mainStdioServer } from '@roundtrip/transport-stdio';
 import { dbBusyTimeoutMs } from './db-busy-timeout.ts';
-import { dbPath } from './db-path.ts';
+import { dbLocation, isPostgresUrl, shownDbLocation } from './db-location.ts';
 import { createDemoDefinitions, SERVER_INSTRUCTIONS, SERVER_NAME, SERVER_VERSION } from './demo-definitions.ts';
 import { type DemoStores, openDemoStores } from './demo-stores.ts';
 
@@ -13,7 +14,7 @@ const cannotStart = (problem: string) => {
   process.exitCode = 1;
 };
 
-const path = dbPath();
+const path = dbLocation();
 let busyTimeoutMs: number | undefined;
 try {
   busyTimeoutMs = dbBusyTimeoutMs();
@@ -23,9 +24,12 @@ try {
 let stores: DemoStores | undefined;
 if (busyTimeoutMs !== undefined) {
   try {
-    stores = openDemoStores(path, { busyTimeoutMs });
+    stores = await openDemoStores(path, { busyTimeoutMs });
   } catch (error) {
-    cannotStart(`${(error as Error).message}\n    Set ROUNDTRIP_DB to a file path in a folder this user can write to.`);
+    const fix = isPostgresUrl(path)
+      ? 'ROUNDTRIP_DB names the PostgreSQL database (postgres://user:password@host:5432/database), or a SQLite file path.'
+      : 'Set ROUNDTRIP_DB to a file path in a folder this user can write to.';
+    cannotStart(`${(error as Error).message}\n    ${fix}`);
   }
 }
 
@@ -36,10 +40,10 @@ if (stores) {
     version: SERVER_VERSION,
     ...createDemoDefinitions(opened),
     instructions: SERVER_INSTRUCTIONS,
-    // the effect ledger's table sits beside the demo's tables in the same file (ROUNDTRIP_LEDGER overrides it)
+    // the effect ledger's table sits beside the demo's tables in the same file or database (ROUNDTRIP_LEDGER overrides it)
     ledger: { path },
     onClose: () => opened.close(),
   });
-  if (running) process.stderr.write(`[${SERVER_NAME}] info demo: database at ${path}\n`);
-  else opened.close();
+  if (running) process.stderr.write(`[${SERVER_NAME}] info demo: database at ${shownDbLocation(path)}\n`);
+  else await opened.close();
 }

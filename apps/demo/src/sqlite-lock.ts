@@ -1,37 +1,10 @@
 // Waiting for another connection's lock on a demo SQLite file without blocking the event loop: SQLite's
 // own busy handler sleeps the thread, so every request of the process would wait with it; this tries
 // again on timers instead, and gives up with an error that names the lock and the file.
+import { DatabaseLockedError } from './database-locked.ts';
 
 const FIRST_DELAY_MS = 1;
 const MAX_DELAY_MS = 50;
-
-/** A write that could not be made because another connection held the database file's lock for too long. Nothing was written. */
-export class DatabaseLockedError extends Error {
-  override readonly name = 'DatabaseLockedError';
-  /** The database file. */
-  readonly path: string;
-
-  constructor(what: string, path: string, doing: string, waitedMs: number, cause: unknown) {
-    super(
-      `The ${what} at ${path} ${LOCKED} it stayed locked for ${waitedMs} ms, so this server could not ${doing}, and nothing was written. ` +
-        'Try again when that transaction has ended (find the process that holds a long transaction on this file), or let writes wait ' +
-        'longer (ROUNDTRIP_DB_BUSY_TIMEOUT_MS for the demo server, busyTimeoutMs in code).',
-      { cause },
-    );
-    this.path = path;
-  }
-}
-
-const LOCKED = 'is locked by another connection:';
-const LOCKED_MESSAGE = /^The [\w ]+ database at .+ is locked by another connection: it stayed locked for \d+ ms, /;
-
-/**
- * Whether `error` says a database was locked: a {@link DatabaseLockedError}, or its message as the
- * engine replays a recorded failure (as a plain Error with the same message) to a duplicate round.
- */
-export function isDatabaseLocked(error: unknown): boolean {
-  return error instanceof DatabaseLockedError || (error instanceof Error && LOCKED_MESSAGE.test(error.message));
-}
 
 /** Whether SQLite refused because another connection holds a lock (SQLITE_BUSY…, SQLITE_LOCKED…). */
 function isBusy(error: unknown): boolean {

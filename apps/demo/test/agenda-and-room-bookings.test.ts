@@ -8,12 +8,8 @@ import { accept, closeDemoEngines, decline, demoEngine, done, question, refused 
 afterEach(closeDemoEngines);
 
 describe('meeting_agenda prompt', () => {
-  it('is listed with its topic argument', () => {
-    expect(
-      demoEngine()
-        .engine.listPrompts()
-        .find((p) => p.name === 'meeting_agenda'),
-    ).toEqual({
+  it('is listed with its topic argument', async () => {
+    expect((await demoEngine()).engine.listPrompts().find((p) => p.name === 'meeting_agenda')).toEqual({
       name: 'meeting_agenda',
       title: 'Meeting agenda',
       description: "Writes a meeting's agenda; asks how long the meeting is and what kind of agenda it needs.",
@@ -22,7 +18,7 @@ describe('meeting_agenda prompt', () => {
   });
 
   it('asks the length and the style, then gives the model the instructions', async () => {
-    const demo = demoEngine();
+    const demo = await demoEngine();
     const first = question(await demo.prompt('meeting_agenda', { topic: 'Roadmap review' }), 'shape');
     expect(first.message).toBe('How long is the meeting about "Roadmap review", and what kind of agenda should it follow?');
     expect(first.schema).toMatchObject({
@@ -58,7 +54,7 @@ describe('meeting_agenda prompt', () => {
   });
 
   it('takes the default length when none is given, and ends with an assistant message when the user declines', async () => {
-    const demo = demoEngine();
+    const demo = await demoEngine();
     const args = { topic: 'Stand-up' };
     const first = question(await demo.prompt('meeting_agenda', args), 'shape');
     const result = done(
@@ -80,14 +76,14 @@ describe('meeting_agenda prompt', () => {
 describe('room_bookings resource', () => {
   const uri = 'bookings://rooms/orion';
 
-  it('is listed as a URI template', () => {
-    expect(demoEngine().engine.listResourceTemplates()).toContainEqual(
+  it('is listed as a URI template', async () => {
+    expect((await demoEngine()).engine.listResourceTemplates()).toContainEqual(
       expect.objectContaining({ uriTemplate: 'bookings://rooms/{room}', name: 'room_bookings', mimeType: 'text/plain' }),
     );
   });
 
   it("asks which week, then lists that week's bookings of the room, by date and time", async () => {
-    const demo = demoEngine();
+    const demo = await demoEngine();
     await demo.meetings.book({ topic: 'Planning', date: '2030-03-14', time: '14:00', attendees: 12, room: 'orion' });
     await demo.meetings.book({ topic: 'Kick-off', date: '2030-03-11', time: '09:00', attendees: 18, room: 'orion' });
     await demo.meetings.book({ topic: 'Next week', date: '2030-03-18', time: '09:00', attendees: 8, room: 'orion' });
@@ -116,7 +112,7 @@ describe('room_bookings resource', () => {
   });
 
   it('says when a week has no bookings, and answers an unknown room as not found before asking anything', async () => {
-    const demo = demoEngine();
+    const demo = await demoEngine();
     const week = accept({ day: '2030-03-11' });
     const first = question(await demo.read(uri), 'week');
     const empty = done(await demo.read(uri, { requestState: first.requestState, inputResponses: { week } }));
@@ -131,7 +127,7 @@ describe('room_bookings resource', () => {
   });
 
   it('binds the state to the room it was asked for', async () => {
-    const demo = demoEngine();
+    const demo = await demoEngine();
     const first = question(await demo.read(uri), 'week');
     const error = refused(
       await demo.read('bookings://rooms/atlas', {

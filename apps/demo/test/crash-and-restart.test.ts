@@ -47,7 +47,7 @@ describe('the demo server killed and restarted', () => {
     expect(done.content?.[0]?.text).toBe('Refunded $49.00 for order ord_51.');
     const again = await callRound(after.client, 'refund_order', order, { requestState: ask.requestState, inputResponses: yes });
     expect(again).toEqual(done);
-    expect(refundsIn(settings.db, 'ord_51')).toBe(1);
+    expect(await refundsIn(settings.db, 'ord_51')).toBe(1);
     expect(ledgerRows(settings.db)).toEqual([expect.objectContaining({ effect: 'refund', state: 'done' })]);
   });
 
@@ -60,7 +60,7 @@ describe('the demo server killed and restarted', () => {
     void callRound(held.client, 'refund_order', order, retry).catch(() => {});
     await held.waitForLog(/^held-refund: refund written for ord_51 \(refunded\)$/, { timeoutMs: 10_000 });
     await held.kill();
-    expect(refundsIn(settings.db, 'ord_51')).toBe(1);
+    expect(await refundsIn(settings.db, 'ord_51')).toBe(1);
     expect(ledgerRows(settings.db)).toEqual([{ effect: 'refund', state: 'running', owner: expect.stringContaining(`"pid":${held.pid}`) }]);
 
     const after = await start(settings, server);
@@ -74,7 +74,7 @@ describe('the demo server killed and restarted', () => {
     // a new conversation reads the store: the order is refunded, once
     const fresh = await callRound(after.client, 'refund_order', order);
     expect(fresh.content?.[0]?.text).toMatch(/^Order ord_51 was already refunded on \d{4}-\d\d-\d\d; nothing more was done\.$/);
-    expect(refundsIn(settings.db, 'ord_51')).toBe(1);
+    expect(await refundsIn(settings.db, 'ord_51')).toBe(1);
   });
 
   it('during the refund, before the store wrote it: the retry after the restart says the refund was interrupted, and a new call refunds once', async () => {
@@ -86,7 +86,7 @@ describe('the demo server killed and restarted', () => {
     void callRound(held.client, 'refund_order', other, retry).catch(() => {});
     await held.waitForLog(/^held-refund: refund of ord_52 started, nothing written$/, { timeoutMs: 10_000 });
     await held.kill();
-    expect(refundsIn(settings.db, 'ord_52')).toBe(0);
+    expect(await refundsIn(settings.db, 'ord_52')).toBe(0);
 
     const after = await start(settings, server);
     const outcome = await callRound(after.client, 'refund_order', other, retry);
@@ -96,11 +96,11 @@ describe('the demo server killed and restarted', () => {
     );
     // the same retry again: the same answer, and still nothing refunded by it
     expect(await callRound(after.client, 'refund_order', other, retry)).toEqual(outcome);
-    expect(refundsIn(settings.db, 'ord_52')).toBe(0);
+    expect(await refundsIn(settings.db, 'ord_52')).toBe(0);
     // a new conversation asks again and refunds, once
     const again = await callRound(after.client, 'refund_order', other);
     const done = await callRound(after.client, 'refund_order', other, { requestState: again.requestState, inputResponses: yes });
     expect(done.content?.[0]?.text).toBe('Refunded $120.00 for order ord_52.');
-    expect(refundsIn(settings.db, 'ord_52')).toBe(1);
+    expect(await refundsIn(settings.db, 'ord_52')).toBe(1);
   });
 });

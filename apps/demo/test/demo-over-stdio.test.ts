@@ -69,7 +69,7 @@ describe('the demo server over stdio', () => {
     );
     expect(refunded.content?.[0]?.text).toBe('Refunded $49.00 for order ord_51.');
     expect(refunded.structuredContent).toMatchObject({ status: 'refunded', amount_cents: 4900 });
-    expect(refundsIn(settings.db, 'ord_51')).toBe(1);
+    expect(await refundsIn(settings.db, 'ord_51')).toBe(1);
 
     const style = await promptRound(client, 'refund_email', { order_id: 'ord_51' });
     expect(style.resultType).toBe('input_required');
@@ -141,7 +141,7 @@ describe('the demo server over stdio', () => {
       'How should the refund email to ada about order ord_52 read?',
       expect.stringMatching(/^Which month of ada's statement\?/),
     ]);
-    expect(refundsIn(settings.db, 'ord_52')).toBe(1);
+    expect(await refundsIn(settings.db, 'ord_52')).toBe(1);
   });
 
   it("serves a declared flow to a 2025-11-25 host: report_incident's round of two forms as two elicitation/create requests", async () => {

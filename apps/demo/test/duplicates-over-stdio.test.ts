@@ -41,7 +41,7 @@ describe('100 concurrent duplicates of the confirming retry', () => {
     const results = await Promise.all(confirmTimes(demo.client, ask.requestState, 100));
     expect(results[0]?.content?.[0]?.text).toBe('Refunded $120.00 for order ord_52.');
     for (const result of results) expect(result).toEqual(results[0]);
-    expect(refundsIn(settings.db, 'ord_52')).toBe(1);
+    expect(await refundsIn(settings.db, 'ord_52')).toBe(1);
     expect(ledgerRows(settings.db).map((row) => row.state)).toEqual(['done']);
     expect(demo.stderr().match(/info effect_recorded/g)).toHaveLength(1);
   });
@@ -57,7 +57,7 @@ describe('100 concurrent duplicates of the confirming retry', () => {
     ]);
     expect(results[0]?.content?.[0]?.text).toBe('Refunded $120.00 for order ord_52.');
     for (const result of results) expect(result).toEqual(results[0]);
-    expect(refundsIn(settings.db, 'ord_52')).toBe(1);
+    expect(await refundsIn(settings.db, 'ord_52')).toBe(1);
     expect(ledgerRows(settings.db).map((row) => row.state)).toEqual(['done']);
     const recorded = [first, second].map((demo) => demo.stderr().match(/info effect_recorded/g)?.length ?? 0);
     expect(recorded.reduce((sum, n) => sum + n, 0)).toBe(1);

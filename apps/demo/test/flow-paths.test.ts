@@ -45,7 +45,7 @@ interface Oracle {
   input: Record<string, string>;
   /** Data the flow reads, put in the fresh stores before each conversation. */
   seed?: (stores: Stores) => Promise<unknown>;
-  expected: (end: ConversationEnd, stores: Stores) => string;
+  expected: (end: ConversationEnd, stores: Stores) => string | Promise<string>;
 }
 
 const field = <T>(answers: Answers, form: string, name: string) => answers[form]?.[name] as T;
@@ -53,8 +53,8 @@ const field = <T>(answers: Answers, form: string, name: string) => answers[form]
 const oracles: Record<string, Oracle> = {
   book_meeting: {
     input: { topic: TOPIC },
-    expected: (end, { meetings }) => {
-      const booked = meetings.meetingsAbout(TOPIC);
+    expected: async (end, { meetings }) => {
+      const booked = await meetings.meetingsAbout(TOPIC);
       if (end.status === 'ended') {
         expect(booked).toEqual([]);
         return `Nothing was booked: the ${end.step === 'confirm' ? 'booking' : `question '${end.step}'`} was ${end.how}.`;
@@ -73,8 +73,8 @@ const oracles: Record<string, Oracle> = {
   },
   report_incident: {
     input: { summary: SUMMARY },
-    expected: (end, { incidents }) => {
-      const recorded = incidents.incidentsAbout(SUMMARY);
+    expected: async (end, { incidents }) => {
+      const recorded = await incidents.incidentsAbout(SUMMARY);
       if (end.status === 'ended') {
         expect(recorded).toEqual([]);
         return `No incident was recorded: the question '${end.step}' was ${end.how}.`;
@@ -102,10 +102,10 @@ const oracles: Record<string, Oracle> = {
   room_bookings: {
     input: { room: 'orion' },
     seed: ({ meetings }) => meetings.book({ topic: 'Standing meeting', date: SAMPLE_DAY, time: '11:00', attendees: 12, room: 'orion' }),
-    expected: (end, { meetings }) => {
+    expected: async (end, { meetings }) => {
       if (end.status === 'ended') return 'No bookings listed: no week was chosen.\n';
       const week = weekOf(field(end.answers, 'week', 'day'));
-      const listed = meetings.meetingsIn('orion', week.monday, week.sunday);
+      const listed = await meetings.meetingsIn('orion', week.monday, week.sunday);
       expect(listed.map((m) => m.topic)).toContain('Standing meeting');
       return formatRoomWeek('orion', week, listed);
     },
@@ -114,7 +114,7 @@ const oracles: Record<string, Oracle> = {
 
 // ─── the definitions, over stores swapped before each conversation (a booking must not refuse the next one's slot) ───
 
-let stores: DemoStores = openDemoStores(':memory:');
+let stores: DemoStores = await openDemoStores(':memory:');
 const current = <K extends keyof Stores>(key: K): Stores[K] =>
   new Proxy({} as Stores[K], {
     get: (_, name) => {
@@ -199,7 +199,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await closeServer();
-  stores.close();
+  await stores.close();
 });
 
 it('declares book_meeting, report_incident, a prompt and a resource as flows, each with an oracle here', () => {
@@ -215,11 +215,11 @@ describe.each(flows.map((flow) => [flow.definition.name, flow] as const))('%s', 
   });
 
   it.each(flow.conversations.map((c) => [`${c.kind}: ${c.name}`, c] as const))('%s', async (_, conversation) => {
-    stores.close();
-    stores = openDemoStores(':memory:');
+    await stores.close();
+    stores = await openDemoStores(':memory:');
     await flow.oracle.seed?.(stores);
     const { result } = await playConversation(conversation, (retry) => sendRound(client, flow, retry));
-    expect(textOf(result)).toBe(flow.oracle.expected(conversation.end, stores));
+    expect(textOf(result)).toBe(await flow.oracle.expected(conversation.end, stores));
   });
 });
 
@@ -241,17 +241,17 @@ describe('over real stdio', () => {
   /** A fresh database, seeded for every flow (their seeds touch different data), and its settings. */
   const freshServer = async () => {
     const settings = { ...freshDemoSettings(), launcher };
-    const seeding = openDemoStores(settings.db);
+    const seeding = await openDemoStores(settings.db);
     for (const flow of flows) await flow.oracle.seed?.(seeding);
-    seeding.close();
+    await seeding.close();
     return settings;
   };
-  const check = (db: string, flow: Flow, conversation: Conversation, result: unknown) => {
-    const reading = openDemoStores(db);
+  const check = async (db: string, flow: Flow, conversation: Conversation, result: unknown) => {
+    const reading = await openDemoStores(db);
     try {
-      expect(textOf(result), `${flow.definition.name}: ${conversation.name}`).toBe(flow.oracle.expected(conversation.end, reading));
+      expect(textOf(result), `${flow.definition.name}: ${conversation.name}`).toBe(await flow.oracle.expected(conversation.end, reading));
     } finally {
-      reading.close();
+      await reading.close();
     }
   };
 
@@ -262,7 +262,7 @@ describe('over real stdio', () => {
       for (const flow of flows) {
         const conversation = longestDone(flow.conversations);
         const { result } = await playConversation(conversation, (retry) => sendRound(demo.client, flow, retry));
-        check(settings.db, flow, conversation, result);
+        await check(settings.db, flow, conversation, result);
       }
     } finally {
       await demo.close();
@@ -282,7 +282,7 @@ describe('over real stdio', () => {
         const conversation = longestDone(flow.conversations);
         answers = conversation.rounds.flatMap((round) => round.asked.map((key) => round.responses[key]));
         asked = 0;
-        check(settings.db, flow, conversation, await sendOnce(demo.client, flow));
+        await check(settings.db, flow, conversation, await sendOnce(demo.client, flow));
         expect(asked).toBe(answers.length);
       }
     } finally {

@@ -35,7 +35,7 @@ const textOf = (result: RawRoundResult) => result.content?.[0]?.text ?? '';
 let demo: InMemoryDemo;
 let client: Client;
 beforeAll(async () => {
-  demo = await connectInMemory(demoEngine().engine);
+  demo = await connectInMemory((await demoEngine()).engine);
   client = demo.client;
 });
 afterAll(async () => {

@@ -91,7 +91,7 @@ describe('the orders database locked by another connection, the ledger in its ow
     const done = await refunding;
     expect(done.content?.[0]?.text).toBe('Refunded $49.00 for order ord_51.');
     expect(happened).toEqual(['tools listed', 'lock released', 'refund answered']);
-    expect(refundsIn(settings.db, 'ord_51')).toBe(1);
+    expect(await refundsIn(settings.db, 'ord_51')).toBe(1);
   });
 
   it('tells the waiting conversation the database is locked when the wait times out, and logs why; a new call then refunds', async () => {
@@ -110,12 +110,12 @@ describe('the orders database locked by another connection, the ledger in its ow
     expect(logged).toContain(
       `effect 'refund' failed: DatabaseLockedError: The orders database at ${settings.db} is locked by another connection: it stayed locked for 50 ms, so this server could not refund order ord_51, and nothing was written.`,
     );
-    expect(refundsIn(settings.db, 'ord_51')).toBe(0);
+    expect(await refundsIn(settings.db, 'ord_51')).toBe(0);
 
     lock.release();
     const again = await callRound(demo.client, 'refund_order', order);
     const done = await callRound(demo.client, 'refund_order', order, { requestState: again.requestState, inputResponses: yes });
     expect(done.content?.[0]?.text).toBe('Refunded $49.00 for order ord_51.');
-    expect(refundsIn(settings.db, 'ord_51')).toBe(1);
+    expect(await refundsIn(settings.db, 'ord_51')).toBe(1);
   });
 });

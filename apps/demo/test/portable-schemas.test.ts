@@ -22,7 +22,7 @@ function typeArraysIn(schema: unknown, path = '#'): string[] {
 let demo: InMemoryDemo;
 let client: Client;
 beforeAll(async () => {
-  demo = await connectInMemory(demoEngine().engine);
+  demo = await connectInMemory((await demoEngine()).engine);
   client = demo.client;
 });
 afterAll(async () => {

@@ -7,8 +7,8 @@ import { accept, closeDemoEngines, decline, demoEngine, done, question, refused 
 afterEach(closeDemoEngines);
 
 describe('refund_email prompt', () => {
-  it('is listed with its one argument', () => {
-    expect(demoEngine().engine.listPrompts()).toEqual([
+  it('is listed with its one argument', async () => {
+    expect((await demoEngine()).engine.listPrompts()).toEqual([
       expect.objectContaining({
         name: 'refund_email',
         title: 'Refund email',
@@ -19,7 +19,7 @@ describe('refund_email prompt', () => {
   });
 
   it('asks the tone and whether to mention the amount, then renders the instructions', async () => {
-    const demo = demoEngine();
+    const demo = await demoEngine();
     const first = question(await demo.prompt('refund_email', { order_id: 'ord_53' }), 'style');
     expect(first.message).toBe('How should the refund email to ada about order ord_53 read?');
     expect(first.schema).toEqual({
@@ -52,8 +52,8 @@ describe('refund_email prompt', () => {
   });
 
   it('leaves the amount out when asked to, and says a refund not yet made is being processed', async () => {
-    const demo = demoEngine();
-    const order = demo.store.findOrder('ord_51')!;
+    const demo = await demoEngine();
+    const order = (await demo.store.findOrder('ord_51'))!;
     const { requestState } = question(await demo.prompt('refund_email', { order_id: 'ord_51' }), 'style');
     const result = done(
       await demo.prompt(
@@ -71,7 +71,7 @@ describe('refund_email prompt', () => {
   });
 
   it('ends at once with one assistant message for an unknown order, and when the user declines', async () => {
-    const demo = demoEngine();
+    const demo = await demoEngine();
     const unknown = done(await demo.prompt('refund_email', { order_id: 'ord_99' }));
     expect(unknown.messages).toEqual([
       { role: 'assistant', content: { type: 'text', text: expect.stringMatching(/^There is no order with id 'ord_99'/) } },
@@ -87,7 +87,7 @@ describe('refund_email prompt', () => {
   });
 
   it('refuses missing arguments with a JSON-RPC error', async () => {
-    expect(refused(await demoEngine().prompt('refund_email', {}))).toMatchObject({
+    expect(refused(await (await demoEngine()).prompt('refund_email', {}))).toMatchObject({
       code: -32602,
       message: expect.stringMatching(/^Invalid arguments for prompt 'refund_email': order_id/),
     });
@@ -95,8 +95,8 @@ describe('refund_email prompt', () => {
 });
 
 describe('customer_statement resource', () => {
-  it('is listed as a URI template, not as a fixed resource', () => {
-    const { engine } = demoEngine();
+  it('is listed as a URI template, not as a fixed resource', async () => {
+    const { engine } = await demoEngine();
     expect(engine.listResources()).toEqual([]);
     expect(engine.listResourceTemplates()).toEqual([
       expect.objectContaining({ uriTemplate: 'statement://customers/{customer}', name: 'customer_statement', mimeType: 'text/plain' }),
@@ -105,7 +105,7 @@ describe('customer_statement resource', () => {
   });
 
   it('asks which month, naming the months with activity, then returns the statement as text', async () => {
-    const demo = demoEngine();
+    const demo = await demoEngine();
     const uri = 'statement://customers/ada';
     const first = question(await demo.read(uri), 'month');
     expect(first.message).toBe("Which month of ada's statement? Months with orders or refunds: 2026-05.");
@@ -145,9 +145,9 @@ describe('customer_statement resource', () => {
   });
 
   it('shows refunds in the month they were made, and says when a month is empty', async () => {
-    const demo = demoEngine();
+    const demo = await demoEngine();
     await demo.store.refundOrder('ord_54');
-    const refundMonth = demo.store.findOrder('ord_54')!.refundedAt!.slice(0, 7);
+    const refundMonth = (await demo.store.findOrder('ord_54'))!.refundedAt!.slice(0, 7);
     const first = question(await demo.read('statement://customers/grace'), 'month');
     expect(first.message).toBe(`Which month of grace's statement? Months with orders or refunds: 2026-06, ${refundMonth}.`);
     const refunds = done(
@@ -172,7 +172,7 @@ describe('customer_statement resource', () => {
   });
 
   it('says so, without asking, for a customer with no orders; a URI of another shape is not found', async () => {
-    const demo = demoEngine();
+    const demo = await demoEngine();
     expect(done(await demo.read('statement://customers/nobody')).contents).toEqual([
       { uri: 'statement://customers/nobody', mimeType: 'text/plain', text: "No orders for customer 'nobody', so there is no statement.\n" },
     ]);
@@ -183,7 +183,7 @@ describe('customer_statement resource', () => {
   });
 
   it('binds the state to the customer it was asked for', async () => {
-    const demo = demoEngine();
+    const demo = await demoEngine();
     const { requestState } = question(await demo.read('statement://customers/ada'), 'month');
     const error = refused(
       await demo.read('statement://customers/grace', { requestState, inputResponses: { month: accept({ month: '2026-05' }) } }),

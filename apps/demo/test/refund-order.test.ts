@@ -26,8 +26,8 @@ afterEach(closeDemoEngines);
 const yes = { confirm: accept({ confirm: true }) };
 
 describe('refund_order', () => {
-  it('is listed as destructive, not idempotent, closed-world, with an output schema', () => {
-    const [refund, status] = demoEngine().engine.listTools();
+  it('is listed as destructive, not idempotent, closed-world, with an output schema', async () => {
+    const [refund, status] = (await demoEngine()).engine.listTools();
     expect(refund).toMatchObject({
       name: 'refund_order',
       annotations: { destructiveHint: true, idempotentHint: false, readOnlyHint: false, openWorldHint: false },
@@ -44,7 +44,7 @@ describe('refund_order', () => {
   });
 
   it('asks to confirm the amount and refunds exactly it once the user accepts', async () => {
-    const demo = demoEngine();
+    const demo = await demoEngine();
     const first = await demo.call('refund_order', { order_id: 'ord_51' });
     const { message, requestState, schema } = question(first, 'confirm');
     expect(message).toBe('Refund $49.00 for order ord_51?');
@@ -54,7 +54,7 @@ describe('refund_order', () => {
       required: ['confirm'],
     });
     expect(requestState).toMatch(/^rt1\.[A-Za-z0-9_-]{8}\.[A-Za-z0-9_-]+$/);
-    expect(demo.store.countRefunds('ord_51')).toBe(0);
+    expect(await demo.store.countRefunds('ord_51')).toBe(0);
 
     const result = done(await demo.call('refund_order', { order_id: 'ord_51' }, { requestState, inputResponses: yes }));
     expect(result.isError).toBeUndefined();
@@ -67,7 +67,7 @@ describe('refund_order', () => {
       refunded_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
       message: 'Refunded $49.00 for order ord_51.',
     });
-    expect(demo.store.refundsOf('ord_51')).toEqual([expect.objectContaining({ amountCents: 4900 })]);
+    expect(await demo.store.refundsOf('ord_51')).toEqual([expect.objectContaining({ amountCents: 4900 })]);
     expect(demo.effectsRecorded()).toBe(1);
   });
 
@@ -77,18 +77,18 @@ describe('refund_order', () => {
     ['answers confirm: false', accept({ confirm: false })],
   ] as const) {
     it(`does not refund when the user ${answer}`, async () => {
-      const demo = demoEngine();
+      const demo = await demoEngine();
       const { requestState } = question(await demo.call('refund_order', { order_id: 'ord_51' }), 'confirm');
       const result = done(await demo.call('refund_order', { order_id: 'ord_51' }, { requestState, inputResponses: { confirm: response } }));
       expect(textOf(result)).toBe('Order ord_51 was not refunded.');
       expect(result.structuredContent).toMatchObject({ status: 'kept' });
-      expect(demo.store.countRefunds('ord_51')).toBe(0);
+      expect(await demo.store.countRefunds('ord_51')).toBe(0);
       expect(demo.effectsRecorded()).toBe(0);
     });
   }
 
   it('reports an unknown order as a tool error, and an order refunded before as done, without asking', async () => {
-    const demo = demoEngine();
+    const demo = await demoEngine();
     const unknown = done(await demo.call('refund_order', { order_id: 'ord_99' }));
     expect(unknown.isError).toBe(true);
     expect(textOf(unknown)).toMatch(/^No order with id 'ord_99'/);
@@ -99,7 +99,7 @@ describe('refund_order', () => {
   });
 
   it('asks again, saying why, when the answer does not fit the form or is missing', async () => {
-    const demo = demoEngine();
+    const demo = await demoEngine();
     const first = question(await demo.call('refund_order', { order_id: 'ord_51' }), 'confirm');
     const again = question(
       await demo.call(
@@ -124,15 +124,15 @@ describe('refund_order', () => {
   });
 
   it('ignores answers that come without a state: a refund is never confirmed on the first call', async () => {
-    const demo = demoEngine();
+    const demo = await demoEngine();
     asked(await demo.call('refund_order', { order_id: 'ord_51' }, { inputResponses: yes }));
-    expect(demo.store.countRefunds('ord_51')).toBe(0);
+    expect(await demo.store.countRefunds('ord_51')).toBe(0);
   });
 });
 
 describe('refund_order answered more than once', () => {
   it('gives the same confirmation sent once, again and five times at once the same result, and refunds once', async () => {
-    const demo = demoEngine();
+    const demo = await demoEngine();
     const { requestState } = question(await demo.call('refund_order', { order_id: 'ord_51' }), 'confirm');
     const retry = () => demo.call('refund_order', { order_id: 'ord_51' }, { requestState, inputResponses: yes });
     const once = done(await retry());
@@ -141,12 +141,12 @@ describe('refund_order answered more than once', () => {
     const all = [once, again, ...five];
     expect(all.map(textOf)).toEqual(Array(7).fill('Refunded $49.00 for order ord_51.'));
     for (const result of all) expect(result).toEqual(once);
-    expect(demo.store.countRefunds('ord_51')).toBe(1);
+    expect(await demo.store.countRefunds('ord_51')).toBe(1);
     expect(demo.effectsRecorded()).toBe(1);
   });
 
   it('refunds once when five identical confirmations arrive at the same moment', async () => {
-    const demo = demoEngine();
+    const demo = await demoEngine();
     const { requestState } = question(await demo.call('refund_order', { order_id: 'ord_52' }), 'confirm');
     const results = (
       await Promise.all(
@@ -154,13 +154,13 @@ describe('refund_order answered more than once', () => {
       )
     ).map(done);
     expect(new Set(results.map(textOf))).toEqual(new Set(['Refunded $120.00 for order ord_52.']));
-    expect(demo.store.countRefunds('ord_52')).toBe(1);
+    expect(await demo.store.countRefunds('ord_52')).toBe(1);
     expect(demo.effectsRecorded()).toBe(1);
   });
 
   it('refunds once when two processes sharing the file and the key serve the same confirmation', async () => {
-    const first = demoEngine();
-    const second = demoEngine({ db: first.db });
+    const first = await demoEngine();
+    const second = await demoEngine({ db: first.db });
     const { requestState } = question(await first.call('refund_order', { order_id: 'ord_51' }), 'confirm');
     const results = await Promise.all(
       [first, second, first, second].map((demo) =>
@@ -168,12 +168,12 @@ describe('refund_order answered more than once', () => {
       ),
     );
     expect(results.map((r) => textOf(done(r)))).toEqual(Array(4).fill('Refunded $49.00 for order ord_51.'));
-    expect(first.store.countRefunds('ord_51')).toBe(1);
+    expect(await first.store.countRefunds('ord_51')).toBe(1);
     expect(first.effectsRecorded() + second.effectsRecorded()).toBe(1);
   });
 
   it('tells a new conversation about an order refunded in another one', async () => {
-    const demo = demoEngine();
+    const demo = await demoEngine();
     const a = question(await demo.call('refund_order', { order_id: 'ord_51' }), 'confirm');
     const b = question(await demo.call('refund_order', { order_id: 'ord_51' }), 'confirm');
     expect(
@@ -181,11 +181,11 @@ describe('refund_order answered more than once', () => {
     ).toBe('Refunded $49.00 for order ord_51.');
     const late = done(await demo.call('refund_order', { order_id: 'ord_51' }, { requestState: b.requestState, inputResponses: yes }));
     expect(textOf(late)).toMatch(/^Order ord_51 was already refunded on \d{4}-\d\d-\d\d; nothing more was done\.$/);
-    expect(demo.store.countRefunds('ord_51')).toBe(1);
+    expect(await demo.store.countRefunds('ord_51')).toBe(1);
   });
 
   it('says the order was refunded, not "was not refunded", when an older state of the same call is declined after the refund', async () => {
-    const demo = demoEngine();
+    const demo = await demoEngine();
     const asked = question(await demo.call('refund_order', { order_id: 'ord_51' }), 'confirm');
     const args = { order_id: 'ord_51' };
     expect(textOf(done(await demo.call('refund_order', args, { requestState: asked.requestState, inputResponses: yes })))).toBe(
@@ -214,7 +214,7 @@ describe('refund_order answered more than once', () => {
 
 describe('refund_order across a deploy from version 2 to 4', () => {
   it('continues a question version 2 asked: the state is migrated and the refund made once', async () => {
-    const current = demoEngine();
+    const current = await demoEngine();
     const ledger = createSqliteLedger({ path: current.db });
     const before = createEngine({ tools: [createRefundOrderToolV2(current.store)], keyring: sharedKeyring, audience: SERVER_NAME, ledger });
     try {
@@ -227,7 +227,7 @@ describe('refund_order across a deploy from version 2 to 4', () => {
       expect(current.logs).toContainEqual(
         expect.objectContaining({ event: 'state_migrated', message: expect.stringMatching(/'2' → '3' → '4'$/) }),
       );
-      expect(current.store.countRefunds('ord_51')).toBe(1);
+      expect(await current.store.countRefunds('ord_51')).toBe(1);
     } finally {
       ledger.close();
     }
@@ -236,7 +236,7 @@ describe('refund_order across a deploy from version 2 to 4', () => {
 
 describe('refund_order when the amount changes after the user saw it', () => {
   it('asks again with the new amount and refunds exactly the amount then confirmed', async () => {
-    const demo = demoEngine();
+    const demo = await demoEngine();
     const first = question(await demo.call('refund_order', { order_id: 'ord_51' }), 'confirm');
     expect(first.message).toBe('Refund $49.00 for order ord_51?');
     await demo.store.setOrderAmount('ord_51', 5900);
@@ -246,22 +246,22 @@ describe('refund_order when the amount changes after the user saw it', () => {
       'confirm',
     );
     expect(again.message).toBe('The amount of order ord_51 changed to $59.00 since you were asked. Refund $59.00 for order ord_51?');
-    expect(demo.store.countRefunds('ord_51')).toBe(0);
+    expect(await demo.store.countRefunds('ord_51')).toBe(0);
     expect(demo.effectsRecorded()).toBe(0);
 
     const result = done(await demo.call('refund_order', { order_id: 'ord_51' }, { requestState: again.requestState, inputResponses: yes }));
     expect(textOf(result)).toBe('Refunded $59.00 for order ord_51.');
     expect(result.structuredContent).toMatchObject({ status: 'refunded', amount: '$59.00', amount_cents: 5900 });
-    expect(demo.store.refundsOf('ord_51')).toEqual([expect.objectContaining({ amountCents: 5900 })]);
+    expect(await demo.store.refundsOf('ord_51')).toEqual([expect.objectContaining({ amountCents: 5900 })]);
     // the first state, replayed, belongs to the same conversation: it gets that conversation's recorded refund
     const stale = await demo.call('refund_order', { order_id: 'ord_51' }, { requestState: first.requestState, inputResponses: yes });
     expect(textOf(done(stale))).toBe('Refunded $59.00 for order ord_51.');
     expect(demo.effectsRecorded()).toBe(1);
-    expect(demo.store.countRefunds('ord_51')).toBe(1);
+    expect(await demo.store.countRefunds('ord_51')).toBe(1);
   });
 
   it('refunds nothing when the user declines the new amount', async () => {
-    const demo = demoEngine();
+    const demo = await demoEngine();
     const first = question(await demo.call('refund_order', { order_id: 'ord_52' }), 'confirm');
     await demo.store.setOrderAmount('ord_52', 9900);
     const again = question(
@@ -273,11 +273,11 @@ describe('refund_order when the amount changes after the user saw it', () => {
       await demo.call('refund_order', { order_id: 'ord_52' }, { requestState: again.requestState, inputResponses: { confirm: decline } }),
     );
     expect(textOf(result)).toBe('Order ord_52 was not refunded.');
-    expect(demo.store.countRefunds('ord_52')).toBe(0);
+    expect(await demo.store.countRefunds('ord_52')).toBe(0);
   });
 
   it('refunds nothing when the amount changes between the engine check and the store write (the store checks too)', async () => {
-    const demo = demoEngine();
+    const demo = await demoEngine();
     // another writer changes the amount after the engine's check passed, just before the store's transaction
     const racing = {
       findOrder: demo.store.findOrder,
@@ -294,7 +294,7 @@ describe('refund_order when the amount changes after the user saw it', () => {
       'The amount of order ord_51 changed to $50.00 while it was being refunded, so nothing was refunded. Call refund_order again to refund the new amount.',
     );
     expect(result.structuredContent).toMatchObject({ status: 'amount_changed', amount_cents: 5000 });
-    expect(demo.store.countRefunds('ord_51')).toBe(0);
+    expect(await demo.store.countRefunds('ord_51')).toBe(0);
   });
 });
 
@@ -304,7 +304,7 @@ const warnings = (logs: Array<{ event: string; message: string }>) =>
 
 describe('refund_order refuses a requestState that is not its own', () => {
   it('refuses a tampered state: a flipped character, a truncation, an append', async () => {
-    const demo = demoEngine();
+    const demo = await demoEngine();
     const { requestState: state } = question(await demo.call('refund_order', { order_id: 'ord_51' }), 'confirm');
     const at = state.length - 20;
     const flipped = state.slice(0, at) + (state[at] === 'A' ? 'B' : 'A') + state.slice(at + 1);
@@ -312,23 +312,23 @@ describe('refund_order refuses a requestState that is not its own', () => {
       const error = refused(await demo.call('refund_order', { order_id: 'ord_51' }, { requestState: forged, inputResponses: yes }));
       expect(error).toMatchObject({ ...invalid, data: { reason: 'invalid' } });
     }
-    expect(demo.store.countRefunds('ord_51')).toBe(0);
+    expect(await demo.store.countRefunds('ord_51')).toBe(0);
     expect(warnings(demo.logs)).toContain('requestState refused (invalid): failed authentication (tampered, truncated or corrupted)');
   });
 
   it('refuses an expired state, telling the client to start over', async () => {
     let now = Date.now();
-    const demo = demoEngine({ now: () => now, stateTtlSeconds: 60 });
+    const demo = await demoEngine({ now: () => now, stateTtlSeconds: 60 });
     const { requestState } = question(await demo.call('refund_order', { order_id: 'ord_51' }), 'confirm');
     now += 61_000;
     const error = refused(await demo.call('refund_order', { order_id: 'ord_51' }, { requestState, inputResponses: yes }));
     expect(error).toEqual({ ...invalid, data: { reason: 'expired', hint: expect.stringMatching(/^Start over/) } });
     expect(warnings(demo.logs).join('\n')).toMatch(/requestState refused \(expired\): expired \d+s ago/);
-    expect(demo.store.countRefunds('ord_51')).toBe(0);
+    expect(await demo.store.countRefunds('ord_51')).toBe(0);
   });
 
   it('refuses a state replayed on another order or another tool', async () => {
-    const demo = demoEngine();
+    const demo = await demoEngine();
     const { requestState } = question(await demo.call('refund_order', { order_id: 'ord_51' }), 'confirm');
     expect(refused(await demo.call('refund_order', { order_id: 'ord_52' }, { requestState, inputResponses: yes }))).toMatchObject({
       ...invalid,
@@ -342,13 +342,13 @@ describe('refund_order refuses a requestState that is not its own', () => {
       'requestState refused (mismatch): sealed for other arguments of this target',
       'requestState refused (mismatch): sealed for another method or target (tool, prompt or resource)',
     ]);
-    expect(demo.store.countRefunds('ord_52')).toBe(0);
+    expect(await demo.store.countRefunds('ord_52')).toBe(0);
   });
 
   it('refuses a state sealed with another key, or presented for another principal', async () => {
-    const demo = demoEngine();
+    const demo = await demoEngine();
     const { requestState } = question(await demo.call('refund_order', { order_id: 'ord_51' }), 'confirm');
-    const otherKey = demoEngine({ db: demo.db, keyring: createKeyring([generateKey()]) });
+    const otherKey = await demoEngine({ db: demo.db, keyring: createKeyring([generateKey()]) });
     expect(refused(await otherKey.call('refund_order', { order_id: 'ord_51' }, { requestState, inputResponses: yes }))).toMatchObject({
       ...invalid,
       data: { reason: 'invalid' },
@@ -357,13 +357,13 @@ describe('refund_order refuses a requestState that is not its own', () => {
     const mallory = await demo.call('refund_order', { order_id: 'ord_51' }, { requestState, inputResponses: yes, principal: 'mallory' });
     expect(refused(mallory)).toMatchObject({ ...invalid, data: { reason: 'mismatch' } });
     expect(warnings(demo.logs)).toEqual(['requestState refused (mismatch): sealed for another principal']);
-    expect(demo.store.countRefunds('ord_51')).toBe(0);
+    expect(await demo.store.countRefunds('ord_51')).toBe(0);
   });
 
   it('accepts a state sealed by another process with the same key and principal', async () => {
-    const demo = demoEngine();
+    const demo = await demoEngine();
     const { requestState } = question(await demo.call('refund_order', { order_id: 'ord_51' }), 'confirm');
-    const other = demoEngine({ db: demo.db });
+    const other = await demoEngine({ db: demo.db });
     expect(textOf(done(await other.call('refund_order', { order_id: 'ord_51' }, { requestState, inputResponses: yes })))).toBe(
       'Refunded $49.00 for order ord_51.',
     );
@@ -372,7 +372,7 @@ describe('refund_order refuses a requestState that is not its own', () => {
 
 describe('order_status', () => {
   it('says what state an order is in, with structured content, and asks nothing', async () => {
-    const demo = demoEngine();
+    const demo = await demoEngine();
     const paid = done(await demo.call('order_status', { order_id: 'ord_51' }));
     expect(textOf(paid)).toBe('Order ord_51 ($49.00, customer ada) is paid and can be refunded.');
     expect(paid.structuredContent).toEqual({

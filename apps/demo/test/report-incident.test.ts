@@ -31,7 +31,7 @@ async function afterSeverity(demo: DemoEngine, level: string) {
 
 describe('report_incident', () => {
   it('asks the severity first, as a choice with titles', async () => {
-    const first = question(await demoEngine().call('report_incident', ARGS), 'severity');
+    const first = question(await (await demoEngine()).call('report_incident', ARGS), 'severity');
     expect(first.message).toBe('How severe is "Checkout times out"?');
     expect(first.schema).toEqual({
       type: 'object',
@@ -51,7 +51,7 @@ describe('report_incident', () => {
   });
 
   it('asks only the details for a low severity, and records the incident', async () => {
-    const demo = demoEngine();
+    const demo = await demoEngine();
     const round = asked(await afterSeverity(demo, 'low'));
     expect(Object.keys(round.inputRequests)).toEqual(['details']);
     expect((round.inputRequests.details!.params as { requestedSchema: unknown }).requestedSchema).toEqual({
@@ -84,13 +84,13 @@ describe('report_incident', () => {
       paged: null,
       reported_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
     });
-    expect(demo.incidents.incidentsAbout('Checkout times out')).toEqual([
+    expect(await demo.incidents.incidentsAbout('Checkout times out')).toEqual([
       expect.objectContaining({ severity: 'low', services: ['search'], description: DESCRIPTION, paged: null }),
     ]);
   });
 
   it('asks the details and the on-call confirmation in the same round for a high severity', async () => {
-    const demo = demoEngine();
+    const demo = await demoEngine();
     const round = asked(await afterSeverity(demo, 'high'));
     expect(Object.keys(round.inputRequests)).toEqual(['details', 'oncall']);
     expect(round.inputRequests.details!.params.message).toBe('Which services does "Checkout times out" affect, and what happened?');
@@ -102,13 +102,13 @@ describe('report_incident', () => {
     expect(textOf(result)).toBe(
       'Recorded incident 1 (high): "Checkout times out" affecting Checkout, Payments; the on-call engineer was paged.',
     );
-    expect(demo.incidents.incidentsAbout('Checkout times out')).toEqual([
+    expect(await demo.incidents.incidentsAbout('Checkout times out')).toEqual([
       expect.objectContaining({ severity: 'high', services: ['checkout', 'payments'], paged: true }),
     ]);
   });
 
   it('asks again for the form whose answer does not fit, keeping the other answer', async () => {
-    const demo = demoEngine();
+    const demo = await demoEngine();
     const round = asked(await afterSeverity(demo, 'high'));
     const again = asked(
       await answer(demo, round.requestState, { details: details(['checkout'], 'Slow.'), oncall: accept({ page: false }) }),
@@ -128,7 +128,7 @@ describe('report_incident', () => {
     ['cancels the on-call confirmation', { details: details(), oncall: cancel }, 'report', 'cancelled'],
   ] as const) {
     it(`records nothing when the user ${what}`, async () => {
-      const demo = demoEngine();
+      const demo = await demoEngine();
       const outcome =
         responses === 'severity'
           ? await answer(demo, question(await demo.call('report_incident', ARGS), 'severity').requestState, { severity: decline })
@@ -136,18 +136,18 @@ describe('report_incident', () => {
       const result = done(outcome);
       expect(textOf(result)).toBe(`No incident was recorded: the question '${step}' was ${how}.`);
       expect(result.structuredContent).toEqual({ status: 'not_recorded', step, how });
-      expect(demo.incidents.incidentsAbout('Checkout times out')).toEqual([]);
+      expect(await demo.incidents.incidentsAbout('Checkout times out')).toEqual([]);
       expect(demo.effectsRecorded()).toBe(0);
     });
   }
 
   it('records once when the same final answers arrive twice: one row, identical results', async () => {
-    const demo = demoEngine();
+    const demo = await demoEngine();
     const round = asked(await afterSeverity(demo, 'high'));
     const retry = () => answer(demo, round.requestState, { details: details(), oncall: accept({ page: true }) });
     const once = done(await retry());
     expect(done(await retry())).toEqual(once);
-    expect(demo.incidents.incidentsAbout('Checkout times out')).toHaveLength(1);
+    expect(await demo.incidents.incidentsAbout('Checkout times out')).toHaveLength(1);
     expect(demo.effectsRecorded()).toBe(1);
   });
 });

@@ -9,25 +9,25 @@ import { createEngine, type EngineLogEntry } from '@roundtrip/engine';
 import { createSqliteLedger } from '@roundtrip/engine/sqlite';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { DatabaseLockedError } from '../src/database-locked.ts';
 import { createDemoDefinitions, SERVER_NAME } from '../src/demo-definitions.ts';
 import { type DemoStores, openDemoStores } from '../src/demo-stores.ts';
-import { DatabaseLockedError } from '../src/sqlite-lock.ts';
 import { accept, done, FORM, question, sharedKeyring, textOf } from './support/demo-engine.ts';
 
 let dir: string;
 let file: string;
-const cleanups: Array<() => void> = [];
+const cleanups: Array<() => void | Promise<void>> = [];
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'rt-demo-lock-'));
   file = join(dir, 'orders.db');
 });
-afterEach(() => {
-  for (const cleanup of cleanups.splice(0).reverse()) cleanup();
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
   rmSync(dir, { recursive: true, force: true });
 });
 
-function stores(busyTimeoutMs: number): DemoStores {
-  const opened = openDemoStores(file, { busyTimeoutMs });
+async function stores(busyTimeoutMs: number): Promise<DemoStores> {
+  const opened = await openDemoStores(file, { busyTimeoutMs });
   cleanups.push(() => opened.close());
   return opened;
 }
@@ -55,21 +55,21 @@ const writes = [
     what: 'orders database',
     doing: 'refund order ord_51',
     write: (s: DemoStores) => s.orders.refundOrder('ord_51'),
-    written: (s: DemoStores) => s.orders.countRefunds('ord_51') === 1,
+    written: async (s: DemoStores) => (await s.orders.countRefunds('ord_51')) === 1,
   },
   {
     name: 'setOrderAmount',
     what: 'orders database',
     doing: 'change the amount of order ord_52',
     write: (s: DemoStores) => s.orders.setOrderAmount('ord_52', 100),
-    written: (s: DemoStores) => s.orders.findOrder('ord_52')?.amountCents === 100,
+    written: async (s: DemoStores) => (await s.orders.findOrder('ord_52'))?.amountCents === 100,
   },
   {
     name: 'book',
     what: 'meetings database',
     doing: 'book orion on 2030-03-14 at 14:00',
     write: (s: DemoStores) => s.meetings.book({ topic: 'Planning', date: '2030-03-14', time: '14:00', attendees: 12, room: 'orion' }),
-    written: (s: DemoStores) => s.meetings.meetingsAbout('Planning').length === 1,
+    written: async (s: DemoStores) => (await s.meetings.meetingsAbout('Planning')).length === 1,
   },
   {
     name: 'record',
@@ -77,27 +77,27 @@ const writes = [
     doing: 'record the incident',
     write: (s: DemoStores) =>
       s.incidents.record({ summary: 'Slow', severity: 'low', services: ['search'], description: 'p95 4 s', paged: null }),
-    written: (s: DemoStores) => s.incidents.incidentsAbout('Slow').length === 1,
+    written: async (s: DemoStores) => (await s.incidents.incidentsAbout('Slow')).length === 1,
   },
 ] as const;
 
 describe.each(writes)('$name under another connection’s write lock', ({ what, doing, write, written }) => {
   it('waits without blocking the event loop, and writes once the lock is released', async () => {
-    const opened = stores(60_000);
+    const opened = await stores(60_000);
     const lock = holdWriteLock();
     const happened: string[] = [];
     const writing = write(opened).then(() => happened.push('written'));
     await loopTurn();
     happened.push('loop turned');
-    expect(written(opened)).toBe(false);
+    expect(await written(opened)).toBe(false);
     lock.release();
     await writing;
     expect(happened).toEqual(['loop turned', 'written']);
-    expect(written(opened)).toBe(true);
+    expect(await written(opened)).toBe(true);
   });
 
   it('fails after busyTimeoutMs naming the lock, the file and the write, and writes nothing', async () => {
-    const opened = stores(20);
+    const opened = await stores(20);
     holdWriteLock();
     const failure = await write(opened).then(
       () => undefined,
@@ -109,13 +109,13 @@ describe.each(writes)('$name under another connection’s write lock', ({ what, 
         'Try again when that transaction has ended (find the process that holds a long transaction on this file), or let writes wait longer ' +
         '(ROUNDTRIP_DB_BUSY_TIMEOUT_MS for the demo server, busyTimeoutMs in code).',
     );
-    expect(written(opened)).toBe(false);
+    expect(await written(opened)).toBe(false);
   });
 });
 
 describe('refund_order when the orders database stays locked', () => {
   it('tells the conversation, its duplicates and its replays that the database is locked; a new call refunds once it is free', async () => {
-    const opened = stores(20);
+    const opened = await stores(20);
     // the ledger in a file of its own, so that only the store meets the lock
     const ledger = createSqliteLedger({ path: join(dir, 'ledger.db') });
     cleanups.push(() => ledger.close());
@@ -151,11 +151,11 @@ describe('refund_order when the orders database stays locked', () => {
     lock.release();
     // the same confirmation replayed gets the recorded outcome: still not refunded
     expect(textOf(done(await engine.callTool({ ...request, requestState, inputResponses: confirm })))).toBe(locked);
-    expect(opened.orders.countRefunds('ord_51')).toBe(0);
+    expect(await opened.orders.countRefunds('ord_51')).toBe(0);
 
     const again = question(await engine.callTool(request), 'confirm');
     const refunded = done(await engine.callTool({ ...request, requestState: again.requestState, inputResponses: confirm }));
     expect(textOf(refunded)).toBe('Refunded $49.00 for order ord_51.');
-    expect(opened.orders.countRefunds('ord_51')).toBe(1);
+    expect(await opened.orders.countRefunds('ord_51')).toBe(1);
   });
 });

@@ -1,5 +1,6 @@
 // The demo's definitions served by the engine in this process, over a fresh SQLite file that holds
-// the orders, meetings, incidents and the effect ledger, as the server does. No transport, no child process: fast.
+// the orders, meetings, incidents and the effect ledger, as the server does, or over a PostgreSQL
+// database given by URL (stores and ledger in it). No transport, no child process: fast.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,6 +9,7 @@ import {
   type ClientCapabilities,
   createEngine,
   createKeyring,
+  type EffectLedger,
   type ElicitInputRequest,
   type Engine,
   type EngineLogEntry,
@@ -17,10 +19,12 @@ import {
   type ReadResourceResult,
   type StepOutcome,
 } from '@roundtrip/engine';
-import { createSqliteLedger, type SqliteLedger } from '@roundtrip/engine/sqlite';
+import { createPostgresLedger } from '@roundtrip/engine/postgres';
+import { createSqliteLedger } from '@roundtrip/engine/sqlite';
 import { expect } from 'vitest';
+import { isPostgresUrl } from '../../src/db-location.ts';
 import { createDemoDefinitions, SERVER_NAME } from '../../src/demo-definitions.ts';
-import { openDemoStores } from '../../src/demo-stores.ts';
+import { type DemoStoresOptions, openDemoStores } from '../../src/demo-stores.ts';
 import type { IncidentsStore } from '../../src/incidents-store.ts';
 import type { MeetingsStore } from '../../src/meetings-store.ts';
 import type { OrdersStore } from '../../src/orders-store.ts';
@@ -35,9 +39,9 @@ export interface DemoEngine {
   store: OrdersStore;
   meetings: MeetingsStore;
   incidents: IncidentsStore;
-  ledger: SqliteLedger;
+  ledger: EffectLedger;
   logs: EngineLogEntry[];
-  /** The database file (orders and effect ledger). */
+  /** The database file, or the PostgreSQL URL (orders and effect ledger). */
   db: string;
   /** One tools/call round as principal 'ada' with form elicitation declared, unless told otherwise. */
   call(name: string, args: Record<string, unknown>, retry?: Retry): Promise<StepOutcome<CallToolResult>>;
@@ -53,30 +57,37 @@ export interface Retry {
   principal?: string;
 }
 
-const cleanups: Array<() => void> = [];
+const cleanups: Array<() => void | Promise<void>> = [];
 
 /** Closes every store and ledger opened by demoEngine and removes their folders; call from afterEach. */
-export function closeDemoEngines(): void {
-  for (const cleanup of cleanups.splice(0).reverse()) cleanup();
+export async function closeDemoEngines(): Promise<void> {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+}
+
+/** A ledger in the demo's database, as the server keeps it by default: the file, or the PostgreSQL database. */
+async function ledgerBeside(db: string): Promise<EffectLedger & { close(): void | Promise<void> }> {
+  return isPostgresUrl(db) ? createPostgresLedger({ url: db }) : createSqliteLedger({ path: db });
 }
 
 /**
- * A demo engine over a fresh database, or over `options.db` (a second "process" sharing the file).
- * Engine options (keyring, now, limits) may be overridden.
+ * A demo engine over a fresh SQLite file, or over `options.db` (a second "process" sharing the file, or
+ * a PostgreSQL URL). Engine options (keyring, now, limits) and the stores' options may be overridden.
  */
-export function demoEngine(options: { db?: string } & Partial<Omit<EngineOptions, 'tools' | 'prompts' | 'resources'>> = {}): DemoEngine {
-  const { db: given, ...engineOptions } = options;
+export async function demoEngine(
+  options: { db?: string; stores?: DemoStoresOptions } & Partial<Omit<EngineOptions, 'tools' | 'prompts' | 'resources'>> = {},
+): Promise<DemoEngine> {
+  const { db: given, stores: storesOptions, ...engineOptions } = options;
   let db = given;
   if (!db) {
     const dir = mkdtempSync(join(tmpdir(), 'rt-demo-'));
     cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
     db = join(dir, 'orders.db');
   }
-  const stores = openDemoStores(db);
-  const ledger = createSqliteLedger({ path: db });
-  cleanups.push(() => {
-    stores.close();
-    ledger.close();
+  const stores = await openDemoStores(db, storesOptions);
+  const ledger = await ledgerBeside(db);
+  cleanups.push(async () => {
+    await stores.close();
+    await ledger.close();
   });
   const logs: EngineLogEntry[] = [];
   const engine = createEngine({

@@ -1,15 +1,15 @@
 // What a demo database file holds, read straight from the file: refunds in the orders store, and the
 // effect ledger's rows beside them.
 import Database from 'better-sqlite3';
-import { openOrdersStore } from '../../src/orders-store.ts';
+import { openSqliteOrdersStore } from '../../src/sqlite-orders-store.ts';
 
 /** How many refunds the orders store holds for `orderId`. */
-export function refundsIn(db: string, orderId: string): number {
-  const store = openOrdersStore(db);
+export async function refundsIn(db: string, orderId: string): Promise<number> {
+  const store = openSqliteOrdersStore(db);
   try {
-    return store.countRefunds(orderId);
+    return await store.countRefunds(orderId);
   } finally {
-    store.close();
+    await store.close();
   }
 }
 
