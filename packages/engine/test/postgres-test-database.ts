@@ -12,7 +12,7 @@ const required = process.env.CI === 'true';
 export const skipPostgres = url === undefined && !required;
 if (skipPostgres) {
   process.stderr.write(
-    'skipping the PostgreSQL ledger tests: ROUNDTRIP_TEST_PG is not set (run `eval "$(bash scripts/services.sh)"`, then the tests again)\n',
+    'skipping the PostgreSQL tests: ROUNDTRIP_TEST_PG is not set (run `eval "$(bash scripts/services.sh)"`, then the tests again)\n',
   );
 }
 
