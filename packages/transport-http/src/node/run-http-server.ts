@@ -161,20 +161,6 @@ export async function runHttpServer(options: HttpServerOptions): Promise<Running
       : http.insecureNoAuth
         ? 'NO authentication (--insecure-no-auth)'
         : 'no authentication, for this machine only';
-  const shown = authenticator ? { ...settings, principal: "each token's sub" } : settings;
-  log({
-    level: 'info',
-    event: 'started',
-    message: startupMessage(options.name, options.version, engine, shown, `HTTP at ${url.href} with ${auth}`),
-  });
-  log({
-    level: 'info',
-    event: 'http',
-    message:
-      `instance ${http.instance}; request bodies up to ${settings.maxRequestBytes} bytes; ` +
-      `on SIGTERM or SIGINT, requests in flight get up to ${http.drainTimeoutMs} ms to finish`,
-  });
-
   let stopping: Promise<ShutdownReport> | undefined;
   let resolveStopped: (code: number) => void = () => {};
   const stopped = new Promise<number>((resolve) => (resolveStopped = resolve));
@@ -242,6 +228,21 @@ export async function runHttpServer(options: HttpServerOptions): Promise<Running
     process.on('SIGTERM', onSignal);
     process.on('SIGINT', onSignal);
   }
+  // the handlers are in place before the startup line: whoever reads it may signal at once
+  const shown = authenticator ? { ...settings, principal: "each token's sub" } : settings;
+  log({
+    level: 'info',
+    event: 'started',
+    message: startupMessage(options.name, options.version, engine, shown, `HTTP at ${url.href} with ${auth}`),
+  });
+  log({
+    level: 'info',
+    event: 'http',
+    message:
+      `instance ${http.instance}; request bodies up to ${settings.maxRequestBytes} bytes; ` +
+      `on SIGTERM or SIGINT, requests in flight get up to ${http.drainTimeoutMs} ms to finish`,
+  });
+
   return { url, close: () => close(), stopped };
 }
 
