@@ -28,9 +28,11 @@ export interface NodeHttpListener {
   inFlight(): number;
   /** What the requests in flight are, e.g. `tools/call refund_order`. */
   describeInFlight(): string[];
+  /** Stops accepting: the listening socket closes, a request on a kept-alive connection gets 503. */
+  stopAccepting(): void;
   /**
-   * Stops accepting (the listening socket closes; a request on a kept-alive connection gets 503), ends
-   * `subscriptions/listen` streams, waits up to `drainTimeoutMs` for the rest, then closes every connection.
+   * Stops accepting, ends `subscriptions/listen` streams, waits up to `drainTimeoutMs` for the other
+   * requests in flight, then closes every connection.
    */
   shutdown(drainTimeoutMs: number): Promise<ShutdownReport>;
 }
@@ -121,16 +123,23 @@ export async function listenNodeHttp(
   const screened = pipeline;
   serveNode = toNodeHandler({ fetch: (request) => screened.serve(request) }, { maxRequestBodySize: maxRequestBytes, onerror: onError });
 
+  let closed: Promise<void> | undefined;
+  const stopAccepting = () => {
+    if (closed) return;
+    stopping = true;
+    screened.stopAccepting();
+    closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    server.closeIdleConnections();
+  };
+
   const listener: NodeHttpListener = {
     address: bound,
     inFlight: () => inFlight.size,
     describeInFlight: () => [...inFlight].map((entry) => entry.what),
+    stopAccepting,
     shutdown: async (drainTimeoutMs) => {
-      stopping = true;
-      screened.stopAccepting();
+      stopAccepting();
       const waitedFor = inFlight.size;
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeIdleConnections();
       for (const entry of inFlight) if (entry.listening) entry.response.destroy();
       if (inFlight.size > 0) {
         let timer: NodeJS.Timeout | undefined;

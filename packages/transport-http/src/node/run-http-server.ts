@@ -166,6 +166,7 @@ export async function runHttpServer(options: HttpServerOptions): Promise<Running
   const stopped = new Promise<number>((resolve) => (resolveStopped = resolve));
   const close = (why = 'close()') =>
     (stopping ??= (async () => {
+      listener.stopAccepting();
       const waiting = listener.describeInFlight();
       log({
         level: 'info',
