@@ -26,7 +26,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
 const USAGE = `Usage: roundtrip <command> …
 
 Commands:
-  serve <module> [options]                     serve the module's tools, prompts and resources to an MCP host over stdio
+  serve <module> [options]                     serve the module's tools, prompts and resources over stdio (or --http)
   config <host> <module> [options]             print the entry that makes a host (claude, vscode, goose, …) run serve
   config <host> --url <url>                    … or reach a server already running over HTTP
   keys <new|list|add|promote|retire> <file>    manage a key file and rotate its keys
