@@ -67,7 +67,7 @@ export function formatStatement({ customer, month, orders, refunds }: MonthActiv
  * one-line text saying so, without a question.
  *
  * @example
- * const statement = createCustomerStatementResource(openOrdersStore(dbPath()));
+ * const statement = createCustomerStatementResource((await openDemoStores(dbLocation())).orders);
  * // resources/read statement://customers/ada → asks the month → the statement text
  */
 export function createCustomerStatementResource(store: Pick<OrdersStore, 'activeMonths' | 'monthActivity'>): ResourceDefinition {

@@ -33,7 +33,7 @@ export interface DemoDefinitions {
  * meetings and incidents ones declared as flows (@roundtrip/tools).
  *
  * @example
- * const { tools, prompts, resources } = createDemoDefinitions(openDemoStores(dbPath()));
+ * const { tools, prompts, resources } = createDemoDefinitions(await openDemoStores(dbLocation()));
  */
 export function createDemoDefinitions({ orders, meetings, incidents }: Omit<DemoStores, 'close'>): DemoDefinitions {
   return {

@@ -24,7 +24,7 @@ type OrderStatusOutput = z.output<typeof orderStatusOutputSchema>;
  * Builds the read-only `order_status` tool over an orders store.
  *
  * @example
- * const tool = createOrderStatusTool(openOrdersStore(dbPath()));
+ * const tool = createOrderStatusTool((await openDemoStores(dbLocation())).orders);
  */
 export function createOrderStatusTool(store: Pick<OrdersStore, 'findOrder'>): ToolDefinition {
   const machine = setup({

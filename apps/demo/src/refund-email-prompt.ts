@@ -79,7 +79,7 @@ function messagesFor(context: EmailContext, how: 'drafted' | 'not_found' | 'skip
  * one assistant message saying so (no question is asked); declining the question does the same.
  *
  * @example
- * const prompt = createRefundEmailPrompt(openOrdersStore(dbPath()));
+ * const prompt = createRefundEmailPrompt((await openDemoStores(dbLocation())).orders);
  */
 export function createRefundEmailPrompt(store: Pick<OrdersStore, 'findOrder'>): PromptDefinition {
   const machine = setup({

@@ -84,7 +84,7 @@ function outputFor(status: RefundStatus, { orderId, order, refund }: RefundConte
  * both again inside its write transaction.
  *
  * @example
- * const tool = createRefundOrderTool(openOrdersStore(dbPath()));
+ * const tool = createRefundOrderTool((await openDemoStores(dbLocation())).orders);
  */
 export function createRefundOrderTool(
   store: Pick<OrdersStore, 'findOrder' | 'refundOrder'> & Partial<Pick<OrdersStore, 'backend'>>,

@@ -31,7 +31,7 @@ const incidentOutput = z.object({
  * Builds the `report_incident` tool over the incidents store.
  *
  * @example
- * const tool = createReportIncidentTool(openIncidentsStore(dbPath()));
+ * const tool = createReportIncidentTool((await openDemoStores(dbLocation())).incidents);
  */
 export function createReportIncidentTool(store: Pick<IncidentsStore, 'record'>): ToolDefinition {
   return defineFlowTool({

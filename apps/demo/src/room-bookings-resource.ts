@@ -34,7 +34,7 @@ export function formatRoomWeek(room: RoomId, week: { monday: string; sunday: str
  * Builds the `room_bookings` resource over the meetings store.
  *
  * @example
- * const resource = createRoomBookingsResource(openMeetingsStore(dbPath()));
+ * const resource = createRoomBookingsResource((await openDemoStores(dbLocation())).meetings);
  * // resources/read bookings://rooms/orion → asks the week → the bookings text
  */
 export function createRoomBookingsResource(store: Pick<MeetingsStore, 'meetingsIn'>): ResourceDefinition {

@@ -41,7 +41,7 @@ const COLUMNS = 'id, summary, severity, services, description, paged, reported_a
  * the `incidents` table on first open).
  *
  * @example
- * const incidents = openSqliteIncidentsStore(dbPath());
+ * const incidents = openSqliteIncidentsStore(dbLocation());
  * await incidents.record({ summary: 'Checkout down', severity: 'high', services: ['checkout'], description: '…', paged: true });
  */
 export function openSqliteIncidentsStore(path: string, options: IncidentsStoreOptions = {}): IncidentsStore {

@@ -34,7 +34,7 @@ const COLUMNS = 'id, topic, date, time, attendees, room, booked_at';
  * the `meetings` table on first open).
  *
  * @example
- * const meetings = openSqliteMeetingsStore(dbPath());
+ * const meetings = openSqliteMeetingsStore(dbLocation());
  * await meetings.book({ topic: 'Roadmap', date: '2026-12-10', time: '14:00', attendees: 8, room: 'atlas' }); // { status: 'booked', … }
  */
 export function openSqliteMeetingsStore(path: string, options: MeetingsStoreOptions = {}): MeetingsStore {

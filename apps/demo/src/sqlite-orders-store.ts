@@ -93,7 +93,7 @@ function isUpToDate(db: Database.Database): boolean {
  * Throws `Could not open the orders database at <path>: <reason>`.
  *
  * @example
- * const store = openSqliteOrdersStore(dbPath());
+ * const store = openSqliteOrdersStore(dbLocation());
  * await store.refundOrder('ord_51', { expectedAmountCents: 4900 }); // { status: 'refunded', … } once, then 'already_refunded'
  */
 export function openSqliteOrdersStore(path: string, options: OrdersStoreOptions = {}): OrdersStore {
