@@ -99,7 +99,6 @@ export async function runStdioServer(options: StdioServerOptions): Promise<Runni
   // it takes process.stdout for the protocol alone
   const transport = new StdinLineTransport({ maxLineBytes: settings.maxRequestBytes, log });
   const handle = serveStdio(factory, { onerror: onError, transport });
-  log({ level: 'info', event: 'started', message: startupMessage(options.name, options.version, engine, settings, 'stdio') });
 
   let closing: Promise<void> | undefined;
   const close = () =>
@@ -122,6 +121,8 @@ export async function runStdioServer(options: StdioServerOptions): Promise<Runni
   process.stdin.once('end', close);
   process.once('SIGTERM', close);
   process.once('SIGINT', close);
+  // logged once the signal handlers are in place: a supervisor that signals as soon as it reads this line gets a clean stop
+  log({ level: 'info', event: 'started', message: startupMessage(options.name, options.version, engine, settings, 'stdio') });
   return { close };
 }
 
