@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as pause } from 'node:timers/promises';
 
-export const NGINX = '/usr/sbin/nginx';
+const NGINX = '/usr/sbin/nginx';
 /** True when Debian's nginx is installed (`bash scripts/services.sh` installs it). */
 export const hasNginx = existsSync(NGINX);
 
@@ -25,7 +25,7 @@ export interface NginxProxy {
 }
 
 /** The nginx.conf for `upstreams` (ports on 127.0.0.1), listening on 127.0.0.1:`port`, everything under `dir`. */
-export function nginxConfig(dir: string, port: number, upstreams: number[]): string {
+function nginxConfig(dir: string, port: number, upstreams: number[]): string {
   const servers = upstreams.map((p) => `    server 127.0.0.1:${p} max_fails=0;`).join('\n');
   return `daemon off;
 master_process on;
@@ -59,7 +59,7 @@ ${servers}
 }
 
 /** A free TCP port on 127.0.0.1 (asked of the OS, then released). */
-export async function freePort(): Promise<number> {
+async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);
