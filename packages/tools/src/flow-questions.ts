@@ -44,11 +44,14 @@ function optionTitles(schema: z.ZodType): ReadonlyMap<string, string> {
   return titles;
 }
 
-/** An answer as the review shows it: option titles for chosen options, safe text otherwise. */
+/** A value as the review shows it: yes or no for a boolean, safe text otherwise. */
+const reviewValue = (value: unknown): string => (typeof value === 'boolean' ? (value ? 'yes' : 'no') : safeValue(value));
+
+/** An answer as the review shows it: option titles for chosen options, yes or no, safe text otherwise. */
 function shownAnswer(schema: z.ZodType, value: unknown): string {
   const titles = optionTitles(schema);
   const titled = (v: unknown) => (typeof v === 'string' ? (titles.get(v) ?? v) : v);
-  return safeValue(Array.isArray(value) ? value.map(titled) : titled(value));
+  return Array.isArray(value) ? safeValue(value.map(titled)) : reviewValue(titled(value));
 }
 
 const note = (problem: string | undefined) => (problem ? `\n\nYour last answer was not accepted: ${problem}. Please answer again.` : '');
@@ -67,7 +70,7 @@ function summary(flow: CompiledFlow, context: FlowContext): string {
   }
   const review = context.trail[context.trail.length - 1];
   for (const [label, value] of Object.entries((review && context.shown?.[review]) ?? {}))
-    lines.push(`- ${safeValue(label)}: ${safeValue(value)}`);
+    lines.push(`- ${safeValue(label)}: ${reviewValue(value)}`);
   return lines.join('\n');
 }
 
