@@ -2,10 +2,11 @@ import type { AnyMachineSnapshot } from 'xstate';
 import { renderSampling } from './client-requests.ts';
 import type { CompiledMachine } from './compile-machine.ts';
 import { canonicalJson, digestBytes } from './digest.ts';
+import { renderForm } from './form-view.ts';
 import { renderTemplate } from './message-template.ts';
 import type { CompiledQuestion } from './questions.ts';
 import { TAG_BYTES } from './state-envelope.ts';
-import type { SamplingRequest } from './wire-shapes.ts';
+import type { ElicitationSchema, SamplingRequest } from './wire-shapes.ts';
 
 /** A question the machine asks now: rendered for this context, with the hash sealed to pin it. */
 export interface ActiveQuestion {
@@ -15,6 +16,8 @@ export interface ActiveQuestion {
   url: string | undefined;
   /** The request a sampling question sends, rendered. */
   sampling: SamplingRequest | undefined;
+  /** The form sent (the compiled one, fitted to this context's defaults and options). */
+  requestedSchema: ElicitationSchema;
   /** What is pinned beside the message: the page, or the sampling request as canonical JSON. */
   asked: string | undefined;
   hash: Uint8Array;
@@ -62,10 +65,11 @@ export function activeQuestions(
       const sampling = question.sampling === undefined ? undefined : renderSampling(question.key, question.sampling, snapshot.context);
       // what the client is asked, beside the message: the page, or the whole sampling request
       const asked = url ?? (sampling === undefined ? undefined : canonicalJson(sampling));
+      const { requestedSchema, schemaText } = renderForm(question, snapshot.context);
       let active = cache.get(question);
-      if (!active || active.message !== message || active.asked !== asked) {
-        const pinned = asked === undefined ? `${message}\0${question.schemaText}` : `${message}\0${question.schemaText}\0${asked}`;
-        active = { question, message, url, sampling, asked, hash: digestBytes(pinned, TAG_BYTES.question) };
+      if (!active || active.message !== message || active.asked !== asked || active.requestedSchema !== requestedSchema) {
+        const pinned = asked === undefined ? `${message}\0${schemaText}` : `${message}\0${schemaText}\0${asked}`;
+        active = { question, message, url, sampling, requestedSchema, asked, hash: digestBytes(pinned, TAG_BYTES.question) };
         cache.set(question, active);
       }
       out.push(active);

@@ -84,7 +84,7 @@ export function inputRequestsOf(asks: readonly ActiveQuestion[], notes: Readonly
     if (mode === 'sampling') inputRequests[key] = { method: 'sampling/createMessage', params: a.sampling! };
     else if (mode === 'roots') inputRequests[key] = { method: 'roots/list', params: {} };
     else if (a.url === undefined)
-      inputRequests[key] = { method: 'elicitation/create', params: { mode: 'form', message, requestedSchema: a.question.requestedSchema } };
+      inputRequests[key] = { method: 'elicitation/create', params: { mode: 'form', message, requestedSchema: a.requestedSchema } };
     else
       inputRequests[key] = {
         method: 'elicitation/create',

@@ -56,7 +56,7 @@ function fieldLines(schema: ElicitationSchema): string[] {
 /** What the answers argument looks like, with the field names to fill in. */
 function answersSkeleton(asks: readonly ActiveQuestion[]): string {
   const entries = asks.map((a) => {
-    const fields = Object.keys(a.question.requestedSchema.properties).map((f) => `${quoted(f)}: …`);
+    const fields = Object.keys(a.requestedSchema.properties).map((f) => `${quoted(f)}: …`);
     return `${quoted(a.question.key)}: {${fields.join(', ')}}`;
   });
   return `{${entries.join(', ')}}`;
@@ -97,7 +97,7 @@ export function fallbackText(view: FallbackView): string {
         `Its answer is {} once the user says they have been there (or "${DECLINE}" if they will not go).`,
       );
     } else {
-      lines.push('Fields:', ...fieldLines(a.question.requestedSchema));
+      lines.push('Fields:', ...fieldLines(a.requestedSchema));
     }
   }
   lines.push(

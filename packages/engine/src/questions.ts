@@ -13,6 +13,7 @@ import {
 import { ProblemList } from './definition-error.ts';
 import { canonicalJson } from './digest.ts';
 import { type AnswerSchema, toElicitationSchema } from './elicitation-schema.ts';
+import type { FormView } from './form-view.ts';
 import { placeholdersOf, type TemplateError } from './message-template.ts';
 import type { ElicitationSchema, SamplingRequest } from './wire-shapes.ts';
 
@@ -23,6 +24,12 @@ import type { ElicitationSchema, SamplingRequest } from './wire-shapes.ts';
 export interface QuestionSpec<TContext = unknown, TSchema extends AnswerSchema = AnswerSchema> {
   message: string | ((args: { context: TContext }) => string);
   schema: TSchema;
+  /**
+   * What the form shows in this context: values it starts with (`defaults`, e.g. the last answer when it
+   * is asked again) and the only options a select offers (`offer`). Defaults that are no valid answer for
+   * their field are left out; the answer is still checked against the whole schema.
+   */
+  form?: (args: { context: TContext }) => FormView | undefined;
   /** How to ask when the host cannot show this form (it declared no elicitation); see {@link QuestionFallback}. */
   fallback?: QuestionFallback;
 }
@@ -133,6 +140,8 @@ export interface CompiledQuestion {
   readonly requestedSchema: ElicitationSchema;
   /** The requested schema as canonical JSON, part of every question hash. */
   readonly schemaText: string;
+  /** What a form question shows in a context (see QuestionSpec.form). */
+  readonly form?: ((args: { context: unknown }) => FormView | undefined) | undefined;
   /** Asked through the model when the host cannot show it (absent: no fallback). */
   readonly fallback: { readonly via: 'model'; readonly onDestructiveTool: boolean } | undefined;
 }
@@ -279,6 +288,7 @@ export function defineQuestions<TContext>() {
           schema: spec.schema,
           requestedSchema,
           schemaText: canonicalJson(requestedSchema),
+          form: spec.form as CompiledQuestion['form'],
           fallback,
         });
       } catch (error) {

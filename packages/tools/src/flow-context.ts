@@ -17,6 +17,11 @@ export interface FlowContext {
   reviewing: boolean;
   /** What each load step loaded, by step (absent in states sealed before flows loaded anything). */
   loaded?: Record<string, unknown>;
+  /**
+   * The last answer given to each form, by form (refused by a check or taken back too): the form starts
+   * with it when asked again. Absent in states sealed before forms were filled in again.
+   */
+  lastAnswers?: Record<string, Record<string, unknown>>;
   /** Answers waiting for their form's async check, by form. */
   held?: Record<string, Record<string, unknown>>;
   /** `message`: the rendered message of an `end` rule or of a failed load. */
@@ -114,4 +119,13 @@ export function stableJson(value: unknown): string {
     return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${stableJson(v)}`).join(',')}}`;
   }
   return JSON.stringify(value) ?? 'null';
+}
+
+/** The change to the context when `content` is given to `form` now: its last answer kept (nothing without content). */
+export function withLastAnswer(
+  context: FlowContext,
+  form: string,
+  content: Record<string, unknown> | undefined,
+): Pick<FlowContext, 'lastAnswers'> {
+  return content === undefined ? {} : { lastAnswers: { ...context.lastAnswers, [form]: content } };
 }

@@ -1,5 +1,5 @@
 // The questions of a compiled flow: one per form and one per review, messages rendered from context.
-import { type AnyQuestions, defineQuestions, type QuestionFallback } from '@roundtrip/engine';
+import { type AnyQuestions, defineQuestions, type FormView, type QuestionFallback } from '@roundtrip/engine';
 import { z } from 'zod';
 import type { CompiledFlow } from './compile-flow.ts';
 import { type FlowContext, valuesOf } from './flow-context.ts';
@@ -89,6 +89,13 @@ function choiceSchema(flow: CompiledFlow, review: string) {
   return z.object({ choice: z.union(literals as unknown as [z.ZodLiteral<string>, z.ZodLiteral<string>]).meta({ title: 'Your choice' }) });
 }
 
+/** The review's options this conversation can take: confirm, a change of a step it went through, abandon. */
+function reviewOptions(flow: CompiledFlow, review: string, context: FlowContext): FormView {
+  const { changeable } = flow.reviews.get(review)!;
+  const changes = changeable.filter((step) => context.trail.includes(step)).map(changeOption);
+  return { offer: { choice: [CONFIRM, ...changes, ABANDON] } };
+}
+
 /** A question's fallback: its own (`false`: none), else the flow's. */
 function fallbackOf(own: StepFallback | undefined, flow: QuestionFallback | undefined): { fallback?: QuestionFallback } {
   const chosen = own === undefined ? flow : own;
@@ -97,13 +104,22 @@ function fallbackOf(own: StepFallback | undefined, flow: QuestionFallback | unde
 
 /** The question set of a compiled flow, for the engine; `fallback` is the flow's default for every question. */
 export function flowQuestions(flow: CompiledFlow, fallback?: QuestionFallback): AnyQuestions {
-  const specs: Record<string, { message: (args: { context: FlowContext }) => string; schema: z.ZodObject; fallback?: QuestionFallback }> =
-    {};
+  const specs: Record<
+    string,
+    {
+      message: (args: { context: FlowContext }) => string;
+      schema: z.ZodObject;
+      form: (args: { context: FlowContext }) => FormView;
+      fallback?: QuestionFallback;
+    }
+  > = {};
   for (const [form, { spec }] of flow.forms) {
     const schema = z.object(spec.fields);
     specs[form] = {
       message: ({ context }) => renderText(spec.message, valuesOf(context)) + note(context.problems[form]),
       schema,
+      // asked again (refused, gone back to, changed from the review): the form starts with the last answer
+      form: ({ context }) => ({ defaults: context.lastAnswers?.[form] ?? {} }),
       ...fallbackOf(spec.fallback, fallback),
     };
   }
@@ -120,6 +136,7 @@ export function flowQuestions(flow: CompiledFlow, fallback?: QuestionFallback): 
       message: ({ context }) =>
         `${renderText(spec.message, valuesOf(context))}\n\n${summary(flow, context)}${note(context.problems[name])}`,
       schema: choiceSchema(flow, name),
+      form: ({ context }) => reviewOptions(flow, name, context),
       ...fallbackOf(spec.fallback, fallback),
     };
   }

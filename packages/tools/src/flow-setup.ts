@@ -14,6 +14,7 @@ import {
   outcomeOf,
   stableJson,
   valuesOf,
+  withLastAnswer,
 } from './flow-context.ts';
 import type { Shown } from './flow-spec.ts';
 import { changeOption } from './flow-states.ts';
@@ -146,7 +147,11 @@ export function flowMachine(flow: CompiledFlow, final: (input: FinalInput) => un
       store: assign(({ context, event }, params: Params) => {
         const form = String(param(params, 'form'));
         const { [form]: _solved, ...problems } = context.problems;
-        return { answers: { ...context.answers, [form]: event.content ?? {} }, problems };
+        return {
+          answers: { ...context.answers, [form]: event.content ?? {} },
+          problems,
+          ...withLastAnswer(context, form, event.content),
+        };
       }),
       skipStep: assign(({ context }, params: Params) => ({
         answers: { ...context.answers, ...Object.fromEntries(formsOf(String(param(params, 'step'))).map((form) => [form, null])) },
@@ -169,7 +174,9 @@ export function flowMachine(flow: CompiledFlow, final: (input: FinalInput) => un
       }),
       rememberProblem: assign(({ context, event }, params: Params) => {
         const form = String(param(params, 'form'));
-        return { problems: { ...context.problems, [form]: reasonFor(form, context, event) ?? NOT_ON_THE_WAY } };
+        // a refused answer is kept to fill the form in again; a review's choice is not
+        const kept = flow.forms.has(form) ? withLastAnswer(context, form, event.content) : {};
+        return { problems: { ...context.problems, [form]: reasonFor(form, context, event) ?? NOT_ON_THE_WAY }, ...kept };
       }),
       endFlow: assign(({ context }, params: Params) => {
         const ended = { step: String(param(params, 'step')), how: param(params, 'how') as EndedHow };

@@ -4,7 +4,7 @@
 import { firstNonJson } from '@roundtrip/engine/internal';
 import { type AnyActorLogic, assign, fromPromise, log } from 'xstate';
 import type { CompiledFlow } from './compile-flow.ts';
-import { answersOnTrail, type FlowContext, type FlowEvent, loadedOnTrail, valuesOf } from './flow-context.ts';
+import { answersOnTrail, type FlowContext, type FlowEvent, loadedOnTrail, valuesOf, withLastAnswer } from './flow-context.ts';
 import type { Shown } from './flow-spec.ts';
 import { renderText } from './safe-text.ts';
 
@@ -146,6 +146,7 @@ export function workActions(flow: CompiledFlow, formsOf: (step: string) => reado
     }),
     hold: assign(({ context, event }: Args, params: Params) => ({
       held: { ...context.held, [param(params, 'form')]: event.content ?? {} },
+      ...withLastAnswer(context, param(params, 'form'), event.content),
     })),
     holdKept: assign(({ context }: Args, params: Params) => {
       const form = param(params, 'form');

@@ -90,7 +90,7 @@ describe('a declared flow through the model-mediated fallback', () => {
 
     text = textOf(await call({ ...topic, answers: { room: { room: 'hall' }, food: { food: true } }, continuation: continuationIn(text) }));
     expect(questionsIn(text)).toEqual(['confirm']);
-    expect(text).toContain('Question \'confirm\': Book "Plan"?\n\n- Date: 2026-12-10\n- Attendees: 3\n- Room: The hall\n- Food: true');
+    expect(text).toContain('Question \'confirm\': Book "Plan"?\n\n- Date: 2026-12-10\n- Attendees: 3\n- Room: The hall\n- Food: yes');
     expect(text).toContain('- choice (required): one of "confirm" (Book it), "change_when" (Change: Date, Attendees)');
 
     const done = textOf(await call({ ...topic, answers: { confirm: { choice: 'confirm' } }, continuation: continuationIn(text) }));
