@@ -20,7 +20,7 @@ import { endStates, pageState, parallelAskState, reviewState, singleAskState } f
 import { FINISHING, type StateBuilder, type StateConfig } from './flow-transitions.ts';
 import { isAsyncFunction } from './flow-work.ts';
 import { loadState } from './invoked-states.ts';
-import { knownPaths } from './known-paths.ts';
+import { knownPaths, pathsOfSteps } from './known-paths.ts';
 import type { Loader, LoadStep } from './load-spec.ts';
 
 /** A flow written as a machine config, and what its named parts need to know. */
@@ -52,15 +52,22 @@ interface FlowFacts {
   readonly loaders: ReadonlyMap<string, Loader>;
 }
 
+/** The names values are kept under for these steps: their forms (a page's own name) and the load steps among them. */
+function namesOf(f: FlowFacts, steps: ReadonlySet<string>): Set<string> {
+  return new Set([...steps].flatMap((step) => (f.graph.silent.has(step) ? [step] : (f.formsOfStep.get(step) ?? []))));
+}
+
 /** The `next` rules of a step: each goes to a step or ends with a message; the last applies always. */
 function checkRules(p: Problems, f: FlowFacts, name: string, where: string): void {
   const rules = f.graph.rules.get(name)!;
+  // an end rule's message is rendered once the step is answered (or loaded)
+  const after = pathsOfSteps(f.known, namesOf(f, new Set([...stepsLeadingTo(f.graph, name), name])));
   rules.forEach((rule, i) => {
     const ruleWhere = `${where} › next[${i}]`;
     if (rule.end !== undefined) {
       if (rule.goto !== undefined)
         p.add(ruleWhere, 'invalid_step', 'it both goes to a step and ends the flow.', "Keep one: { goto: 'step' } or { end: 'message' }.");
-      checkTemplate(p, `${ruleWhere} › end`, rule.end, f.known);
+      checkTemplate(p, `${ruleWhere} › end`, rule.end, f.known, [], after);
     } else if (rule.goto !== FINISH && !(rule.goto in f.steps)) {
       p.add(
         ruleWhere,
@@ -86,8 +93,11 @@ function checkRules(p: Problems, f: FlowFacts, name: string, where: string): voi
 function checkStep(p: Problems, f: FlowFacts, name: string, step: StepSpec): void {
   const where = `step '${name}'`;
   checkRules(p, f, name, where);
+  // what a step's own messages can read: the input and the steps answered or loaded before it
+  const before = pathsOfSteps(f.known, namesOf(f, stepsLeadingTo(f.graph, name)));
+  const template = (at: string, text: unknown) => checkTemplate(p, at, text, f.known, [], before);
   if (step.kind === 'load') {
-    checkLoadStep(p, where, step, f.loaders, f.known);
+    checkLoadStep(p, where, step, f.loaders, f.known, before);
     return;
   }
   const checkLeave = (leaveWhere: string, leave: unknown) => {
@@ -103,10 +113,10 @@ function checkStep(p: Problems, f: FlowFacts, name: string, step: StepSpec): voi
   };
   checkLeave(`${where} › onDecline`, step.onDecline);
   checkLeave(`${where} › onCancel`, step.onCancel);
-  if (step.kind === 'review') checkTemplate(p, `${where} › message`, step.message, f.known);
+  if (step.kind === 'review') template(`${where} › message`, step.message);
   if (step.kind === 'page') {
-    checkTemplate(p, `${where} › message`, step.message, f.known);
-    checkTemplate(p, `${where} › url`, step.url, f.known);
+    template(`${where} › message`, step.message);
+    template(`${where} › url`, step.url);
     if (typeof step.url === 'string' && !/^(https:\/\/|http:\/\/(localhost|127\.0\.0\.1)[:/])/.test(step.url)) {
       p.add(
         `${where} › url`,
@@ -127,7 +137,7 @@ function checkStep(p: Problems, f: FlowFacts, name: string, step: StepSpec): voi
   for (const form of step.kind === 'ask' ? (f.formsOfStep.get(name) ?? []) : []) {
     const spec = f.forms.get(form)!.spec;
     const formWhere = step.kind === 'ask' && step.form ? where : `${where} › form '${form}'`;
-    checkTemplate(p, `${formWhere} › message`, spec.message, f.known);
+    template(`${formWhere} › message`, spec.message);
     if (spec.if !== undefined)
       for (const c of checkCondition(spec.if, `${formWhere} › if`, f.known)) p.add(c.path, 'invalid_condition', c.message, c.fix);
     if (step.kind === 'ask' && !step.form) {

@@ -46,8 +46,18 @@ export function checkName(p: Problems, where: string, name: string, what: string
   return true;
 }
 
-/** A message template: not empty, every placeholder a path the flow knows (or one of `bare`, like {{error}}). */
-export function checkTemplate(p: Problems, where: string, template: unknown, known: KnownPaths, bare: readonly string[] = []): void {
+/**
+ * A message template: not empty, every placeholder a path the flow knows (or one of `bare`, like {{error}}).
+ * A placeholder that reads nothing is answered with the paths of `suggest` (those with values by then).
+ */
+export function checkTemplate(
+  p: Problems,
+  where: string,
+  template: unknown,
+  known: KnownPaths,
+  bare: readonly string[] = [],
+  suggest: KnownPaths = known,
+): void {
   if (typeof template !== 'string' || template.trim() === '') {
     p.add(
       where,
@@ -67,14 +77,27 @@ export function checkTemplate(p: Problems, where: string, template: unknown, kno
     );
   for (const path of paths) {
     if (!bare.includes(path) && !knownPath(known, path)) {
-      const some = listedPaths(known).slice(0, 12).join(', ');
-      p.add(where, 'invalid_template', `the placeholder {{${path}}} reads nothing the flow knows.`, `Use one of: ${some || '(no paths)'}.`);
+      const listed = listedPaths(suggest);
+      const choices = [...suggest.keys()].map((k) => k.replace(/\*$/, path.slice(path.indexOf('.') + 1)));
+      p.add(
+        where,
+        'invalid_template',
+        `the placeholder {{${path}}} reads nothing the flow knows.`,
+        `Use one of: ${listed.slice(0, 12).join(', ') || '(no paths)'}${didYouMean(path, choices)}.`,
+      );
     }
   }
 }
 
 /** A load step: the loader it runs, its retries and its error message. */
-export function checkLoadStep(p: Problems, where: string, step: LoadStep, loaders: ReadonlyMap<string, Loader>, known: KnownPaths): void {
+export function checkLoadStep(
+  p: Problems,
+  where: string,
+  step: LoadStep,
+  loaders: ReadonlyMap<string, Loader>,
+  known: KnownPaths,
+  suggest: KnownPaths = known,
+): void {
   const run = step.run;
   if (typeof run !== 'string' || !loaders.has(run)) {
     const names = [...loaders.keys()];
@@ -97,7 +120,7 @@ export function checkLoadStep(p: Problems, where: string, step: LoadStep, loader
       `retries is ${JSON.stringify(retries)}; it is how many times to try again, a whole number from 0 to ${MAX_RETRIES}.`,
       'Write e.g. retries: 2.',
     );
-  if (typeof step.onError === 'string') checkTemplate(p, `${where} › onError`, step.onError, known, ['error']);
+  if (typeof step.onError === 'string') checkTemplate(p, `${where} › onError`, step.onError, known, ['error'], suggest);
   else if (step.onError !== undefined && typeof step.onError !== 'function')
     p.add(
       `${where} › onError`,

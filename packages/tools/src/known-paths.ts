@@ -59,3 +59,8 @@ export function knownPaths(
   for (const step of loads) paths.set(`${step}.*`, { kind: 'any', optional: true });
   return paths;
 }
+
+/** The known paths a template or condition of a step can have values for: the input's, and those of `steps` (answered or loaded before it). */
+export function pathsOfSteps(known: KnownPaths, names: ReadonlySet<string>): KnownPaths {
+  return new Map([...known].filter(([path]) => path.startsWith('input.') || names.has(path.slice(0, path.indexOf('.')))));
+}

@@ -83,7 +83,27 @@ describe('a declaration that cannot work is refused, with every problem at once'
       ['invalid_template', 'the placeholder {{1 + 1}} is not a path.'],
       ['invalid_template', 'the placeholder {{input.topik}} reads nothing the flow knows.'],
     ]);
-    expect(problems[2]!.fix).toBe('Use one of: input.topic, when.date, when.count.');
+    expect(problems[2]!.fix).toBe("Use one of: input.topic (did you mean 'input.topic'?).");
+  });
+
+  it("suggests for a placeholder only the paths answered before its step, with a 'did you mean'", () => {
+    const problems = problemsOf({
+      trip: ask({ message: 'Where to, {{input.topic}}?', fields: { destination: field.text(), nights: field.integer() } }),
+      dates: ask({ message: 'When do you leave for {{trip.destinaton}}?', fields: { from: field.text({ format: 'date' }) } }),
+      group: ask({ message: 'Who travels to {{trip.destination}} on {{dates.form}}?', fields: { size: field.integer() } }),
+      confirm: review({ message: 'Book {{group.sise}}?' }),
+    });
+    expect(problems.map((p) => [p.path, p.fix])).toEqual([
+      ["tool 'flow' › step 'dates' › message", "Use one of: input.topic, trip.destination, trip.nights (did you mean 'trip.destination'?)."],
+      [
+        "tool 'flow' › step 'group' › message",
+        "Use one of: input.topic, trip.destination, trip.nights, dates.from (did you mean 'dates.from'?).",
+      ],
+      [
+        "tool 'flow' › step 'confirm' › message",
+        "Use one of: input.topic, trip.destination, trip.nights, dates.from, group.size (did you mean 'group.size'?).",
+      ],
+    ]);
   });
 
   it("refuses ways to leave a step that cannot work: 'back' from the first step, skipping a review, unknown ones", () => {

@@ -100,7 +100,7 @@ describe('a flow that loads is refused when', () => {
       [
         "tool 'flow' › step 'order' › onError",
         'the placeholder {{input.orderID}} reads nothing the flow knows.',
-        'Use one of: input.orderId, order.….',
+        "Use one of: input.orderId (did you mean 'input.orderId'?).",
       ],
     ]);
   });
