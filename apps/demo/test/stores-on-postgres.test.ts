@@ -2,9 +2,9 @@
 // PostgreSQL has: migrations under an advisory lock, errors that name the database without its password,
 // and a lock held by another session turned into the DatabaseLockedError a locked SQLite file gives.
 // Needs ROUNDTRIP_TEST_PG (see the engine's postgres-test-database.ts); the unreachable server runs without.
-import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, skipPostgres, type TestDatabase } from '../../../packages/engine/test/postgres-test-database.ts';
+import { refusedPort } from '../../../packages/engine/test/refused-port.ts';
 import { DatabaseLockedError } from '../src/database-locked.ts';
 import { type DemoStores, openDemoStores } from '../src/demo-stores.ts';
 import { describeStoresContract } from './store-contract.ts';
@@ -16,18 +16,9 @@ const shown = (url: string) => {
   return parsed.href;
 };
 
-/** A loopback port where nothing listens. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
 describe("the demo's stores on PostgreSQL, before any server answers", () => {
   it('say which database they cannot reach (without the password) and to start PostgreSQL', async () => {
-    const port = await closedPort();
+    const port = await refusedPort();
     const failure = openDemoStores(`postgres://demo:s3cret@127.0.0.1:${port}/shop`);
     await expect(failure).rejects.toThrow(`Could not open the orders database at postgres://demo@127.0.0.1:${port}/shop: (ECONNREFUSED`);
     await expect(failure).rejects.toThrow(/start PostgreSQL \(e\.g\. `pg_ctlcluster 15 main start` on Debian/);

@@ -1,9 +1,9 @@
 // `roundtrip serve --ledger postgres://…`: the flag passes a PostgreSQL URL to the server as it is (a
 // file path would be made absolute), so the effect ledger is kept in that database; the server names
 // it without its password. A loopback port where nothing listens shows it without a PostgreSQL server.
-import { createServer } from 'node:net';
 import { generateKey } from '@roundtrip/engine';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { refusedPort } from '../../engine/test/refused-port.ts';
 import { spawnRawServer } from '../../transport-stdio/test/fixtures/spawn-raw-server.ts';
 import { type BundledCli, bundleCli } from './fixtures/bundled-cli.ts';
 
@@ -13,16 +13,8 @@ beforeAll(async () => {
 });
 afterAll(() => bundled.remove());
 
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
 it('serve --ledger postgres://… opens the ledger in that database, and says so without the password when it cannot', async () => {
-  const port = await closedPort();
+  const port = await refusedPort();
   const [, bundledCli] = bundled.launcher as [string, string];
   const server = spawnRawServer(bundledCli, { ROUNDTRIP_KEY: generateKey(), ROUNDTRIP_PRINCIPAL: 'ada' }, [
     'serve',

@@ -2,12 +2,12 @@
 // the URL is kept as it is (not made a path), logged without its password, and a server that cannot
 // reach the database does not start. With ROUNDTRIP_TEST_PG (see the engine's postgres-test-database.ts)
 // a real server opens it, migrates its tables and closes it on exit.
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { generateKey } from '@roundtrip/engine';
 import { resolveServerSettings } from '@roundtrip/mcp/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, skipPostgres, type TestDatabase } from '../../engine/test/postgres-test-database.ts';
+import { refusedPort } from '../../engine/test/refused-port.ts';
 import { createBundles } from '../../mcp/test/fixtures/bundle-script.ts';
 import { type RawServer, spawnRawServer } from './fixtures/spawn-raw-server.ts';
 
@@ -27,15 +27,6 @@ afterEach(() => {
   for (const server of running.splice(0)) if (server.child.exitCode === null) server.child.kill('SIGKILL');
 });
 
-/** A loopback port where nothing listens. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
 describe('ROUNDTRIP_LEDGER as a PostgreSQL URL', () => {
   it('is kept as a URL, from the environment or the code, and named without its password', () => {
     const env = { ROUNDTRIP_KEY: generateKey(), ROUNDTRIP_PRINCIPAL: 'ada' };
@@ -51,7 +42,7 @@ describe('ROUNDTRIP_LEDGER as a PostgreSQL URL', () => {
   });
 
   it('keeps the server from starting when the database cannot be reached: status 1, the server without its password, what to do', async () => {
-    const port = await closedPort();
+    const port = await refusedPort();
     const server = start(`postgres://roundtrip:s3cret@127.0.0.1:${port}/orders`);
     expect(await server.exited).toEqual({ code: 1, signal: null });
     expect(server.stderr()).toMatch(
