@@ -14,11 +14,23 @@ export type EffectOutcome = { readonly ok: true; readonly value: JsonValue } | {
 
 /**
  * A ledger row: the effect has started (and not finished yet, or its process died), or it is done.
- * `abandoned` marks a running record whose process the ledger knows has ended before recording an
- * outcome (it crashed or was killed): nobody will complete it, and what the effect did is unknown.
+ * A running record may say what the ledger knows, by its own means, of the claim's owner:
+ * - `alive`: the owner still holds the claim (a lease not yet passed, a process still running), so the
+ *   engine waits for its outcome however long ago `startedAt` looks by this machine's clock;
+ * - `abandoned`: the owner ended before recording an outcome (it crashed or was killed), or, with
+ *   `leaseLapsed`, stopped renewing its claim (it crashed, stalled, or lost its database): nobody will
+ *   complete it, and what the effect did is unknown.
+ * With neither, the engine takes a record running for longer than twice the settle timeout (by its own
+ * clock) as orphaned.
  */
 export type EffectRecord =
-  | { readonly state: 'running'; readonly startedAt: number; readonly abandoned?: boolean }
+  | {
+      readonly state: 'running';
+      readonly startedAt: number;
+      readonly alive?: boolean;
+      readonly abandoned?: boolean;
+      readonly leaseLapsed?: boolean;
+    }
   | { readonly state: 'done'; readonly startedAt: number; readonly finishedAt: number; readonly outcome: EffectOutcome };
 
 /**

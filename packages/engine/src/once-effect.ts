@@ -36,11 +36,24 @@ export class EffectOutcomeUnknownError extends Error {
   override readonly name = 'EffectOutcomeUnknownError';
 }
 
-function runLogic(logic: AnyActorLogic, input: unknown, signal: AbortSignal): Promise<unknown> {
+/**
+ * Runs the effect's own logic in an actor of its own. With `keep`, an aborted round does not stop it:
+ * an effect that must happen at most once is let settle, so that its real outcome is recorded (stopping
+ * a promise does not undo what it already started). Without, the round's abort stops it. Either way the
+ * returned promise settles only with the effect's own output or error, or rejects when it was stopped.
+ */
+function runLogic(logic: AnyActorLogic, input: unknown, signal: AbortSignal, effect: string, keep: boolean): Promise<unknown> {
   const child = createActor(logic, { input });
   return new Promise((resolve, reject) => {
-    child.subscribe({ complete: () => resolve(child.getSnapshot().output), error: reject });
-    signal.addEventListener('abort', () => child.stop(), { once: true });
+    child.subscribe({
+      complete: () => {
+        const snapshot = child.getSnapshot();
+        if (snapshot.status === 'done') resolve(snapshot.output);
+        else reject(new Error(`Effect '${effect}' was stopped before it finished, because its round was aborted.`));
+      },
+      error: reject,
+    });
+    if (!keep) signal.addEventListener('abort', () => child.stop(), { once: true });
     child.start();
   });
 }
@@ -52,13 +65,19 @@ const replay = (outcome: EffectOutcome): unknown => {
 
 async function waitForRecord(scope: EffectScope, key: EffectKey, startedAt: number, signal: AbortSignal): Promise<EffectOutcome> {
   let delay = 5;
+  let waiting = false;
   for (;;) {
     const record = await scope.ledger.read(key);
     if (record?.state === 'done') return record.outcome;
     const since = record?.startedAt ?? startedAt;
+    const [stopped, cause] = record?.leaseLapsed
+      ? ['stopped renewing its claim', 'it crashed, stalled, or lost its database']
+      : ['ended', 'it crashed or was killed'];
+    // a record the ledger knows is alive (its own lease or process check) is waited for: this machine's
+    // clock may run ahead of the one that wrote startedAt
     const unknown = record?.abandoned
-      ? `Effect '${key.effect}' of this conversation was started at ${new Date(since).toISOString()} by a server process that ended before it recorded an outcome (it crashed or was killed), so whether it happened is unknown. Check before doing it again.`
-      : scope.now() - since > scope.orphanAfterMs
+      ? `Effect '${key.effect}' of this conversation was started at ${new Date(since).toISOString()} by a server process that ${stopped} before it recorded an outcome (${cause}), so whether it happened is unknown. Check before doing it again.`
+      : !record?.alive && scope.now() - since > scope.orphanAfterMs
         ? `Effect '${key.effect}' of this conversation started at ${new Date(since).toISOString()} and never recorded an outcome (its process may have died), so whether it happened is unknown. Check before doing it again.`
         : undefined;
     if (unknown) {
@@ -67,6 +86,15 @@ async function waitForRecord(scope: EffectScope, key: EffectKey, startedAt: numb
       throw new EffectOutcomeUnknownError(unknown);
     }
     if (signal.aborted) throw new Error(`Stopped while waiting for effect '${key.effect}' started by another round.`);
+    if (!waiting) {
+      waiting = true;
+      scope.log({
+        level: 'info',
+        event: 'effect_waiting',
+        message: `effect '${key.effect}' was started at ${new Date(since).toISOString()} by another round; waiting for its outcome`,
+        run: key.run,
+      });
+    }
     await new Promise((resolve) => setTimeout(resolve, delay));
     delay = Math.min(delay * 2, 200);
   }
@@ -90,6 +118,8 @@ async function runOnce(
   if (existing?.state === 'done') return replay(existing.outcome);
   if (existing?.state === 'running') return replay(await waitForRecord(scope, key, existing.startedAt, signal));
   await check();
+  // nothing is claimed for a round already aborted; once claimed, the effect runs and its outcome is recorded
+  if (signal.aborted) throw new Error(`Effect '${key.effect}' was not started, because its round was aborted.`);
   const claim = await scope.ledger.claim(key, scope.now());
   if (claim !== 'claimed') return replay(claim.state === 'done' ? claim.outcome : await waitForRecord(scope, key, claim.startedAt, signal));
   let outcome: EffectOutcome;
@@ -129,7 +159,7 @@ export function guardEffect(logic: AnyActorLogic, spec: EffectSpec): AnyActorLog
   return fromPromise(async ({ input, system, self, signal }) => {
     const effect = self.id;
     const scope = effectScopeOf(system);
-    const act = () => runLogic(logic, input, signal);
+    const act = () => runLogic(logic, input, signal, effect, spec.once === true && scope !== undefined);
     const check = () => recheck(spec, effect, input);
     if (!spec.once || !scope) {
       await check();

@@ -17,6 +17,8 @@ export interface Refunds {
   runs: number;
   hold?: Promise<void>;
   fail?: boolean;
+  /** Called when a run starts, before it waits for `hold`. */
+  started?: () => void;
 }
 
 export function makeRefundTool(refunds: Refunds) {
@@ -31,6 +33,7 @@ export function makeRefundTool(refunds: Refunds) {
     actors: {
       issueRefund: fromPromise<{ refundId: string }, { orderId: string }>(async ({ input }) => {
         const run = ++refunds.runs;
+        refunds.started?.();
         await refunds.hold;
         if (refunds.fail) throw new Error(`card declined (attempt ${run})`);
         return { refundId: `re_${input.orderId}_${run}` };

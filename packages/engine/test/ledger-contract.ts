@@ -13,11 +13,23 @@ export interface LedgerFixture {
   close(): Promise<void>;
 }
 
+/** What sets a ledger apart from the others, so that the contract holds it to what it promises. */
+export interface LedgerTraits {
+  /**
+   * The store knows by its own means (a lease, a process check) that a claim's owner still holds it,
+   * and says so with `alive` on its running records; else the engine's clock decides when one is orphaned.
+   */
+  knowsLiveness: boolean;
+}
+
 const key = { run: 'run_1', effect: 'refund' };
 
-export function describeLedgerContract(name: string, freshStore: () => Promise<LedgerFixture>): void {
+export function describeLedgerContract(name: string, freshStore: () => Promise<LedgerFixture>, traits: LedgerTraits): void {
   describe(`${name} keeps the ledger contract`, () => {
     let store: LedgerFixture;
+    /** A running record as this store reads it while its owner holds the claim. */
+    const running = (startedAt: number): EffectRecord =>
+      traits.knowsLiveness ? { state: 'running', startedAt, alive: true } : { state: 'running', startedAt };
     beforeEach(async () => {
       store = await freshStore();
     });
@@ -30,7 +42,7 @@ export function describeLedgerContract(name: string, freshStore: () => Promise<L
         const ledger = await store.open();
         expect(await ledger.read(key)).toBeUndefined();
         expect(await ledger.claim(key, 1000)).toBe('claimed');
-        expect(await ledger.claim(key, 2000)).toEqual({ state: 'running', startedAt: 1000 });
+        expect(await ledger.claim(key, 2000)).toEqual(running(1000));
         expect(await ledger.claim({ run: 'run_2', effect: 'refund' }, 2000)).toBe('claimed');
         expect(await ledger.claim({ run: 'run_1', effect: 'notify' }, 2000)).toBe('claimed');
 
@@ -38,7 +50,7 @@ export function describeLedgerContract(name: string, freshStore: () => Promise<L
         const done: EffectRecord = { state: 'done', startedAt: 1000, finishedAt: 3000, outcome: { ok: true, value: 'refunded' } };
         expect(await ledger.claim(key, 4000)).toEqual(done);
         expect(await ledger.read(key)).toEqual(done);
-        expect(await ledger.read({ run: 'run_2', effect: 'refund' })).toEqual({ state: 'running', startedAt: 2000 });
+        expect(await ledger.read({ run: 'run_2', effect: 'refund' })).toEqual(running(2000));
       });
 
       it('gives back an output as it was recorded (same JSON, same key order), and records an error outcome', async () => {
@@ -76,7 +88,7 @@ export function describeLedgerContract(name: string, freshStore: () => Promise<L
       it('shares records between two handles on the same store', async () => {
         const [a, b] = [await store.open(), await store.open()];
         expect(await a.claim(key, 100)).toBe('claimed');
-        expect(await b.claim(key, 101)).toEqual({ state: 'running', startedAt: 100 });
+        expect(await b.claim(key, 101)).toEqual(running(100));
         await a.complete(key, { ok: true, value: { refunded: true } }, 150);
         const done = { state: 'done', startedAt: 100, finishedAt: 150, outcome: { ok: true, value: { refunded: true } } };
         expect(await b.read(key)).toEqual(done);
@@ -160,26 +172,98 @@ export function describeLedgerContract(name: string, freshStore: () => Promise<L
         expect(refunds.runs).toBe(2);
       });
 
-      it('does not run an effect whose earlier start never recorded an outcome, and tells the machine the outcome is unknown', async () => {
-        const refunds: Refunds = { runs: 0 };
+      it('lets an effect whose round was aborted while it ran settle, records its real outcome, and replays it to a retry', async () => {
+        const hold = deferred();
+        const started = deferred();
+        const refunds: Refunds = { runs: 0, hold: hold.promise, started: started.resolve };
         const ledger = await store.open();
-        const clock = Date.UTC(2026, 11, 2, 12);
-        const { call, first, logs } = await confirmingRound(refunds, ledger, () => clock);
-        // a round with an invalid answer logs the run id, as every later round of this call will
-        const second = inputRequired(
-          await call({ name: 'refund_order', arguments: args, requestState: first.requestState, inputResponses: { confirm: accept({}) } }),
+        const { call, first, logged, logs } = await confirmingRound(refunds, ledger);
+        const abort = new AbortController();
+        const round = call({
+          name: 'refund_order',
+          arguments: args,
+          requestState: first.requestState,
+          inputResponses: yes,
+          signal: abort.signal,
+        });
+        await started.promise;
+        // the client cancels (or the connection drops, or the round times out) while the refund runs
+        abort.abort();
+        const aborted = await round;
+        expect(aborted).toMatchObject({ type: 'complete', result: { isError: true } });
+        expect(JSON.stringify(aborted)).toMatch(/cancelled before it finished/);
+        // the refund goes through after all: what is recorded is what it did
+        hold.resolve();
+        await logged('effect_recorded');
+        const run = logs.find((e) => e.event === 'effect_recorded')!.run!;
+        expect(await ledger.read({ run, effect: 'refund' })).toMatchObject({
+          state: 'done',
+          outcome: { ok: true, value: { refundId: 're_ord_1_1' } },
+        });
+        const retried = complete(
+          await call({ name: 'refund_order', arguments: args, requestState: first.requestState, inputResponses: yes }),
         );
-        const run = logs.find((e) => e.event === 'answer_invalid')!.run!;
-        // a claim made a minute ago that never recorded an outcome
-        expect(await ledger.claim({ run, effect: 'refund' }, clock - 60_000)).toBe('claimed');
-        const outcome = complete(
-          await call({ name: 'refund_order', arguments: args, requestState: second.requestState, inputResponses: yes }),
-        );
-        expect(refunds.runs).toBe(0);
-        expect((outcome.result.structuredContent as RefundOutput).error).toMatch(
-          /^EffectOutcomeUnknownError: Effect 'refund' of this conversation started at 2026-12-02T11:59:00\.000Z and never recorded an outcome/,
-        );
+        expect(retried.result.structuredContent).toEqual({ refundId: 're_ord_1_1', error: null });
+        expect(refunds.runs).toBe(1);
       });
+
+      it.runIf(traits.knowsLiveness)(
+        'waits for an effect whose owner the store knows is alive, however long ago it started by this machine’s clock',
+        async () => {
+          const refunds: Refunds = { runs: 0 };
+          const ledger = await store.open();
+          const clock = Date.UTC(2026, 11, 2, 12);
+          const { call, first, logs, logged } = await confirmingRound(refunds, ledger, () => clock);
+          const second = inputRequired(
+            await call({
+              name: 'refund_order',
+              arguments: args,
+              requestState: first.requestState,
+              inputResponses: { confirm: accept({}) },
+            }),
+          );
+          const run = logs.find((e) => e.event === 'answer_invalid')!.run!;
+          // another server claimed it; by this machine's clock (running ahead) that was an hour ago, but its claim holds
+          const owner = await store.open();
+          expect(await owner.claim({ run, effect: 'refund' }, clock - 60 * 60_000)).toBe('claimed');
+          const round = call({ name: 'refund_order', arguments: args, requestState: second.requestState, inputResponses: yes });
+          await logged('effect_waiting');
+          await owner.complete({ run, effect: 'refund' }, { ok: true, value: { refundId: 're_elsewhere' } }, clock);
+          const outcome = complete(await round);
+          expect(outcome.result.structuredContent).toEqual({ refundId: 're_elsewhere', error: null });
+          expect(refunds.runs).toBe(0);
+          expect(logs.some((e) => e.event === 'effect_outcome_unknown')).toBe(false);
+        },
+      );
+
+      it.runIf(!traits.knowsLiveness)(
+        'does not run an effect whose earlier start never recorded an outcome, and tells the machine the outcome is unknown',
+        async () => {
+          const refunds: Refunds = { runs: 0 };
+          const ledger = await store.open();
+          const clock = Date.UTC(2026, 11, 2, 12);
+          const { call, first, logs } = await confirmingRound(refunds, ledger, () => clock);
+          // a round with an invalid answer logs the run id, as every later round of this call will
+          const second = inputRequired(
+            await call({
+              name: 'refund_order',
+              arguments: args,
+              requestState: first.requestState,
+              inputResponses: { confirm: accept({}) },
+            }),
+          );
+          const run = logs.find((e) => e.event === 'answer_invalid')!.run!;
+          // a claim made a minute ago that never recorded an outcome
+          expect(await ledger.claim({ run, effect: 'refund' }, clock - 60_000)).toBe('claimed');
+          const outcome = complete(
+            await call({ name: 'refund_order', arguments: args, requestState: second.requestState, inputResponses: yes }),
+          );
+          expect(refunds.runs).toBe(0);
+          expect((outcome.result.structuredContent as RefundOutput).error).toMatch(
+            /^EffectOutcomeUnknownError: Effect 'refund' of this conversation started at 2026-12-02T11:59:00\.000Z and never recorded an outcome/,
+          );
+        },
+      );
     });
   });
 }

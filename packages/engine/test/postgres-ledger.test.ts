@@ -75,27 +75,31 @@ describe.skipIf(skipPostgres)('the PostgreSQL ledger', () => {
     await db?.drop();
   });
 
-  describeLedgerContract('the PostgreSQL ledger', async () => {
-    const { url } = await db.freshSchema();
-    const handles: PostgresLedger[] = [];
-    return {
-      open: async () => {
-        const ledger = await createPostgresLedger({ url });
-        handles.push(ledger);
-        return ledger;
-      },
-      close: async () => {
-        await Promise.all(handles.map((ledger) => ledger.close()));
-      },
-    };
-  });
+  describeLedgerContract(
+    'the PostgreSQL ledger',
+    async () => {
+      const { url } = await db.freshSchema();
+      const handles: PostgresLedger[] = [];
+      return {
+        open: async () => {
+          const ledger = await createPostgresLedger({ url });
+          handles.push(ledger);
+          return ledger;
+        },
+        close: async () => {
+          await Promise.all(handles.map((ledger) => ledger.close()));
+        },
+      };
+    },
+    { knowsLiveness: true },
+  );
 
   describe('migrations', () => {
     it('makes its tables once when ten servers open a new database together, and records the version', async () => {
       const { url, schema } = await db.freshSchema();
       const ledgers = await Promise.all(Array.from({ length: 10 }, () => open({ url })));
       expect(await ledgers[3]!.claim(key, 1)).toBe('claimed');
-      expect(await ledgers[7]!.read(key)).toEqual({ state: 'running', startedAt: 1 });
+      expect(await ledgers[7]!.read(key)).toEqual({ state: 'running', startedAt: 1, alive: true });
       const { rows } = await db.sql.query(`SELECT version, name FROM ${schema}.roundtrip_ledger_migrations`);
       expect(rows).toEqual([{ version: 1, name: expect.stringContaining('roundtrip_effects') }]);
     });
@@ -152,14 +156,19 @@ describe.skipIf(skipPostgres)('the PostgreSQL ledger', () => {
         return record?.state === 'running' && record.abandoned === true;
       };
       expect(await waitFor(db.sql, leaseEnd + 1000, abandoned)).toBe(true);
-      expect(await ledger.read({ run, effect: 'refund' })).toEqual({ state: 'running', startedAt: claimedAt, abandoned: true });
+      expect(await ledger.read({ run, effect: 'refund' })).toEqual({
+        state: 'running',
+        startedAt: claimedAt,
+        abandoned: true,
+        leaseLapsed: true,
+      });
 
       const outcome = complete(
         await call({ name: 'refund_order', arguments: args, requestState: second.requestState, inputResponses: yes }),
       );
       expect(refunds.runs).toBe(0);
       expect((outcome.result.structuredContent as RefundOutput).error).toMatch(
-        /^EffectOutcomeUnknownError: Effect 'refund' of this conversation was started at .* by a server process that ended before it recorded an outcome/,
+        /^EffectOutcomeUnknownError: Effect 'refund' of this conversation was started at .* by a server process that stopped renewing its claim before it recorded an outcome \(it crashed, stalled, or lost its database\)/,
       );
     });
 
@@ -171,7 +180,7 @@ describe.skipIf(skipPostgres)('the PostgreSQL ledger', () => {
       const firstLease = await leaseUntil(schema, key.run);
       // the owner renews every 500 ms: well before the first lease would have passed
       expect(await waitFor(db.sql, firstLease, async () => (await leaseUntil(schema, key.run)) > firstLease)).toBe(true);
-      expect(await other.read(key)).toEqual({ state: 'running', startedAt: 1000 });
+      expect(await other.read(key)).toEqual({ state: 'running', startedAt: 1000, alive: true });
       await owner.complete(key, { ok: true, value: 'refunded' }, 2000);
       expect(await leaseUntil(schema, key.run)).toBeNaN();
       expect(await other.read(key)).toMatchObject({ state: 'done', outcome: { ok: true, value: 'refunded' } });

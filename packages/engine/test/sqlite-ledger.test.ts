@@ -22,21 +22,25 @@ const open = (options: Partial<SqliteLedgerOptions> = {}) => {
   return ledger;
 };
 
-describeLedgerContract('the SQLite ledger', async () => {
-  const folder = mkdtempSync(join(tmpdir(), 'roundtrip-contract-'));
-  const handles: SqliteLedger[] = [];
-  return {
-    open: async () => {
-      const ledger = createSqliteLedger({ path: join(folder, 'effects.db') });
-      handles.push(ledger);
-      return ledger;
-    },
-    close: async () => {
-      for (const ledger of handles) ledger.close();
-      rmSync(folder, { recursive: true, force: true });
-    },
-  };
-});
+describeLedgerContract(
+  'the SQLite ledger',
+  async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'roundtrip-contract-'));
+    const handles: SqliteLedger[] = [];
+    return {
+      open: async () => {
+        const ledger = createSqliteLedger({ path: join(folder, 'effects.db') });
+        handles.push(ledger);
+        return ledger;
+      },
+      close: async () => {
+        for (const ledger of handles) ledger.close();
+        rmSync(folder, { recursive: true, force: true });
+      },
+    };
+  },
+  { knowsLiveness: true },
+);
 
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'roundtrip-ledger-'));
@@ -164,7 +168,7 @@ describe('pruning', () => {
     const later = open({ now: () => t0 + 7 * DAY + 1 });
     expect(later.read(old)).toBeUndefined();
     expect(later.read(recent)).toMatchObject({ state: 'done', finishedAt: t0 + 6 * DAY });
-    expect(later.read(stuck)).toEqual({ state: 'running', startedAt: t0 });
+    expect(later.read(stuck)).toEqual({ state: 'running', startedAt: t0, alive: true });
   });
 
   it('prunes again at most once an hour while it completes effects', () => {
@@ -186,7 +190,7 @@ describe('pruning', () => {
     clock += 1; // an hour: this completion prunes
     finish('run_3', clock);
     expect(ledger.read({ run: 'run_early', effect: 'x' })).toBeUndefined();
-    expect(ledger.read({ run: 'run_stuck', effect: 'x' })).toEqual({ state: 'running', startedAt: 0 });
+    expect(ledger.read({ run: 'run_stuck', effect: 'x' })).toEqual({ state: 'running', startedAt: 0, alive: true });
     expect(ledger.read({ run: 'run_2', effect: 'x' })).toMatchObject({ state: 'done' });
     expect(ledger.read({ run: 'run_3', effect: 'x' })).toMatchObject({ state: 'done' });
   });

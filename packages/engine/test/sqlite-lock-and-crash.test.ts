@@ -201,7 +201,7 @@ describe('an effect whose process died before recording its outcome', () => {
     expect(refunds.runs).toBe(0);
   });
 
-  it('tells a process that reused the id of the dead one from it, and leaves records of live or unknown processes running', async () => {
+  it('tells a process that reused the id of the dead one from it, reads live processes as alive, and leaves unknown ones running', async () => {
     const ledger = createSqliteLedger({ path });
     closers.push(() => ledger.close());
     leaveRunning('reused-pid', { host: hostname(), pid: process.pid, token: 'an earlier process' });
@@ -210,11 +210,13 @@ describe('an effect whose process died before recording its outcome', () => {
     leaveRunning('before-owners', null);
     const startedAt = Date.UTC(2026, 6, 28, 12);
     expect(await ledger.read({ run: 'reused-pid', effect: 'refund' })).toEqual({ state: 'running', startedAt, abandoned: true });
-    for (const run of ['live', 'other-host', 'before-owners'])
+    expect(await ledger.read({ run: 'live', effect: 'refund' })).toEqual({ state: 'running', startedAt, alive: true });
+    // liveness unknown: the engine's clock decides when they are orphaned
+    for (const run of ['other-host', 'before-owners'])
       expect(await ledger.read({ run, effect: 'refund' })).toEqual({ state: 'running', startedAt });
-    // this process's own claim is running, not abandoned
+    // this process's own claim is alive, not abandoned
     expect(await ledger.claim({ run: 'mine', effect: 'refund' }, startedAt)).toBe('claimed');
-    expect(await ledger.read({ run: 'mine', effect: 'refund' })).toEqual({ state: 'running', startedAt });
+    expect(await ledger.read({ run: 'mine', effect: 'refund' })).toEqual({ state: 'running', startedAt, alive: true });
   });
 
   it('opens a file made before claims recorded their process, adding the column', async () => {

@@ -3,7 +3,7 @@ import type { EffectKey, EffectOutcome, EffectRecord } from '../effect-ledger.ts
 
 type JsonValue = Extract<EffectOutcome, { ok: true }>['value'];
 
-/** The columns SELECT_RECORD reads: times as float8 (JavaScript numbers), `expired` from the database's clock. */
+/** The columns SELECT_RECORD reads: times as float8 (JavaScript numbers), `expired` and `leased` from the database's clock. */
 export interface EffectRow {
   state: string;
   started_at: number;
@@ -12,11 +12,13 @@ export interface EffectRow {
   value: string | null;
   error: string | null;
   expired: boolean;
+  leased: boolean;
 }
 
 export const SELECT_RECORD = `
   SELECT state, started_at::float8 AS started_at, finished_at::float8 AS finished_at, ok, value, error,
-         (lease_until IS NOT NULL AND lease_until < clock_timestamp()) AS expired
+         (lease_until IS NOT NULL AND lease_until < clock_timestamp()) AS expired,
+         (lease_until IS NOT NULL AND lease_until >= clock_timestamp()) AS leased
     FROM roundtrip_effects WHERE run = $1 AND effect = $2`;
 
 export function decodeRecord(row: EffectRow, shown: string, key: EffectKey): EffectRecord {
@@ -26,7 +28,9 @@ export function decodeRecord(row: EffectRow, shown: string, key: EffectKey): Eff
         'Delete that row from roundtrip_effects; the ledger only writes well-formed rows.',
     );
   if (row.state === 'running') {
-    return row.expired ? { state: 'running', startedAt: row.started_at, abandoned: true } : { state: 'running', startedAt: row.started_at };
+    const startedAt = row.started_at;
+    if (row.expired) return { state: 'running', startedAt, abandoned: true, leaseLapsed: true };
+    return row.leased ? { state: 'running', startedAt, alive: true } : { state: 'running', startedAt };
   }
   if (row.state !== 'done') throw malformed(`state ${JSON.stringify(row.state)}`);
   if (row.finished_at === null) throw malformed('done without finished_at');

@@ -70,7 +70,8 @@ const MAX_PRUNE_INTERVAL_MS = 60 * 60 * 1000;
  *
  * A claim holds a lease that this ledger renews while the effect runs: a `running` record whose lease
  * has passed (its server died, or lost the database for longer than `leaseMs`) reads as `abandoned`, so
- * a retry learns that the outcome is unknown instead of waiting for it. Nothing waits without a bound:
+ * a retry learns that the outcome is unknown instead of waiting for it; one whose lease holds reads as
+ * `alive`, so a retry waits for it whatever this machine's clock says. Nothing waits without a bound:
  * the pool, each statement and each lock wait have timeouts, and a call that runs out says which.
  *
  * @throws Error naming the server (never its password) and what to do, when it cannot connect or migrate.

@@ -26,18 +26,19 @@ function parseOwner(text: string): Owner | undefined {
 }
 
 /**
- * True only when the process that made a claim has certainly ended: it ran on this host and no
- * process has its id any more, or this process has its id but is not it (the id was reused). A
- * process on another host, or one this user may not signal, counts as alive (unknown).
+ * What is known of the process that made a claim: `gone` only when it has certainly ended (it ran on
+ * this host and no process has its id any more, or this process has its id but is not it: the id was
+ * reused); `alive` when it is this process, or a process with its id runs on this host; `unknown` for a
+ * process on another host, or one this user may not signal (it may be another process that reused the id).
  */
-export function ownerGone(text: string): boolean {
+export function ownerLiveness(text: string): 'alive' | 'gone' | 'unknown' {
   const owner = parseOwner(text);
-  if (!owner || owner.host !== hostname()) return false;
-  if (owner.pid === process.pid) return text !== THIS_PROCESS;
+  if (!owner || owner.host !== hostname()) return 'unknown';
+  if (owner.pid === process.pid) return text === THIS_PROCESS ? 'alive' : 'gone';
   try {
     process.kill(owner.pid, 0);
-    return false;
+    return 'alive';
   } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'ESRCH';
+    return (error as NodeJS.ErrnoException).code === 'ESRCH' ? 'gone' : 'unknown';
   }
 }

@@ -3,7 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import type { EffectKey, EffectLedger, EffectOutcome, EffectRecord } from '../effect-ledger.ts';
-import { ownerGone, THIS_PROCESS } from './effect-owner.ts';
+import { ownerLiveness, THIS_PROCESS } from './effect-owner.ts';
 import { waitForLock } from './wait-for-lock.ts';
 
 type JsonValue = Extract<EffectOutcome, { ok: true }>['value'];
@@ -79,7 +79,8 @@ interface EffectRow {
  *
  * A claim records which process made it (host, process id): a `running` record whose process on this
  * host has ended (crashed or killed before recording an outcome) reads as `abandoned`, so a retry
- * learns at once that the outcome is unknown instead of waiting for it.
+ * learns at once that the outcome is unknown instead of waiting for it; one whose process still runs
+ * reads as `alive`, so a retry waits for its outcome however long it takes.
  *
  * While another connection holds the write lock, calls wait for it without blocking the event loop
  * (they return Promises), for at most `busyTimeoutMs`; then they fail saying the file stayed locked.
@@ -270,8 +271,10 @@ function decodeRecord(row: EffectRow, path: string, key: EffectKey): EffectRecor
         'Delete that row from roundtrip_effects; the ledger only writes well-formed rows.',
     );
   if (row.state === 'running') {
-    return row.owner !== null && ownerGone(row.owner)
-      ? { state: 'running', startedAt: row.started_at, abandoned: true }
+    const liveness = row.owner === null ? 'unknown' : ownerLiveness(row.owner);
+    if (liveness === 'gone') return { state: 'running', startedAt: row.started_at, abandoned: true };
+    return liveness === 'alive'
+      ? { state: 'running', startedAt: row.started_at, alive: true }
       : { state: 'running', startedAt: row.started_at };
   }
   if (row.state !== 'done') throw malformed(`state ${JSON.stringify(row.state)}`);
