@@ -140,7 +140,18 @@ async function runOnce(
     // the machine may handle the failure (and the round end well): the operator hears why it failed either way
     scope.log({ level: 'warn', event: 'effect_failed', message: `effect '${key.effect}' failed: ${errorText(error)}`, run: key.run });
   }
-  await scope.ledger.complete(key, outcome, scope.now());
+  try {
+    await scope.ledger.complete(key, outcome, scope.now());
+  } catch (error) {
+    // said here too: the round may have ended (aborted) while the effect ran, and then nobody else hears of it
+    scope.log({
+      level: 'error',
+      event: 'effect_record_failed',
+      message: `effect '${key.effect}' ${outcome.ok ? 'ran' : 'failed'}, but its outcome could not be recorded; its record stays running: ${errorText(error)}`,
+      run: key.run,
+    });
+    throw error;
+  }
   scope.log({
     level: 'info',
     event: 'effect_recorded',
