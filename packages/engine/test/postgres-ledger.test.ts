@@ -63,6 +63,10 @@ describe('createPostgresLedger, before any server answers', () => {
     );
     await expect(createPostgresLedger({ url, statementTimeoutMs: Number.NaN })).rejects.toThrow('statementTimeoutMs = NaN');
     await expect(createPostgresLedger({ url, retainMs: -1 })).rejects.toThrow('retainMs = -1');
+    // done records pruned sooner than a state can be replayed would let the replay run the effect again
+    await expect(createPostgresLedger({ url, retainMs: 60_000 })).rejects.toThrow(
+      'retainMs = 60000 for postgres://u@127.0.0.1:1/db; set it to a number, 3600000 or more (a done record must outlive every state that could replay it).',
+    );
   });
 });
 
@@ -111,6 +115,22 @@ describe.skipIf(skipPostgres)('the PostgreSQL ledger', () => {
       await expect(createPostgresLedger({ url })).rejects.toThrow(
         /^Cannot open the effect ledger at .*: its tables are at migration 99, made by a newer @roundtrip\/engine than this one \(which knows migrations up to 1\)\. Upgrade @roundtrip\/engine/,
       );
+    });
+
+    it('says to look for the other server when one holds the migration lock past statementTimeoutMs', async () => {
+      const { url } = await db.freshSchema();
+      const holder = await db.sql.connect();
+      try {
+        await holder.query('BEGIN');
+        // the ledger's migration lock ('Roundtrp' as an int8), held as a migrating server would
+        await holder.query('SELECT pg_advisory_xact_lock(5939295012364317296)');
+        await expect(createPostgresLedger({ url, statementTimeoutMs: 200 })).rejects.toThrow(
+          /The migration did not finish within statementTimeoutMs \(200 ms\): another server may hold the ledger's migration lock.*pg_stat_activity/,
+        );
+      } finally {
+        await holder.query('ROLLBACK');
+        holder.release();
+      }
     });
 
     it('names the login it was refused, without the password', async () => {

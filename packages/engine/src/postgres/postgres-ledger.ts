@@ -37,7 +37,9 @@ export interface PostgresLedgerOptions {
   /**
    * How long done records are kept after they finish, in milliseconds. Older ones are pruned when the
    * ledger opens and then at most once per hour (or once per `retainMs`, if shorter) while it completes
-   * effects. Running records are never pruned. `Infinity` keeps everything. @defaultValue 7 days
+   * effects. Running records are never pruned. `Infinity` keeps everything. At least one hour, and keep it
+   * longer than the state lifetime (`ROUNDTRIP_STATE_TTL`): a done record pruned while a state that led to
+   * it can still be sent again would let that replay run the effect a second time. @defaultValue 7 days
    */
   retainMs?: number;
   /** Clock for pruning, in milliseconds since the epoch. Record times come from the engine's `now` arguments. @defaultValue Date.now */
@@ -58,7 +60,8 @@ export interface PostgresLedger extends EffectLedger {
   readonly url: string;
 }
 
-const DAY_MS = 24 * 60 * 60 * 1000;
+const HOUR_MS = 60 * 60 * 1000;
+const DAY_MS = 24 * HOUR_MS;
 const MAX_PRUNE_INTERVAL_MS = 60 * 60 * 1000;
 
 /**
@@ -95,7 +98,7 @@ export async function createPostgresLedger(options: PostgresLedgerOptions): Prom
     statementTimeoutMs: duration('statementTimeoutMs', options.statementTimeoutMs ?? 5000, 1),
     lockTimeoutMs: duration('lockTimeoutMs', options.lockTimeoutMs ?? 2000, 1),
   };
-  const retainMs = duration('retainMs', options.retainMs ?? 7 * DAY_MS, 0);
+  const retainMs = duration('retainMs', options.retainMs ?? 7 * DAY_MS, HOUR_MS);
   const clock = options.now ?? Date.now;
   const warn = options.onWarning ?? ((message: string) => process.emitWarning(message, 'RoundtripLedgerWarning'));
   const owner = `${hostname()}/${process.pid}/${randomBytes(6).toString('hex')}`;
@@ -133,16 +136,26 @@ export async function createPostgresLedger(options: PostgresLedgerOptions): Prom
   };
 
   let client: PoolClient | undefined;
+  let migrating = false;
   try {
     client = await pool.connect();
+    migrating = true;
     await migrate(client, settings.statementTimeoutMs);
+    migrating = false;
     client.release();
     client = undefined;
     await pruneIfDue();
   } catch (error) {
     client?.release(true);
     await pool.end().catch(() => undefined);
-    const why = error instanceof NewerSchemaError ? `: ${error.message}` : explain(error);
+    // the migration waits for another server's migration lock as long as one statement may run
+    const waitedForLock = migrating && (codeOf(error) === '55P03' || codeOf(error) === '57014');
+    const why =
+      error instanceof NewerSchemaError
+        ? `: ${error.message}`
+        : waitedForLock
+          ? `(${messageOf(error)}). The migration did not finish within statementTimeoutMs (${settings.statementTimeoutMs} ms): another server may hold the ledger's migration lock (migrating, or stuck), or the server is slow; look in pg_stat_activity, or raise statementTimeoutMs.`
+          : explain(error);
     throw new Error(`Cannot open the effect ledger at ${shown} ${why}`, { cause: error });
   }
 
@@ -268,7 +281,8 @@ function toMillis(now: number): number {
 function checkedDuration(name: string, value: number, min: number, shown: string): number {
   const finite = Number.isFinite(value) || (name === 'retainMs' && value === Number.POSITIVE_INFINITY);
   if (typeof value !== 'number' || !finite || value < min) {
-    throw new Error(`createPostgresLedger got ${name} = ${String(value)} for ${shown}; set it to a number, ${min} or more.`);
+    const why = name === 'retainMs' ? ' (a done record must outlive every state that could replay it)' : '';
+    throw new Error(`createPostgresLedger got ${name} = ${String(value)} for ${shown}; set it to a number, ${min} or more${why}.`);
   }
   return name === 'retainMs' ? value : Math.floor(value);
 }
