@@ -234,7 +234,7 @@ async function step<TResult>(
   /** The client cancelled the request: not a failure of the server; nothing more reaches the client anyway. */
   const cancelled = (): StepOutcome<TResult> => {
     actor.stop();
-    const message = `the request was cancelled while machine '${machine.id}' was running; invoked work still running was stopped`;
+    const message = `the request was cancelled while machine '${machine.id}' was running; invoked work still running was stopped (an at-most-once effect runs on, and its outcome is recorded)`;
     logFor({ level: 'info', event: 'request_cancelled', message, run });
     return target.fail(`${definition.owner} was cancelled before it finished.`);
   };
@@ -282,7 +282,7 @@ async function step<TResult>(
     if (settled !== 'settled') {
       return fail(
         `settle_${settled}`,
-        `machine '${machine.id}' did not settle within ${ctx.settleTimeoutMs} ms; invoked work still running was stopped`,
+        `machine '${machine.id}' did not settle within ${ctx.settleTimeoutMs} ms; invoked work still running was stopped (an at-most-once effect runs on, and its outcome is recorded)`,
       );
     }
     const snapshot = actor.getSnapshot() as AnyMachineSnapshot;

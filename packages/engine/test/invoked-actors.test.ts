@@ -139,7 +139,8 @@ describe('invoked actors', () => {
         level: 'error',
         event: 'settle_timeout',
         target: 'tool refund_order',
-        message: "machine 'refund' did not settle within 40 ms; invoked work still running was stopped",
+        message:
+          "machine 'refund' did not settle within 40 ms; invoked work still running was stopped (an at-most-once effect runs on, and its outcome is recorded)",
       }),
     );
     expect(calls.aborted).toBe(1);
