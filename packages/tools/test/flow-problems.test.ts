@@ -94,7 +94,10 @@ describe('a declaration that cannot work is refused, with every problem at once'
       confirm: review({ message: 'Book {{group.sise}}?' }),
     });
     expect(problems.map((p) => [p.path, p.fix])).toEqual([
-      ["tool 'flow' › step 'dates' › message", "Use one of: input.topic, trip.destination, trip.nights (did you mean 'trip.destination'?)."],
+      [
+        "tool 'flow' › step 'dates' › message",
+        "Use one of: input.topic, trip.destination, trip.nights (did you mean 'trip.destination'?).",
+      ],
       [
         "tool 'flow' › step 'group' › message",
         "Use one of: input.topic, trip.destination, trip.nights, dates.from (did you mean 'dates.from'?).",

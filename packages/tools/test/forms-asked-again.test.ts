@@ -40,9 +40,9 @@ const defaultsOf = (c: Conversation, key: string) =>
     ]),
   );
 const choicesOf = (c: Conversation) =>
-  ((c.asked.confirm as { requestedSchema: ElicitationSchema }).requestedSchema.properties.choice as { oneOf: { const: string }[] }).oneOf.map(
-    (o) => o.const,
-  );
+  (
+    (c.asked.confirm as { requestedSchema: ElicitationSchema }).requestedSchema.properties.choice as { oneOf: { const: string }[] }
+  ).oneOf.map((o) => o.const);
 const trip = { destination: 'Lisbon', from: '2026-12-10', nights: 4 };
 
 describe('a form asked again starts with the last answers', () => {
