@@ -56,6 +56,22 @@ describe('roundtrip visualize', () => {
     expect(checked.err).toContain('run the same command without --check');
   });
 
+  it('draws what the user goes through by default, and every edge with --all-edges (the JSON is the whole machine either way)', async () => {
+    const users = await tempDir();
+    const all = await tempDir();
+    expect((await run('visualize', 'fixtures/trip-definitions.ts', '--out', users)).code).toBe(0);
+    expect((await run('visualize', 'fixtures/trip-definitions.ts', '--out', all, '--all-edges')).code).toBe(0);
+    const mmd = (dir: string) => readFile(join(dir, 'plan_trip.mmd'), 'utf8');
+    expect(await mmd(users)).not.toMatch(/answeredBefore|keptAnswerFails/);
+    expect(await mmd(users)).toContain('fields#58; City, Nights, Travel by');
+    expect(await mmd(all)).toMatch(/answeredBefore/);
+    expect(await mmd(all)).toMatch(/keptAnswerFails/);
+    const json = (dir: string) => readFile(join(dir, 'plan_trip.machine.json'), 'utf8');
+    expect(await json(users)).toBe(await json(all));
+    expect((await run('visualize', 'fixtures/trip-definitions.ts', '--out', all, '--all-edges', '--check')).code).toBe(0);
+    expect((await run('visualize', 'fixtures/trip-definitions.ts', '--out', all, '--check')).code).toBe(1);
+  });
+
   it('refuses a machine with inline code, naming the part and the fix, instead of cutting it', async () => {
     const dir = await tempDir();
     const refused = await run('visualize', 'fixtures/inline-definitions.ts', '--out', dir);

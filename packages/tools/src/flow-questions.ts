@@ -8,7 +8,7 @@ import { ABANDON, CONFIRM, changeOption } from './flow-states.ts';
 import { renderText, renderUrl, safeValue } from './safe-text.ts';
 
 /** A field's title for people: its zod `title` meta, else its name. */
-function fieldTitle(schema: z.ZodType, name: string): string {
+export function fieldTitle(schema: z.ZodType, name: string): string {
   let current: z.ZodType | undefined = schema;
   while (current) {
     const title = (current.meta() as { title?: unknown } | undefined)?.title;

@@ -1,6 +1,7 @@
 // The compiled flow behind each definition made by this package, for export and for tests of the JSON.
 import type { AnyStateMachine } from 'xstate';
 import type { DeclaredFlow } from './declare-flow.ts';
+import { fieldTitle } from './flow-questions.ts';
 import { type FinalInput, flowMachine } from './flow-setup.ts';
 
 interface Registered {
@@ -47,4 +48,13 @@ export function flowQuestionTemplates(definition: object): Record<string, string
   for (const [review, { spec }] of compiled.reviews) templates[review] = spec.message;
   for (const [page, spec] of compiled.pages) templates[page] = spec.message;
   return templates;
+}
+
+/** The titles of each form's fields, by question key (forms only: a review's choice and a page list none). */
+export function flowQuestionFields(definition: object): Record<string, string[]> {
+  const { compiled } = registered(definition).flow;
+  const fields: Record<string, string[]> = {};
+  for (const [form, { spec }] of compiled.forms)
+    fields[form] = Object.entries(spec.fields).map(([name, schema]) => fieldTitle(schema, name));
+  return fields;
 }

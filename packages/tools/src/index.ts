@@ -12,7 +12,7 @@ export type { EndedInfo, FlowToolConfig, FlowToolResult, StoppedInfo } from './d
 export { defineFlowTool } from './define-flow-tool.ts';
 export type { BooleanOptions, MultiSelectOptions, NumberOptions, SelectOptions, TextFormat, TextOptions } from './fields.ts';
 export { field } from './fields.ts';
-export { flowMachineConfig, flowMachineFrom, flowQuestionTemplates } from './flow-registry.ts';
+export { flowMachineConfig, flowMachineFrom, flowQuestionFields, flowQuestionTemplates } from './flow-registry.ts';
 export type { FinalInput } from './flow-setup.ts';
 export type {
   AnswersOf,
@@ -33,6 +33,7 @@ export type {
   StepSpec,
 } from './flow-spec.ts';
 export { ask, askAll, form, openPage, review } from './flow-spec.ts';
+export { flowUserView } from './flow-user-view.ts';
 export type { FlowVersioning } from './flow-version.ts';
 export type { LoadErrorArgs, LoadedOf, Loader, LoaderArgs, LoadStep } from './load-spec.ts';
 export { load } from './load-spec.ts';

@@ -1,7 +1,7 @@
 // The machine behind a tool, prompt or resource as plain JSON, with every part that is code (not data)
 // named: mappers left out on purpose, and inline functions that make a machine impossible to export.
 import { describeDefinition, type PromptDefinition, type ResourceDefinition, type ToolDefinition } from '@roundtrip/engine';
-import { flowMachineConfig, flowQuestionTemplates } from '@roundtrip/tools';
+import { flowMachineConfig, flowQuestionFields, flowQuestionTemplates, flowUserView } from '@roundtrip/tools';
 
 export type Definition = ToolDefinition | PromptDefinition | ResourceDefinition;
 
@@ -18,6 +18,14 @@ export interface MachineExport {
   readonly kind: Definition['kind'];
   /** The machine config: plain JSON, importable into Stately. */
   readonly config: Record<string, unknown>;
+  /**
+   * The config as diagrams draw it by default, for people: a declared flow without the engine's internal
+   * edges (passing answered steps through while reviewing, dropping kept answers that fail now); any other
+   * machine as it is. Draw `config` for every edge.
+   */
+  readonly userView: Record<string, unknown>;
+  /** Question key → the titles of its form's fields (declared flows' forms only). */
+  readonly fields: Readonly<Record<string, readonly string[]>>;
   /** Question key → message template (`undefined` when the message is written as a function). */
   readonly questions: Readonly<Record<string, string | undefined>>;
   /** The engine's structure hash of the machine the server runs. */
@@ -60,10 +68,14 @@ export function exportMachine(definition: Definition): MachineExport {
   const parts = { omitted: [] as MachinePart[], inline: [] as MachinePart[] };
   let config: Record<string, unknown>;
   let templates: Record<string, string> = {};
+  let fields: Record<string, string[]> = {};
+  let userView: Record<string, unknown> | undefined;
   try {
     // a declared flow: its config is JSON by construction (its one output mapper is shared, not its own)
     config = flowMachineConfig(definition);
     templates = flowQuestionTemplates(definition);
+    fields = flowQuestionFields(definition);
+    userView = flowUserView(config);
   } catch (error) {
     // not a declared flow (the registry says so with a TypeError): a hand-written machine, walked for code
     if (!(error instanceof TypeError)) throw error;
@@ -73,6 +85,8 @@ export function exportMachine(definition: Definition): MachineExport {
     name: definition.name,
     kind: definition.kind,
     config,
+    userView: userView ?? config,
+    fields,
     questions: Object.fromEntries(view.questions.map((q) => [q.key, q.message ?? templates[q.key]])),
     structureHash: view.structureHash,
     omitted: parts.omitted,

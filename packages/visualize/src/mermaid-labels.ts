@@ -82,12 +82,23 @@ export function transitionLabel(transition: TransitionJson): string {
   return escapeLabel(text);
 }
 
-/** The lines of an asking state's note: `asks confirm`, or one line per question with its message. */
-export function noteLines(keys: readonly string[], questions: Readonly<Record<string, string>>): string[] {
+/**
+ * The lines of an asking state's note: `asks confirm`, or one line per question with its message; then
+ * the fields of each question's form that `fields` names (`fields: Date, Attendees`).
+ */
+export function noteLines(
+  keys: readonly string[],
+  questions: Readonly<Record<string, string>>,
+  fields: Readonly<Record<string, readonly string[]>> = {},
+): string[] {
   const messages = keys.map((key) => questions[key]);
-  if (messages.every((message) => message === undefined)) return [escapeLabel(`asks ${keys.join(', ')}`)];
-  return keys.map((key, i) => {
+  const fieldLine = (key: string) => (fields[key]?.length ? [escapeLabel(`fields: ${shorten(fields[key].join(', '), MAX_MESSAGE)}`)] : []);
+  if (messages.every((message) => message === undefined)) return [escapeLabel(`asks ${keys.join(', ')}`), ...keys.flatMap(fieldLine)];
+  return keys.flatMap((key, i) => {
     const message = messages[i];
-    return escapeLabel(message === undefined ? `asks ${key}` : `asks ${key}: "${shorten(message.replace(/\s+/g, ' '), MAX_MESSAGE)}"`);
+    const asks = escapeLabel(
+      message === undefined ? `asks ${key}` : `asks ${key}: "${shorten(message.replace(/\s+/g, ' '), MAX_MESSAGE)}"`,
+    );
+    return [asks, ...fieldLine(key)];
   });
 }

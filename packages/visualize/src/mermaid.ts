@@ -8,6 +8,8 @@ import { type DiagramState, idIndex, initialChild, readTree, resolveTarget } fro
 export interface MermaidOptions {
   /** Question key → message, shown in the note of each state that asks the question. */
   readonly questions?: Readonly<Record<string, string>>;
+  /** Question key → the titles of its form's fields, listed in the note of each state that asks it. */
+  readonly fields?: Readonly<Record<string, readonly string[]>>;
 }
 
 const isParallel = (state: DiagramState) => state.json.type === 'parallel';
@@ -72,7 +74,7 @@ export function toMermaid(config: MachineJson, options: MermaidOptions = {}): st
     const meta = state.json.meta;
     const ask = listOf(isRecord(meta) ? meta.ask : undefined).filter((k): k is string => typeof k === 'string');
     if (ask.length === 0) return;
-    const note = noteLines(ask, questions);
+    const note = noteLines(ask, questions, options.fields);
     if (note.length === 1) return emit(depth, `note right of ${state.id} : ${note[0]}`);
     emit(depth, `note right of ${state.id}`);
     for (const line of note) emit(depth + 1, line);

@@ -32,8 +32,11 @@ export const FINAL_INSET = 6;
 /** Space between a compound box's border and its header lines. */
 export const HEADER_PADDING = { x: 12, y: 6 } as const;
 
-/** Question key → message, as `toSvg` takes them. */
-export type Questions = Readonly<Record<string, string>>;
+/** Question key → message, and question key → its form's field titles, as `toSvg` takes them. */
+export interface Questions {
+  readonly messages: Readonly<Record<string, string>>;
+  readonly fields: Readonly<Record<string, readonly string[]>>;
+}
 
 /** `text` broken at spaces into lines of at most `width` characters; past `maxLines`, the last is cut. */
 function wrap(text: string, width: number, maxLines: number): string[] {
@@ -59,9 +62,13 @@ export function boxLines(state: StateModel, questions: Questions): Line[] {
   if (state.kind === 'history') lines.push({ text: '(history)', style: 'invoke' });
   for (const key of state.asks) {
     lines.push({ text: `? ${truncate(oneLine(key), MAX_NAME_CHARS)}`, style: 'ask' });
-    const message = questions[key];
+    const message = questions.messages[key];
     const text = message === undefined ? '' : oneLine(message);
     if (text !== '') for (const part of wrap(`“${text}”`, MESSAGE_LINE_CHARS, MESSAGE_LINES)) lines.push({ text: part, style: 'message' });
+    const fields = questions.fields[key] ?? [];
+    if (fields.length > 0)
+      for (const part of wrap(oneLine(`fields: ${fields.join(', ')}`), MESSAGE_LINE_CHARS, MESSAGE_LINES))
+        lines.push({ text: part, style: 'message' });
   }
   for (const src of state.invokes) lines.push({ text: `invoke ${truncate(oneLine(src), MAX_NAME_CHARS)}`, style: 'invoke' });
   for (const label of state.stays) lines.push({ text: `↺ ${label}`, style: 'stay' });

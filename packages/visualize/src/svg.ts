@@ -8,6 +8,8 @@ import { escapeXml, FONT_FAMILY, num } from './svg-text.ts';
 export interface SvgOptions {
   /** Question key → message, shown (shortened) under each key a state asks. */
   readonly questions?: Readonly<Record<string, string>>;
+  /** Question key → the titles of its form's fields, listed under the question in each state that asks it. */
+  readonly fields?: Readonly<Record<string, readonly string[]>>;
 }
 
 /**
@@ -21,7 +23,7 @@ export interface SvgOptions {
  */
 export async function toSvg(config: MachineJson, options: SvgOptions = {}): Promise<string> {
   const model = readMachine(config);
-  const layout = await layoutMachine(model, options.questions ?? {});
+  const layout = await layoutMachine(model, { messages: options.questions ?? {}, fields: options.fields ?? {} });
   const { width, height } = layout;
   const body = [
     ...layout.states.map((placed) => drawState(placed, placed.state === model.root)),

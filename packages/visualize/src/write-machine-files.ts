@@ -22,7 +22,11 @@ export interface MachineFilesReport {
 const EXTENSIONS = ['.machine.json', '.machine.ts', '.mmd', '.svg'] as const;
 
 /** The files of one machine, by name. */
-async function filesOf(definition: Definition, stem: string): Promise<{ files: Map<string, string>; refused?: string; notes: string[] }> {
+async function filesOf(
+  definition: Definition,
+  stem: string,
+  allEdges: boolean,
+): Promise<{ files: Map<string, string>; refused?: string; notes: string[] }> {
   const exported = exportMachine(definition);
   const label = `${definition.kind} '${definition.name}'`;
   if (exported.inline.length > 0) {
@@ -40,11 +44,13 @@ async function filesOf(definition: Definition, stem: string): Promise<{ files: M
   const questions = Object.fromEntries(
     Object.entries(exported.questions).map(([key, message]) => [key, message ?? '(message written in code)']),
   );
+  // the diagrams are for people: the engine's internal edges only when asked for
+  const drawn = allEdges ? exported.config : exported.userView;
   const files = new Map<string, string>([
     [`${stem}.machine.json`, `${JSON.stringify(exported.config, null, 2)}\n`],
     [`${stem}.machine.ts`, toMachineCode(exported.config, { name: definition.name })],
-    [`${stem}.mmd`, toMermaid(exported.config, { questions })],
-    [`${stem}.svg`, await toSvg(exported.config, { questions })],
+    [`${stem}.mmd`, toMermaid(drawn, { questions, fields: exported.fields })],
+    [`${stem}.svg`, await toSvg(drawn, { questions, fields: exported.fields })],
   ]);
   return { files, notes };
 }
@@ -52,10 +58,12 @@ async function filesOf(definition: Definition, stem: string): Promise<{ files: M
 /**
  * Writes the machine files of `definitions` into `out` (created if missing); with `check`, writes nothing
  * and reports every file that is missing or differs, and every leftover file of a machine no longer there.
+ * The diagrams (.mmd, .svg) draw the user's view (see MachineExport.userView); `allEdges` draws every edge.
+ * The JSON and TypeScript files are always the whole machine.
  */
 export async function writeMachineFiles(
   definitions: readonly Definition[],
-  options: { out: string; check?: boolean },
+  options: { out: string; check?: boolean; allEdges?: boolean },
 ): Promise<MachineFilesReport> {
   const names = definitions.map((d) => d.name);
   const stemOf = (d: Definition) => (names.filter((n) => n === d.name).length > 1 ? `${d.kind}.${d.name}` : d.name);
@@ -65,7 +73,7 @@ export async function writeMachineFiles(
   const wanted = new Set<string>();
   if (!options.check) await mkdir(options.out, { recursive: true });
   for (const definition of definitions) {
-    const made = await filesOf(definition, stemOf(definition));
+    const made = await filesOf(definition, stemOf(definition), options.allEdges === true);
     if (made.refused) refused.push(made.refused);
     notes.push(...made.notes);
     for (const [name, content] of made.files) {
