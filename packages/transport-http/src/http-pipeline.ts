@@ -19,13 +19,24 @@ import { statelessLegacyEngine } from './stateless-legacy-engine.ts';
 const DEFAULT_MAX_REQUEST_BYTES = 4 * 1024 * 1024;
 
 /**
- * The handler in two steps, for a runtime that reads the body itself before the handler sees it
- * (Node's adapter): `screen` looks at the method, path and headers alone (Host, Origin, shutting down,
- * a declared body size), `serve` does the rest. `fetch` is both.
+ * What {@link HttpPipeline.admit} decided from a request's method, path and headers: refused with this
+ * response, or let through (with authentication, as the holder of the token `authInfo` describes).
+ */
+type Admission = { refusal: Response } | { refusal?: undefined; authInfo: AuthInfo | undefined };
+
+/**
+ * The handler in steps, for a runtime that reads the body itself (Node's adapter), so that nothing of a
+ * body is read before the request is known to be wanted: `screen` (Host, Origin, shutting down, a
+ * declared body size) and `admit` (the metadata document, the path, the bearer token) look at the
+ * method, path and headers alone; `answer` serves the request, body and all, with what `admit` let in.
+ * `fetch` is all three.
  */
 export interface HttpPipeline {
   screen(request: Request): Response | undefined;
-  serve(request: Request): Promise<Response>;
+  admit(request: Request): Promise<Admission>;
+  answer(request: Request, authInfo: AuthInfo | undefined): Promise<Response>;
+  /** The 413 of a body sent without a length that grew over the limit while it was read, logged. */
+  bodyTooLarge(method: string): Response;
   fetch(request: Request): Promise<Response>;
   /** Refuses requests from now on (503), without touching those in flight. */
   stopAccepting(): void;
@@ -112,18 +123,24 @@ export function createHttpPipeline(options: HttpHandlerOptions): HttpPipeline {
     return undefined;
   };
 
-  const serve = async (request: Request): Promise<Response> => {
-    try {
-      return await serveScreened(request);
-    } catch (error) {
-      // the SDK handler answers its own failures; this is one after close() or a bug of ours
-      if (!accepting) return stamp(shuttingDownResponse());
-      log({ level: 'error', event: 'http_error', message: `${request.method} ${new URL(request.url).pathname} failed`, error });
-      return stamp(jsonRpcErrorResponse(500, -32603, 'Internal server error'));
-    }
+  const bodyTooLarge = (method: string) =>
+    refuse(
+      {
+        event: 'request_too_large',
+        message: `a ${method} body sent without a length grew over the limit of ${limit} bytes: refused, the rest unread`,
+      },
+      requestTooLargeResponse(limit, undefined),
+    );
+
+  /** The answer to a request that failed in our code: 503 once closed, else 500 and the log. */
+  const failed = (request: Request, error: unknown): Response => {
+    // the SDK handler answers its own failures; this is one after close() or a bug of ours
+    if (!accepting) return stamp(shuttingDownResponse());
+    log({ level: 'error', event: 'http_error', message: `${request.method} ${new URL(request.url).pathname} failed`, error });
+    return stamp(jsonRpcErrorResponse(500, -32603, 'Internal server error'));
   };
 
-  const serveScreened = async (request: Request): Promise<Response> => {
+  const admitted = async (request: Request): Promise<Admission> => {
     const path = new URL(request.url).pathname;
     if (authentication) {
       const metadata = protectedResourceMetadataResponse(request, {
@@ -132,32 +149,49 @@ export function createHttpPipeline(options: HttpHandlerOptions): HttpPipeline {
         scopesSupported: authentication.authenticator.requiredScopes,
         resourceName: authentication.resourceName ?? options.name,
       });
-      if (metadata) return stamp(metadata);
+      if (metadata) return { refusal: stamp(metadata) };
     }
-    if (path !== mcpPath && path !== `${mcpPath}/`) return stamp(notFoundResponse(path, mcpPath));
-    let authInfo: AuthInfo | undefined;
-    if (authentication && resourceMetadataUrl) {
-      const result = await authentication.authenticator.authenticate(request);
-      if (!result.ok)
-        return refuse({ event: 'auth_refused', message: result.reason }, bearerChallengeResponse(result, { resourceMetadataUrl }));
-      authInfo = result.authInfo;
-      principals.set(authInfo, result.principal);
+    if (path !== mcpPath && path !== `${mcpPath}/`) return { refusal: stamp(notFoundResponse(path, mcpPath)) };
+    if (!authentication || !resourceMetadataUrl) return { authInfo: undefined };
+    const result = await authentication.authenticator.authenticate(request);
+    if (!result.ok) {
+      return {
+        refusal: refuse({ event: 'auth_refused', message: result.reason }, bearerChallengeResponse(result, { resourceMetadataUrl })),
+      };
     }
-    const response = await mcp.fetch(request, authInfo === undefined ? undefined : { authInfo });
-    // only a body that turned out larger than it declared (or sent without a length) gets here
-    if (response.status === 413) {
-      return refuse(
-        { event: 'request_too_large', message: `a ${request.method} body over the limit of ${limit} bytes refused` },
-        requestTooLargeResponse(limit, undefined),
-      );
+    principals.set(result.authInfo, result.principal);
+    return { authInfo: result.authInfo };
+  };
+
+  const admit = async (request: Request): Promise<Admission> => {
+    try {
+      return await admitted(request);
+    } catch (error) {
+      return { refusal: failed(request, error) };
     }
-    return stamp(response);
+  };
+
+  const answer = async (request: Request, authInfo: AuthInfo | undefined): Promise<Response> => {
+    try {
+      const response = await mcp.fetch(request, authInfo === undefined ? undefined : { authInfo });
+      // only a body sent without a length gets here over the limit (on Node, the listener counts it first)
+      return response.status === 413 ? bodyTooLarge(request.method) : stamp(response);
+    } catch (error) {
+      return failed(request, error);
+    }
   };
 
   return {
     screen,
-    serve,
-    fetch: async (request) => screen(request) ?? serve(request),
+    admit,
+    answer,
+    bodyTooLarge,
+    fetch: async (request) => {
+      const refusal = screen(request);
+      if (refusal !== undefined) return refusal;
+      const admission = await admit(request);
+      return admission.refusal ?? answer(request, admission.authInfo);
+    },
     stopAccepting: () => {
       accepting = false;
     },

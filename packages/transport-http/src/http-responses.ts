@@ -12,16 +12,19 @@ export function jsonRpcErrorResponse(status: number, code: number, message: stri
 }
 
 /**
- * 413 for a body over the limit, unread: its size when the request declared it, the limit, and what the
- * client and the operator can do. The connection is closed, since the body was not read off it.
+ * 413 for a body over the limit: its size when the request declared it (then nothing of it was read),
+ * the limit, and what the client and the operator can do. A body sent without a length is refused once
+ * it grows over the limit, the rest unread. The connection is closed, since the body was not read off it.
  */
 export function requestTooLargeResponse(limit: number, declared: number | undefined): Response {
-  const size = declared === undefined ? 'over' : `${declared} bytes, over`;
+  const what =
+    declared === undefined
+      ? `over this server's limit of ${limit} bytes. It was refused as it grew over the limit; the rest was not read.`
+      : `${declared} bytes, over this server's limit of ${limit} bytes. Nothing of it was read.`;
   return jsonRpcErrorResponse(
     413,
     INVALID_REQUEST,
-    `Request too large: ${size} this server's limit of ${limit} bytes. Nothing of it was read. Send less in one request ` +
-      "(shorter arguments or answers), or have the server's operator raise its limit (ROUNDTRIP_MAX_REQUEST_BYTES).",
+    `Request too large: ${what} Send less in one request (shorter arguments or answers), or have the server's operator raise its limit (ROUNDTRIP_MAX_REQUEST_BYTES).`,
     { Connection: 'close' },
   );
 }

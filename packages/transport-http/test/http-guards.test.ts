@@ -78,7 +78,7 @@ describe('the request body limit', () => {
     );
   });
 
-  it('refuses a chunked body that grows over the limit with 413 naming the limit', async () => {
+  it('refuses a chunked body that grows over the limit with its own 413: the limit, what to do, the instance, the log line', async () => {
     const server = await serve({ ROUNDTRIP_MAX_REQUEST_BYTES: '65536' });
     const host = `127.0.0.1:${server.url.port}`;
     const refused = await rawRequest(server.url, {
@@ -87,7 +87,31 @@ describe('the request body limit', () => {
       chunked: true,
     });
     expect(refused.status).toBe(413);
-    expect(refused.json()).toMatchObject({ error: { message: expect.stringContaining('65536 bytes') } });
+    expect(refused.headers['roundtrip-instance']).toBe('guard-1');
+    expect(refused.headers.connection).toBe('close');
+    expect(refused.json()).toEqual({
+      jsonrpc: '2.0',
+      id: null,
+      error: {
+        code: -32600,
+        message:
+          "Request too large: over this server's limit of 65536 bytes. It was refused as it grew over the limit; the rest was not read. " +
+          "Send less in one request (shorter arguments or answers), or have the server's operator raise its limit (ROUNDTRIP_MAX_REQUEST_BYTES).",
+      },
+    });
+    expect(server.logs).toContainEqual({
+      level: 'warn',
+      event: 'request_too_large',
+      message: 'a POST body sent without a length grew over the limit of 65536 bytes: refused, the rest unread',
+    });
+  });
+
+  it('serves a chunked body of exactly the limit', async () => {
+    const server = await serve({ ROUNDTRIP_MAX_REQUEST_BYTES: '65536' });
+    const list = modernListTools({ host: `127.0.0.1:${server.url.port}` });
+    // JSON allows whitespace after the value: the body is padded to the limit's size
+    const served = await rawRequest(server.url, { headers: list.headers, body: list.body.padEnd(65_536), chunked: true });
+    expect(served.status).toBe(200);
   });
 
   it('serves a body under the limit', async () => {

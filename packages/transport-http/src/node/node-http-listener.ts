@@ -1,10 +1,13 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { toNodeHandler } from '@modelcontextprotocol/node';
+import { type NodeIncomingMessageLike, toNodeHandler } from '@modelcontextprotocol/node';
+import type { AuthInfo } from '@modelcontextprotocol/server';
 import { HttpConfigError } from '../http-config-error.ts';
 import type { HttpPipeline } from '../http-pipeline.ts';
+import { jsonRpcErrorResponse } from '../http-responses.ts';
 import { hostForUrl } from '../loopback-host.ts';
 import type { ListenAddress } from './listen-address.ts';
+import { readLimitedBody } from './read-limited-body.ts';
 
 /** A request being answered: what it is, for the log of a shutdown that had to cut it. */
 interface InFlight {
@@ -49,7 +52,10 @@ function listenError(error: NodeJS.ErrnoException, where: string): HttpConfigErr
   return new HttpConfigError('--http', `cannot listen on ${where}: ${why} (${error.code ?? 'error'})`);
 }
 
-/** The request's method, path and headers, without its body: what `screen` looks at. */
+/** Methods a web `Request` cannot carry (undici refuses them): answered 405 before anything else. */
+const UNSERVABLE_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK']);
+
+/** The request's method, path and headers, without its body: what `screen` and `admit` look at. */
 function headersOnly(request: IncomingMessage): Request {
   const headers = new Headers();
   for (const [name, value] of Object.entries(request.headers)) {
@@ -61,9 +67,28 @@ function headersOnly(request: IncomingMessage): Request {
   return new Request(url, { method: request.method ?? 'GET', headers });
 }
 
-async function writeResponse(target: ServerResponse, response: Response): Promise<void> {
-  target.writeHead(response.status, Object.fromEntries(response.headers));
+/**
+ * Writes a response given before the body was read (or all of it): when the body has not all arrived,
+ * the connection is closed after the response rather than kept to drain it.
+ */
+async function writeResponse(request: IncomingMessage, target: ServerResponse, response: Response): Promise<void> {
+  const headers = Object.fromEntries(response.headers);
+  if (!request.complete) headers.connection = 'close';
+  target.writeHead(response.status, headers);
   target.end(Buffer.from(await response.arrayBuffer()));
+}
+
+/** The request again, its body the bytes already read, and the principal's AuthInfo for the SDK's node handler. */
+function replayed(request: IncomingMessage, chunks: Buffer[], authInfo: AuthInfo | undefined): NodeIncomingMessageLike {
+  return {
+    method: request.method ?? 'GET',
+    url: request.url ?? '/',
+    headers: request.headers,
+    ...(authInfo !== undefined && { auth: authInfo }),
+    async *[Symbol.asyncIterator]() {
+      yield* chunks;
+    },
+  };
 }
 
 function describe(request: IncomingMessage): string {
@@ -75,10 +100,13 @@ function describe(request: IncomingMessage): string {
 }
 
 /**
- * Serves `pipeline` on node:http at `address`: each request is screened on its headers first (Host,
- * Origin, shutting down, a declared size over the limit), then read, within the limit, and answered by
- * the SDK's `toNodeHandler`, which streams SSE with backpressure and aborts the request's work when the
- * client hangs up. `makePipeline` is called once the port is known, before any request is read.
+ * Serves `pipeline` on node:http at `address`. Nothing of a body is read before the request is known
+ * to be wanted: each request is screened on its method, path and headers first (Host, Origin, shutting
+ * down, a declared size over the limit, the metadata document, the path, the bearer token); only then
+ * is its body read, counted against the limit as it arrives (413 and the connection closed once it
+ * grows over), and the request answered by the SDK's `toNodeHandler`, which streams SSE with
+ * backpressure and aborts the request's work when the client hangs up. `makePipeline` is called once
+ * the port is known, before any request is read.
  */
 export async function listenNodeHttp(
   address: ListenAddress,
@@ -92,6 +120,24 @@ export async function listenNodeHttp(
   let stopping = false;
   let drained: () => void = () => {};
 
+  const handle = async (request: IncomingMessage, response: ServerResponse, screened: HttpPipeline): Promise<void> => {
+    if (UNSERVABLE_METHODS.has(request.method ?? '')) {
+      const refusal = jsonRpcErrorResponse(405, -32000, `Method not allowed: ${request.method}; MCP is served over POST, GET and DELETE`);
+      return writeResponse(request, response, refusal);
+    }
+    const head = headersOnly(request);
+    const refusal = screened.screen(head);
+    if (refusal !== undefined) return writeResponse(request, response, refusal);
+    const admission = await screened.admit(head);
+    if (admission.refusal !== undefined) return writeResponse(request, response, admission.refusal);
+    const body = await readLimitedBody(request, maxRequestBytes);
+    if (!body.ok) {
+      if (body.reason === 'too_large') await writeResponse(request, response, screened.bodyTooLarge(head.method));
+      return;
+    }
+    await serveNode!(replayed(request, body.chunks, admission.authInfo), response);
+  };
+
   const server: Server = createServer((request, response) => {
     const entry: InFlight = { what: describe(request), response, listening: request.headers['mcp-method'] === 'subscriptions/listen' };
     inFlight.add(entry);
@@ -99,12 +145,12 @@ export async function listenNodeHttp(
       inFlight.delete(entry);
       if (stopping && inFlight.size === 0) drained();
     });
-    const refusal = pipeline!.screen(headersOnly(request));
-    if (refusal !== undefined) {
-      writeResponse(response, refusal).catch(onError);
-      return;
-    }
-    void serveNode!(request, response);
+    handle(request, response, pipeline!).catch((error: unknown) => {
+      onError(error instanceof Error ? error : new Error(String(error)));
+      if (!response.headersSent)
+        writeResponse(request, response, jsonRpcErrorResponse(500, -32603, 'Internal server error')).catch(onError);
+      else response.destroy();
+    });
   });
 
   const where = `${hostForUrl(address.host)}:${address.port}`;
@@ -121,7 +167,11 @@ export async function listenNodeHttp(
     throw error;
   }
   const screened = pipeline;
-  serveNode = toNodeHandler({ fetch: (request) => screened.serve(request) }, { maxRequestBodySize: maxRequestBytes, onerror: onError });
+  // the body is counted before it gets here: the adapter's own limit is never the one that refuses
+  serveNode = toNodeHandler(
+    { fetch: (request, options) => screened.answer(request, options?.authInfo) },
+    { maxRequestBodySize: maxRequestBytes, onerror: onError },
+  );
 
   let closed: Promise<void> | undefined;
   const stopAccepting = () => {

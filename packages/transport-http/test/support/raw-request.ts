@@ -63,3 +63,44 @@ export function modernListTools(headers: Record<string, string> = {}) {
     },
   };
 }
+
+/** A request whose chunked body is begun and never finished: the answer, and whether the request was still open when it came. */
+export interface HeldAnswer extends RawAnswer {
+  /** True when the whole answer was read while the request's body was still being sent (never ended). */
+  readWhileSending: boolean;
+}
+
+/**
+ * Sends the headers and the first chunk of a chunked body, and keeps the request open (its body never
+ * ends): resolves with the answer once it is read whole, then lets go of the connection.
+ */
+export function heldRequest(
+  url: URL,
+  options: { path?: string; headers: Record<string, string>; firstChunk: string },
+): Promise<HeldAnswer> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      {
+        host: url.hostname,
+        port: url.port,
+        method: 'POST',
+        path: options.path ?? url.pathname,
+        headers: { ...options.headers, 'transfer-encoding': 'chunked' },
+        agent: false,
+      },
+      (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (body += chunk));
+        res.on('end', () => {
+          const readWhileSending = !req.writableEnded;
+          req.destroy();
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body, json: () => JSON.parse(body), readWhileSending });
+        });
+      },
+    );
+    req.on('error', reject);
+    req.flushHeaders();
+    req.write(options.firstChunk);
+  });
+}
