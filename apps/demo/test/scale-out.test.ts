@@ -113,6 +113,12 @@ describe.skipIf(skipPostgres || skipNginx)('three HTTP instances behind nginx, o
     rmSync(dir, { recursive: true, force: true });
   });
 
+  /** Starts a stopped or killed instance again (on a new port) and routes nginx to it. */
+  const restart = async (instance: DemoInstance) => {
+    await instance.restart();
+    await proxy.route(instances.map((each) => each.port));
+  };
+
   const refundsOf = async (orderId: string) => {
     const stores = await openDemoStores(dbUrl);
     try {
@@ -184,7 +190,7 @@ describe.skipIf(skipPostgres || skipNginx)('three HTTP instances behind nginx, o
     expect(readFileSync(join(proxy.dir, 'error.log'), 'utf8')).toMatch(
       /connect\(\) failed \(111: Connection refused\) while connecting to upstream/,
     );
-    await victim.restart();
+    await restart(victim);
   });
 
   it('finishes a round on another instance when the one serving it is SIGKILLed mid-round (nginx passes the request on)', async () => {
@@ -230,7 +236,7 @@ describe.skipIf(skipPostgres || skipNginx)('three HTTP instances behind nginx, o
       expect(readFileSync(join(proxy.dir, 'error.log'), 'utf8')).toMatch(/upstream prematurely closed connection/);
     } finally {
       session.release();
-      await victim?.restart();
+      if (victim) await restart(victim);
     }
   });
 
@@ -253,7 +259,7 @@ describe.skipIf(skipPostgres || skipNginx)('three HTTP instances behind nginx, o
       for (const instance of instances) {
         expect(await instance.stop()).toBe(0);
         await advance();
-        await instance.restart();
+        await restart(instance);
         await advance();
       }
     };

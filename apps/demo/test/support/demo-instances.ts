@@ -1,7 +1,9 @@
 // Instances of the demo over HTTP for the scale-out tests and bench: real child processes of the demo's
 // HTTP entry (bundled once, so each starts quickly), each named by ROUNDTRIP_INSTANCE (the
 // Roundtrip-Instance response header), all with one key file, one database (ROUNDTRIP_DB) and one effect
-// ledger (ROUNDTRIP_LEDGER). An instance can be killed, stopped and started again on its port.
+// ledger (ROUNDTRIP_LEDGER). An instance can be killed, stopped and started again. Every start takes a
+// port the OS picks as the instance binds it (PORT=0): starting again on the old port could find it taken
+// by another process meanwhile, so a restarted instance has a new port (route the proxy to it).
 import { type ChildProcess, spawn } from 'node:child_process';
 
 export interface InstanceSettings {
@@ -18,7 +20,8 @@ export interface InstanceSettings {
 
 export interface DemoInstance {
   name: string;
-  port: number;
+  /** The port it listens on now (a restart gives it a new one). */
+  readonly port: number;
   /** Its process id (changes when it restarts). */
   pid(): number | undefined;
   /** Everything it wrote to stderr since it last started. */
@@ -27,7 +30,7 @@ export interface DemoInstance {
   kill(): Promise<void>;
   /** SIGTERM: finishes the rounds in flight and exits. Resolves with its exit code. */
   stop(): Promise<number | null>;
-  /** Starts it again on the same port (after kill or stop), reading the key file anew. */
+  /** Starts it again (after kill or stop) on a new port, reading the key file anew. */
   restart(): Promise<void>;
 }
 
@@ -35,14 +38,15 @@ interface Running {
   child: ChildProcess;
   exited: Promise<number | null>;
   log: () => string;
+  port: number;
 }
 
-async function launch(settings: InstanceSettings, name: string, port: number): Promise<Running & { port: number }> {
+async function launch(settings: InstanceSettings, name: string): Promise<Running> {
   const child = spawn(process.execPath, [settings.launcher], {
     env: {
       PATH: process.env.PATH ?? '',
       HOME: settings.home,
-      PORT: String(port),
+      PORT: '0',
       ROUNDTRIP_INSTANCE: name,
       ROUNDTRIP_KEY_FILE: settings.keyFile,
       ROUNDTRIP_DB: settings.db,
@@ -65,16 +69,17 @@ async function launch(settings: InstanceSettings, name: string, port: number): P
   return { child, exited, log: () => stderr, port: listening };
 }
 
-/** Starts `count` instances named i1, i2, … on free ports, all at once. */
+/** Starts `count` instances named i1, i2, … on ports of their own, all at once. */
 export async function startInstances(settings: InstanceSettings, count: number): Promise<DemoInstance[]> {
   return Promise.all(
     Array.from({ length: count }, async (_, index) => {
       const name = `i${index + 1}`;
-      let running = await launch(settings, name, 0);
-      const { port } = running;
+      let running = await launch(settings, name);
       const instance: DemoInstance = {
         name,
-        port,
+        get port() {
+          return running.port;
+        },
         pid: () => running.child.pid,
         stderr: () => running.log(),
         async kill() {
@@ -86,7 +91,7 @@ export async function startInstances(settings: InstanceSettings, count: number):
           return running.exited;
         },
         async restart() {
-          running = await launch(settings, name, port);
+          running = await launch(settings, name);
         },
       };
       return instance;

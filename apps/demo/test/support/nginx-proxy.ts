@@ -4,12 +4,14 @@
 // a request to the next instance when one refuses the connection or drops it (a killed or restarting
 // instance): safe for MRTR rounds, which any instance may answer and the effect ledger deduplicates.
 // `max_fails=0` keeps every instance in the rotation, so which instance answers is plain round-robin.
+// nginx also logs to its stderr at notice level, read line by line: it says when it listens, when a reload
+// (route) is done, and when another process took its port first (then it starts again on another one).
 import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { connect, createServer } from 'node:net';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as pause } from 'node:timers/promises';
 
 const NGINX = '/usr/sbin/nginx';
 /** True when Debian's nginx is installed (`bash scripts/services.sh` installs it). */
@@ -20,6 +22,9 @@ export interface NginxProxy {
   url: URL;
   /** Its folder: nginx.conf, error.log, access.log. */
   dir: string;
+  /** Routes to `upstreams` from now on (nginx.conf rewritten, SIGHUP); resolves once the workers of the old
+   * configuration have exited, so every new connection goes by the new one. */
+  route(upstreams: number[]): Promise<void>;
   /** Stops nginx (SIGQUIT, then waits for it to exit) and removes its folder. */
   stop(): Promise<void>;
 }
@@ -32,6 +37,7 @@ master_process on;
 worker_processes 1;
 ${process.getuid?.() === 0 ? 'user root;\n' : ''}pid ${dir}/nginx.pid;
 error_log ${dir}/error.log warn;
+error_log stderr notice;
 events { worker_connections 1024; }
 http {
   access_log ${dir}/access.log;
@@ -58,52 +64,128 @@ ${servers}
 `;
 }
 
-/** A free TCP port on 127.0.0.1 (asked of the OS, then released). */
+/** A TCP port on 127.0.0.1 that was free a moment ago (asked of the OS, then released): nginx binds it
+ * itself, and another process may take it first; startNginx sees that and asks again. */
 async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
+  const server = createServer();
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as { port: number };
+  server.close();
+  await once(server, 'close');
+  return port;
 }
 
-const accepts = (port: number) =>
-  new Promise<boolean>((resolve) => {
-    const socket = connect(port, '127.0.0.1');
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
+/** nginx's master and its workers as its stderr log (notice level) tells them, line by line. */
+class NginxLog {
+  text = '';
+  /** The worker processes running now, by pid. */
+  readonly workers = new Set<number>();
+  private partial = '';
+  private readonly watchers = new Set<(line: string) => void>();
 
-/** Starts nginx in front of `upstreams`; resolves once its port accepts connections (polled, at most 200 times). */
+  constructor(child: ChildProcess) {
+    child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
+      this.text += chunk;
+      const lines = (this.partial + chunk).split('\n');
+      this.partial = lines.pop() ?? '';
+      for (const line of lines) {
+        const started = / start worker process (\d+)$/.exec(line);
+        if (started) this.workers.add(Number(started[1]));
+        const ended = / worker process (\d+) exited /.exec(line);
+        if (ended) this.workers.delete(Number(ended[1]));
+        for (const watcher of [...this.watchers]) watcher(line);
+      }
+    });
+  }
+
+  /** Resolves with what `decide` makes of the first line it does not return undefined for. */
+  until<T>(decide: (line: string) => T | undefined): Promise<T> {
+    return new Promise((resolve) => {
+      const watcher = (line: string) => {
+        const decided = decide(line);
+        if (decided === undefined) return;
+        this.watchers.delete(watcher);
+        resolve(decided);
+      };
+      this.watchers.add(watcher);
+    });
+  }
+}
+
+/** How many ports startNginx tries when another process takes the one it picked before nginx binds it. */
+const BIND_ATTEMPTS = 5;
+
+interface Started {
+  child: ChildProcess;
+  log: NginxLog;
+  exited: Promise<void>;
+}
+
+/** Runs nginx on `port`: 'taken' when the port was in use (nginx is gone again), else once it listens. */
+async function run(dir: string, port: number, upstreams: number[]): Promise<Started | 'taken'> {
+  writeFileSync(join(dir, 'nginx.conf'), nginxConfig(dir, port, upstreams));
+  const child = spawn(NGINX, ['-c', join(dir, 'nginx.conf'), '-p', dir, '-e', join(dir, 'error.log')], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  const log = new NginxLog(child);
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  // the master binds the port before it starts the workers; on EADDRINUSE it says so at once, then
+  // would try again every 500 ms for 2 s: no point, another port is picked instead
+  const outcome = await Promise.race([
+    log.until((line) =>
+      line.includes(' start worker processes')
+        ? ('listening' as const)
+        : line.includes('failed (98: Address already in use)')
+          ? ('taken' as const)
+          : undefined,
+    ),
+    exited.then(() => 'exited' as const),
+  ]);
+  if (outcome === 'listening') return { child, log, exited };
+  child.kill('SIGKILL');
+  await exited;
+  if (outcome === 'taken') return 'taken';
+  throw new Error(`nginx exited (${child.exitCode}) before it listened on 127.0.0.1:${port}: ${log.text}`);
+}
+
+/** Starts nginx in front of `upstreams`; resolves once it listens (on another port if the first one is taken meanwhile). */
 export async function startNginx(upstreams: number[]): Promise<NginxProxy> {
   const dir = mkdtempSync(join(tmpdir(), 'rt-nginx-'));
   for (const sub of ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']) mkdirSync(join(dir, sub));
-  const port = await freePort();
-  writeFileSync(join(dir, 'nginx.conf'), nginxConfig(dir, port, upstreams));
-  const child: ChildProcess = spawn(NGINX, ['-c', join(dir, 'nginx.conf'), '-p', dir, '-e', join(dir, 'error.log')], {
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  let stderr = '';
-  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  for (let attempt = 0; ; attempt++) {
-    if (child.exitCode !== null) throw new Error(`nginx exited (${child.exitCode}) before it listened: ${stderr}`);
-    if (await accepts(port)) break;
-    if (attempt === 200) {
-      child.kill('SIGKILL');
-      throw new Error(`nginx did not listen on 127.0.0.1:${port} after 200 attempts: ${stderr}`);
+  let port = 0;
+  let started: Started | 'taken' = 'taken';
+  for (let attempt = 1; started === 'taken'; attempt++) {
+    if (attempt > BIND_ATTEMPTS) {
+      rmSync(dir, { recursive: true, force: true });
+      throw new Error(`nginx found each of ${BIND_ATTEMPTS} free ports taken by another process before it could bind it`);
     }
-    await pause(25);
+    port = await freePort();
+    started = await run(dir, port, upstreams);
   }
+  const { child, log, exited } = started;
   return {
     url: new URL(`http://127.0.0.1:${port}/mcp`),
     dir,
+    async route(next) {
+      if (child.exitCode !== null || child.signalCode !== null) throw new Error(`nginx is not running: ${log.text}`);
+      writeFileSync(join(dir, 'nginx.conf'), nginxConfig(dir, port, next));
+      const old = new Set(log.workers);
+      let fresh = false;
+      const reloaded = log.until((line) => {
+        if (line.includes('[emerg]')) return new Error(`nginx kept its old upstreams, the new configuration failed: ${line}`);
+        if (/ start worker process \d+$/.test(line)) fresh = true;
+        return fresh && [...old].every((pid) => !log.workers.has(pid)) ? true : undefined;
+      });
+      child.kill('SIGHUP');
+      const outcome = await Promise.race([reloaded, exited.then(() => new Error(`nginx exited while reloading: ${log.text}`))]);
+      if (outcome instanceof Error) throw outcome;
+      // The old workers closed their idle keep-alive connections before they exited, so each FIN was in
+      // this process's sockets before the line above was; those readable events came in the same poll as
+      // that line or an earlier one. Going round to the check phase lets Node's HTTP client see them all
+      // first, so no request of the caller goes out on a connection nginx already closed.
+      await new Promise((resolve) => setImmediate(resolve));
+    },
     async stop() {
       if (child.exitCode === null && child.signalCode === null) {
         child.kill('SIGQUIT');
