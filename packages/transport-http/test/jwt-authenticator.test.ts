@@ -1,5 +1,6 @@
 import { exportJWK, generateSecret, SignJWT, UnsecuredJWT } from 'jose';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { refusedPort } from '../../engine/test/refused-port.ts';
 import { type Authentication, type AuthenticationFailure, createJwtAuthenticator, type JwtAuthenticatorOptions } from '../src/index.ts';
 import {
   AUDIENCE,
@@ -222,10 +223,10 @@ describe('createJwtAuthenticator: tokens verified against a JWKS served over HTT
   });
 
   it('a JWKS server that is gone: 503, the log says the fetch failed', async () => {
-    const { key, jwks, authenticator } = await remoteAuthenticator();
-    await jwks.close();
-    servers.splice(servers.indexOf(jwks), 1);
-    const failure = refused(await authenticator.authenticate(bearer(await signToken(key))));
+    // a port that refuses connections and that no other test can take meanwhile (a closed server's could be)
+    const gone = new URL(`http://127.0.0.1:${await refusedPort()}/.well-known/jwks.json`);
+    const authenticator = createJwtAuthenticator({ jwks: gone, issuer: ISSUER, audience: AUDIENCE, now: () => NOW });
+    const failure = refused(await authenticator.authenticate(bearer(await signToken(key1))));
     expect(failure.status).toBe(503);
     expect(failure.reason).toMatch(
       /^cannot check tokens: fetching or reading the JWKS at http:\/\/127\.0\.0\.1:\d+\/\.well-known\/jwks\.json failed: fetch failed \(.*ECONNREFUSED/,
