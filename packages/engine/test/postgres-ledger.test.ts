@@ -2,12 +2,12 @@
 // what only it has: migrations, leases that find a dead owner, many servers claiming at once, bounded
 // waits, pruning. Needs ROUNDTRIP_TEST_PG (see postgres-test-database.ts); the errors for a server that
 // cannot be reached and the option checks run without it.
-import { createServer } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createPostgresLedger, type PostgresLedger, type PostgresLedgerOptions } from '../src/postgres/index.ts';
 import { describeLedgerContract } from './ledger-contract.ts';
 import { args, confirmingRound, makeRefundTool, type RefundOutput, type Refunds, yes } from './ledger-contract-refund.ts';
 import { createTestDatabase, skipPostgres, type TestDatabase } from './postgres-test-database.ts';
+import { refusedPort } from './refused-port.ts';
 import { accept, complete, inputRequired, makeEngine } from './support.ts';
 
 const DAY = 24 * 60 * 60 * 1000;
@@ -34,18 +34,9 @@ async function waitFor(sql: TestDatabase['sql'], untilMs: number, probe: () => P
   }
 }
 
-/** A loopback port where nothing listens. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
 describe('createPostgresLedger, before any server answers', () => {
   it('says which server it cannot reach (without the password) and to start PostgreSQL', async () => {
-    const port = await closedPort();
+    const port = await refusedPort();
     const failure = createPostgresLedger({ url: `postgres://roundtrip:s3cret@127.0.0.1:${port}/orders` });
     await expect(failure).rejects.toThrow(`Cannot open the effect ledger at postgres://roundtrip@127.0.0.1:${port}/orders (ECONNREFUSED`);
     await expect(failure).rejects.toThrow(/start PostgreSQL \(e\.g\. `pg_ctlcluster 15 main start` on Debian/);
