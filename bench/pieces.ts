@@ -153,8 +153,9 @@ export function buildPieces(input: PieceInput) {
     jsonContext: () => {
       sink += firstNonJson(context, 'context') === undefined ? 1 : 0;
     },
-    finish: () => {
-      escaped = internals.finish(output, {});
+    // async since a tool's result() may be: the await is part of what a final round costs now
+    finish: async () => {
+      escaped = await internals.finish(output, {});
       sink += (escaped as { content: unknown[] }).content.length;
     },
     scope: () => {
@@ -178,7 +179,7 @@ export function buildPieces(input: PieceInput) {
     mk('zod-invalid', 'zod: arguments + invalid answer (readAnswer, failing safeParse)', now.zodInvalid, W_PIECE),
     mk('zod-decline', 'zod: arguments + decline answer (no content to parse)', now.zodDecline, W_SMALL),
     mk('json-context', 'JSON-context check before sealing (firstNonJson)', now.jsonContext, W_PIECE),
-    mk('finish', 'definition finish: result() + structuredContent JSON check', now.finish, W_PIECE),
+    mk('finish', 'definition finish: result() + structuredContent JSON check (awaited)', now.finish, W_PIECE, true),
     mk('scope', 'effect scope for the ledger (setEffectScope and its release)', now.scope, W_SMALL),
   ];
 
