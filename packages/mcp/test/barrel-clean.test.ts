@@ -41,11 +41,9 @@ describe('the Node subpath, @roundtrip/mcp/node', () => {
       'createStderrLog',
       'defaultKeyFilePath',
       'defaultLedgerPath',
-      'isEffectLedger',
-      'openLedgerAt',
+      'openServedEngine',
       'readKeyFile',
       'resolveServerSettings',
-      'startStatelyInspector',
       'startupMessage',
     ]);
   });

@@ -1,22 +1,12 @@
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
-import {
-  createEngine,
-  type EffectLedger,
-  type PromptDefinition,
-  type ResourceDefinition,
-  RoundtripDefinitionError,
-  type ToolDefinition,
-} from '@roundtrip/engine';
-import { createInspectReporter, createServerFactory } from '@roundtrip/mcp';
+import { type PromptDefinition, type ResourceDefinition, RoundtripDefinitionError, type ToolDefinition } from '@roundtrip/engine';
+import { createServerFactory } from '@roundtrip/mcp';
 import {
   createStderrLog,
-  isEffectLedger,
-  type OpenedLedger,
-  openLedgerAt,
+  openServedEngine,
   RoundtripConfigError,
   resolveServerSettings,
   type ServerSettingsFromCode,
-  startStatelyInspector,
   startupMessage,
 } from '@roundtrip/mcp/node';
 import { StdinLineTransport } from './stdin-line-transport.ts';
@@ -61,29 +51,8 @@ export async function runStdioServer(options: StdioServerOptions): Promise<Runni
   const log = createStderrLog(options.name);
   const settings = resolveServerSettings(options.name, options.env ?? process.env, options);
   for (const warning of settings.warnings) log({ level: 'warn', event: 'settings', message: warning });
-  // the SQLite or PostgreSQL ledger is ours to close; a ledger object from the code is the code's
-  const opened: OpenedLedger | undefined = settings.ledgerPath === undefined ? undefined : await openLedgerAt(settings.ledgerPath);
-  const ledger: EffectLedger | undefined = opened ?? (options.ledger && isEffectLedger(options.ledger) ? options.ledger : undefined);
-  const reporter = settings.inspect.address ? createInspectReporter(settings.inspect.address, options.name, log) : undefined;
-  const inspectActors = settings.inspect.stately ? await startStatelyInspector(log, settings.inspect.answers) : undefined;
-  let engine: ReturnType<typeof createEngine>;
-  try {
-    engine = createEngine({
-      ...(options.tools && { tools: options.tools }),
-      ...(options.prompts && { prompts: options.prompts }),
-      ...(options.resources && { resources: options.resources }),
-      keyring: settings.keyring,
-      audience: options.name,
-      ...settings.limits,
-      ...(ledger && { ledger }),
-      ...(reporter && { inspect: reporter.report, inspectAnswers: settings.inspect.answers }),
-      ...(inspectActors && { inspectActors }),
-      log,
-    });
-  } catch (error) {
-    await opened?.close();
-    throw error;
-  }
+  const served = await openServedEngine(options, settings, log);
+  const { engine } = served;
   const onError = (error: Error) => log({ level: 'warn', event: 'protocol', message: error.message });
   const factory = createServerFactory({
     engine,
@@ -112,7 +81,7 @@ export async function runStdioServer(options: StdioServerOptions): Promise<Runni
         try {
           await options.onClose?.();
         } finally {
-          await opened?.close();
+          await served.close();
           // anything still holding the event loop (a legacy round waiting on the host) must not keep a closed server alive
           setTimeout(() => process.exit(process.exitCode ?? 0), 1000).unref();
         }

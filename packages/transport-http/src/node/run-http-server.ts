@@ -1,22 +1,16 @@
 import {
-  createEngine,
-  type EffectLedger,
   type EngineLogEntry,
   type PromptDefinition,
   type ResourceDefinition,
   RoundtripDefinitionError,
   type ToolDefinition,
 } from '@roundtrip/engine';
-import { createInspectReporter } from '@roundtrip/mcp';
 import {
   createStderrLog,
-  isEffectLedger,
-  type OpenedLedger,
-  openLedgerAt,
+  openServedEngine,
   RoundtripConfigError,
   resolveServerSettings,
   type ServerSettingsFromCode,
-  startStatelyInspector,
   startupMessage,
 } from '@roundtrip/mcp/node';
 import { decideBind } from '../bind-policy.ts';
@@ -103,26 +97,11 @@ export async function runHttpServer(options: HttpServerOptions): Promise<Running
   const settings = resolveServerSettings(options.name, env, options);
   for (const warning of settings.warnings) log({ level: 'warn', event: 'settings', message: warning });
   if (bind.warning) log({ level: 'warn', event: 'settings', message: bind.warning });
-  const opened: OpenedLedger | undefined = settings.ledgerPath === undefined ? undefined : await openLedgerAt(settings.ledgerPath);
-  const ledger: EffectLedger | undefined = opened ?? (options.ledger && isEffectLedger(options.ledger) ? options.ledger : undefined);
-  const reporter = settings.inspect.address ? createInspectReporter(settings.inspect.address, options.name, log) : undefined;
-  const inspectActors = settings.inspect.stately ? await startStatelyInspector(log, settings.inspect.answers) : undefined;
+  const served = await openServedEngine(options, settings, log);
+  const { engine } = served;
   let started: Awaited<ReturnType<typeof listenNodeHttp>>;
-  let engine: ReturnType<typeof createEngine>;
   let resource: URL | undefined;
   try {
-    engine = createEngine({
-      ...(options.tools && { tools: options.tools }),
-      ...(options.prompts && { prompts: options.prompts }),
-      ...(options.resources && { resources: options.resources }),
-      keyring: settings.keyring,
-      audience: options.name,
-      ...settings.limits,
-      ...(ledger && { ledger }),
-      ...(reporter && { inspect: reporter.report, inspectAnswers: settings.inspect.answers }),
-      ...(inspectActors && { inspectActors }),
-      log,
-    });
     const onError = (error: Error) => log({ level: 'warn', event: 'protocol', message: error.message });
     started = await listenNodeHttp(
       address,
@@ -150,7 +129,7 @@ export async function runHttpServer(options: HttpServerOptions): Promise<Running
       onError,
     );
   } catch (error) {
-    await opened?.close();
+    await served.close();
     throw error;
   }
   const { listener } = started;
@@ -185,7 +164,7 @@ export async function runHttpServer(options: HttpServerOptions): Promise<Running
         try {
           await options.onClose?.();
         } finally {
-          await opened?.close();
+          await served.close();
         }
       }
       if (report.cut.length > 0) {

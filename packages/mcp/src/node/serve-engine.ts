@@ -1,0 +1,72 @@
+// The engine a Node server serves, built the same way by every transport (stdio, HTTP): the effect
+// ledger it opens from its settings (a SQLite file or a PostgreSQL URL) or the one the code gives, the
+// inspector it reports to, Stately's inspector, and the engine itself over the resolved keyring and limits.
+import {
+  createEngine,
+  type EffectLedger,
+  type Engine,
+  type EngineLogEntry,
+  type PromptDefinition,
+  type ResourceDefinition,
+  type ToolDefinition,
+} from '@roundtrip/engine';
+import { createInspectReporter } from '../inspect-reporter.ts';
+import { openLedgerAt } from './open-ledger.ts';
+import { isEffectLedger } from './resolve-ledger-path.ts';
+import type { ServerSettings, ServerSettingsFromCode } from './resolve-server-settings.ts';
+import { startStatelyInspector } from './stately-inspector.ts';
+
+export interface ServedEngineOptions extends ServerSettingsFromCode {
+  /** The server's name: the audience its states are sealed for, and its name in the inspector. */
+  name: string;
+  tools?: readonly ToolDefinition[] | undefined;
+  prompts?: readonly PromptDefinition[] | undefined;
+  resources?: readonly ResourceDefinition[] | undefined;
+}
+
+/** The engine, and how to release what was opened for it (the ledger this server opened; not one the code gave). */
+export interface ServedEngine {
+  engine: Engine;
+  close(): Promise<void>;
+}
+
+/**
+ * Opens what the settings name and builds the engine over it. A definition problem closes the ledger it
+ * opened before it is thrown.
+ *
+ * @example
+ * const settings = resolveServerSettings(options.name, process.env, options);
+ * const { engine, close } = await openServedEngine(options, settings, log);
+ */
+export async function openServedEngine(
+  options: ServedEngineOptions,
+  settings: ServerSettings,
+  log: (entry: EngineLogEntry) => void,
+): Promise<ServedEngine> {
+  // the SQLite or PostgreSQL ledger is ours to close; a ledger object from the code is the code's
+  const opened = settings.ledgerPath === undefined ? undefined : await openLedgerAt(settings.ledgerPath);
+  const ledger: EffectLedger | undefined = opened ?? (options.ledger && isEffectLedger(options.ledger) ? options.ledger : undefined);
+  const reporter = settings.inspect.address ? createInspectReporter(settings.inspect.address, options.name, log) : undefined;
+  const inspectActors = settings.inspect.stately ? await startStatelyInspector(log, settings.inspect.answers) : undefined;
+  const close = async () => {
+    await opened?.close();
+  };
+  try {
+    const engine = createEngine({
+      ...(options.tools && { tools: options.tools }),
+      ...(options.prompts && { prompts: options.prompts }),
+      ...(options.resources && { resources: options.resources }),
+      keyring: settings.keyring,
+      audience: options.name,
+      ...settings.limits,
+      ...(ledger && { ledger }),
+      ...(reporter && { inspect: reporter.report, inspectAnswers: settings.inspect.answers }),
+      ...(inspectActors && { inspectActors }),
+      log,
+    });
+    return { engine, close };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
