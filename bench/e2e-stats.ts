@@ -1,0 +1,98 @@
+// Figures of the end-to-end benches: a conversation timed, percentiles, and alternating batches of two sides.
+import { loadavg } from 'node:os';
+import { performance } from 'node:perf_hooks';
+import type { Client } from '@modelcontextprotocol/client';
+
+type Round = { requestState?: string; structuredContent?: { status?: string } };
+const manual = { allowInputRequired: true } as const;
+
+/**
+ * One refund_order conversation: the first round asks to confirm, the retry carries `answer`. Checks the
+ * status it ends in (`kept` for a decline, `refunded` for an accept) and returns its wall time, ms.
+ */
+export async function conversation(client: Client, orderId = 'ord_51', answer: 'decline' | 'accept' = 'decline'): Promise<number> {
+  const args = { order_id: orderId };
+  const start = performance.now();
+  const ask = (await client.callTool({ name: 'refund_order', arguments: args }, manual)) as Round;
+  if (typeof ask.requestState !== 'string') throw new Error(`expected the first round to ask: ${JSON.stringify(ask)}`);
+  const inputResponses = { confirm: answer === 'accept' ? { action: 'accept', content: { confirm: true } } : { action: 'decline' } };
+  const done = (await client.callTool(
+    { name: 'refund_order', arguments: args, requestState: ask.requestState, inputResponses } as never,
+    manual,
+  )) as Round;
+  const ms = performance.now() - start;
+  const expected = answer === 'accept' ? 'refunded' : 'kept';
+  if (done.structuredContent?.status !== expected) throw new Error(`expected '${expected}': ${JSON.stringify(done)}`);
+  return ms;
+}
+
+export function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  if (p === 50) {
+    const middle = sorted.length >> 1;
+    return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+  }
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+}
+
+export const median = (values: number[]) => percentile(values, 50);
+export const load = () => loadavg()[0]!.toFixed(2);
+
+export interface SideSamples {
+  /** Every conversation's ms. */
+  all: number[];
+  /** Each batch's median ms. */
+  batchMedians: number[];
+  /** Each batch's conversations per second (wall time of the batch). */
+  batchRates: number[];
+}
+
+export interface Paired {
+  ours: SideSamples;
+  peer: SideSamples;
+  loadBefore: string;
+  loadAfter: string;
+}
+
+const empty = (): SideSamples => ({ all: [], batchMedians: [], batchRates: [] });
+
+/**
+ * Runs `batches` batches of each side, the order flipped every batch (ours first in even batches).
+ * `runBatch` runs one batch and returns its conversations' ms.
+ */
+export async function alternate(batches: number, runBatch: (side: 'ours' | 'peer') => Promise<number[]>): Promise<Paired> {
+  const result = { ours: empty(), peer: empty(), loadBefore: load(), loadAfter: '' };
+  for (let batch = 0; batch < batches; batch++) {
+    for (const side of batch % 2 === 0 ? (['ours', 'peer'] as const) : (['peer', 'ours'] as const)) {
+      const start = performance.now();
+      const times = await runBatch(side);
+      const seconds = (performance.now() - start) / 1000;
+      result[side].all.push(...times);
+      result[side].batchMedians.push(median(times));
+      result[side].batchRates.push(times.length / seconds);
+    }
+  }
+  result.loadAfter = load();
+  return result;
+}
+
+/** Prints the paired figures: median of per-batch ratios (ours / peer) with their range, medians, p99s. */
+export function report(title: string, { ours, peer, loadBefore, loadAfter }: Paired, withRate = false): void {
+  const ratios = ours.batchMedians.map((m, i) => m / peer.batchMedians[i]!);
+  const f = (x: number) => x.toFixed(2);
+  console.log(`\n${title} (load average ${loadBefore} → ${loadAfter})`);
+  console.log(`  conversations: ${ours.all.length} each, ${ours.batchMedians.length} alternating batches`);
+  console.log(`  median ms      ours ${f(median(ours.all))}   peer ${f(median(peer.all))}`);
+  console.log(
+    `  p99 ms         ours ${f(percentile(ours.all, 99))}   peer ${f(percentile(peer.all, 99))}   ours / peer ${f(percentile(ours.all, 99) / percentile(peer.all, 99))}`,
+  );
+  console.log(
+    `  ours / peer, median of per-batch median ratios: ${f(median(ratios))} (batches ${f(Math.min(...ratios))} – ${f(Math.max(...ratios))})`,
+  );
+  if (withRate) {
+    const rateRatios = ours.batchRates.map((r, i) => r / peer.batchRates[i]!);
+    console.log(
+      `  conversations/s  ours ${median(ours.batchRates).toFixed(1)}   peer ${median(peer.batchRates).toFixed(1)}   ours / peer ${f(median(rateRatios))} (batches ${f(Math.min(...rateRatios))} – ${f(Math.max(...rateRatios))})`,
+    );
+  }
+}

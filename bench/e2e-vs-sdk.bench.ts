@@ -1,0 +1,74 @@
+// End to end against the SDK alone: refund_order conversations (ask to confirm, then decline: two rounds,
+// nothing refunded) on our demo server and on the peer in bench/peers (the same tool hand-written on the
+// official SDK), over real stdio processes and over stateless Streamable HTTP (sequential, and 20 in
+// flight), the official v2 client pinned to 2026-07-28. Both servers are bundled by the same esbuild and
+// read the same SQLite orders file. Run from the repo root: `pnpm bench:e2e [stdio|http|all]` (about 2 min
+// for all). With CPU_PROF=<dir> the servers run with --cpu-prof into that folder.
+//
+// Sides run in alternating batches (the order flipped every batch); a figure is the median of the
+// per-batch median ratios ours / peer, and the p99 of every conversation of each side.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Client } from '@modelcontextprotocol/client';
+import { connectHttp, prepareFiles, type Side, startHttp, startStdio } from './e2e-servers.ts';
+import { alternate, conversation, report } from './e2e-stats.ts';
+
+const which = process.argv[2] ?? 'all';
+if (!['stdio', 'http', 'all'].includes(which)) throw new Error(`unknown part '${which}': give stdio, http or all.`);
+const BATCHES = 20;
+const SEQUENTIAL_PER_BATCH = 50;
+const IN_FLIGHT = 20;
+const PER_CLIENT_PER_BATCH = 10;
+const WARM_UP = 200;
+
+const nodeArgs = process.env.CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.CPU_PROF}`] : [];
+const dir = mkdtempSync(join(tmpdir(), 'roundtrip-bench-e2e-'));
+const files = await prepareFiles(dir);
+
+async function sequential(client: Client, count: number): Promise<number[]> {
+  const times: number[] = [];
+  for (let i = 0; i < count; i++) times.push(await conversation(client));
+  return times;
+}
+
+async function concurrent(clients: Client[], perClient: number): Promise<number[]> {
+  const lists = await Promise.all(clients.map((client) => sequential(client, perClient)));
+  return lists.flat();
+}
+
+console.log(
+  `refund_order conversations (ask, then decline), ours (the demo) / peer (SDK alone); ${availableParallelism()} cores, Node ${process.version}`,
+);
+try {
+  if (which !== 'http') {
+    const servers = { ours: await startStdio(files, 'ours', nodeArgs), peer: await startStdio(files, 'peer', nodeArgs) };
+    try {
+      for (const side of ['ours', 'peer'] as const) await sequential(servers[side].client, WARM_UP);
+      report('stdio, sequential', await alternate(BATCHES, (side) => sequential(servers[side].client, SEQUENTIAL_PER_BATCH)));
+    } finally {
+      await Promise.all([servers.ours.close(), servers.peer.close()]);
+    }
+  }
+  if (which !== 'stdio') {
+    const servers = { ours: await startHttp(files, 'ours', nodeArgs), peer: await startHttp(files, 'peer', nodeArgs) };
+    const clients: Record<Side, Client[]> = { ours: [], peer: [] };
+    try {
+      for (const side of ['ours', 'peer'] as const)
+        clients[side] = await Promise.all(Array.from({ length: IN_FLIGHT }, () => connectHttp(servers[side].url)));
+      for (const side of ['ours', 'peer'] as const) await sequential(clients[side][0]!, WARM_UP);
+      report('HTTP, sequential (one client)', await alternate(BATCHES, (side) => sequential(clients[side][0]!, SEQUENTIAL_PER_BATCH)));
+      for (const side of ['ours', 'peer'] as const) await concurrent(clients[side], 5);
+      report(
+        `HTTP, ${IN_FLIGHT} in flight (${IN_FLIGHT} clients, conversations back to back)`,
+        await alternate(BATCHES / 2, (side) => concurrent(clients[side], PER_CLIENT_PER_BATCH)),
+        true,
+      );
+    } finally {
+      await Promise.all([...clients.ours, ...clients.peer].map((client) => client.close()));
+      await Promise.all([servers.ours.stop(), servers.peer.stop()]);
+    }
+  }
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}

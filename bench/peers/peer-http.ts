@@ -1,0 +1,38 @@
+// The peer over stateless Streamable HTTP: the SDK's createMcpHandler (legacy 'stateless', responseMode
+// 'auto', as our HTTP transport sets them) on node:http through @modelcontextprotocol/node's toNodeHandler,
+// at http://127.0.0.1:$PORT/mcp (PORT 0 picks one). `node --import tsx bench/peers/peer-http.ts` with the
+// settings of peer-stdio.ts; it writes `[refund-peer] listening at <url>` to stderr when ready.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { toNodeHandler } from '@modelcontextprotocol/node';
+import { createMcpHandler } from '@modelcontextprotocol/server';
+import { openPeerOrders } from './peer-orders.ts';
+import { peerSettings } from './peer-settings.ts';
+import { createRefundPeerFactory } from './refund-peer-server.ts';
+
+const { db, stateKey, principal } = peerSettings();
+const orders = openPeerOrders(db);
+const handler = createMcpHandler(createRefundPeerFactory({ orders, stateKey, principal }), {
+  legacy: 'stateless',
+  responseMode: 'auto',
+  onerror: (error) => process.stderr.write(`[refund-peer] ${error.message}\n`),
+});
+const serve = toNodeHandler(handler);
+const server = createServer((req, res) => {
+  if (req.url !== '/mcp') {
+    res.writeHead(404).end();
+    return;
+  }
+  void serve(req, res);
+});
+server.listen(Number(process.env.PORT ?? 0), '127.0.0.1', () => {
+  const { port } = server.address() as AddressInfo;
+  process.stderr.write(`[refund-peer] listening at http://127.0.0.1:${port}/mcp\n`);
+});
+const stop = () => {
+  server.close();
+  void handler.close();
+  orders.close();
+};
+process.on('SIGTERM', stop);
+process.on('SIGINT', stop);
