@@ -79,7 +79,7 @@ export async function startStdio(files: BenchFiles, side: Side, nodeArgs: string
     cwd: files.dir,
     stderr: 'pipe',
   });
-  transport.stderr?.resume();
+  transport.stderr?.on('data', () => {}); // drained, unread
   const client = newClient();
   await client.connect(transport);
   const pid = transport.pid;

@@ -1,4 +1,5 @@
 // Figures of the end-to-end benches: a conversation timed, percentiles, and alternating batches of two sides.
+import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import type { Client } from '@modelcontextprotocol/client';
@@ -45,6 +46,8 @@ export interface SideSamples {
   batchMedians: number[];
   /** Each batch's conversations per second (wall time of the batch). */
   batchRates: number[];
+  /** CPU ms (user + system) the side's server process used during its batches. */
+  cpuMs: number;
 }
 
 export interface Paired {
@@ -54,18 +57,31 @@ export interface Paired {
   loadAfter: string;
 }
 
-const empty = (): SideSamples => ({ all: [], batchMedians: [], batchRates: [] });
+const empty = (): SideSamples => ({ all: [], batchMedians: [], batchRates: [], cpuMs: 0 });
+
+/** CPU ms (user + system) a process has used so far, from /proc (Linux; 10 ms ticks). */
+export function processCpuMs(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
 
 /**
  * Runs `batches` batches of each side, the order flipped every batch (ours first in even batches).
  * `runBatch` runs one batch and returns its conversations' ms.
  */
-export async function alternate(batches: number, runBatch: (side: 'ours' | 'peer') => Promise<number[]>): Promise<Paired> {
+export async function alternate(
+  batches: number,
+  runBatch: (side: 'ours' | 'peer') => Promise<number[]>,
+  pids: Record<'ours' | 'peer', number>,
+): Promise<Paired> {
   const result = { ours: empty(), peer: empty(), loadBefore: load(), loadAfter: '' };
   for (let batch = 0; batch < batches; batch++) {
     for (const side of batch % 2 === 0 ? (['ours', 'peer'] as const) : (['peer', 'ours'] as const)) {
       const start = performance.now();
+      const cpuBefore = processCpuMs(pids[side]);
       const times = await runBatch(side);
+      result[side].cpuMs += processCpuMs(pids[side]) - cpuBefore;
       const seconds = (performance.now() - start) / 1000;
       result[side].all.push(...times);
       result[side].batchMedians.push(median(times));
@@ -88,6 +104,10 @@ export function report(title: string, { ours, peer, loadBefore, loadAfter }: Pai
   );
   console.log(
     `  ours / peer, median of per-batch median ratios: ${f(median(ratios))} (batches ${f(Math.min(...ratios))} – ${f(Math.max(...ratios))})`,
+  );
+  const cpu = (s: SideSamples) => s.cpuMs / s.all.length;
+  console.log(
+    `  server CPU ms per conversation (/proc)  ours ${f(cpu(ours))}   peer ${f(cpu(peer))}   ours / peer ${f(cpu(ours) / cpu(peer))}`,
   );
   if (withRate) {
     const rateRatios = ours.batchRates.map((r, i) => r / peer.batchRates[i]!);

@@ -26,6 +26,12 @@ const nodeArgs = process.env.CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process
 const dir = mkdtempSync(join(tmpdir(), 'roundtrip-bench-e2e-'));
 const files = await prepareFiles(dir);
 
+const pidsOf = (servers: Record<Side, { pid: number }>) => ({ ours: servers.ours.pid, peer: servers.peer.pid });
+const httpPids = (servers: Record<Side, { child: { pid?: number | undefined } }>) => ({
+  ours: servers.ours.child.pid!,
+  peer: servers.peer.child.pid!,
+});
+
 async function sequential(client: Client, count: number): Promise<number[]> {
   const times: number[] = [];
   for (let i = 0; i < count; i++) times.push(await conversation(client));
@@ -45,7 +51,10 @@ try {
     const servers = { ours: await startStdio(files, 'ours', nodeArgs), peer: await startStdio(files, 'peer', nodeArgs) };
     try {
       for (const side of ['ours', 'peer'] as const) await sequential(servers[side].client, WARM_UP);
-      report('stdio, sequential', await alternate(BATCHES, (side) => sequential(servers[side].client, SEQUENTIAL_PER_BATCH)));
+      report(
+        'stdio, sequential',
+        await alternate(BATCHES, (side) => sequential(servers[side].client, SEQUENTIAL_PER_BATCH), pidsOf(servers)),
+      );
     } finally {
       await Promise.all([servers.ours.close(), servers.peer.close()]);
     }
@@ -57,11 +66,14 @@ try {
       for (const side of ['ours', 'peer'] as const)
         clients[side] = await Promise.all(Array.from({ length: IN_FLIGHT }, () => connectHttp(servers[side].url)));
       for (const side of ['ours', 'peer'] as const) await sequential(clients[side][0]!, WARM_UP);
-      report('HTTP, sequential (one client)', await alternate(BATCHES, (side) => sequential(clients[side][0]!, SEQUENTIAL_PER_BATCH)));
+      report(
+        'HTTP, sequential (one client)',
+        await alternate(BATCHES, (side) => sequential(clients[side][0]!, SEQUENTIAL_PER_BATCH), httpPids(servers)),
+      );
       for (const side of ['ours', 'peer'] as const) await concurrent(clients[side], 5);
       report(
         `HTTP, ${IN_FLIGHT} in flight (${IN_FLIGHT} clients, conversations back to back)`,
-        await alternate(BATCHES / 2, (side) => concurrent(clients[side], PER_CLIENT_PER_BATCH)),
+        await alternate(BATCHES / 2, (side) => concurrent(clients[side], PER_CLIENT_PER_BATCH), httpPids(servers)),
         true,
       );
     } finally {
