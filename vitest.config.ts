@@ -12,5 +12,7 @@ export default defineConfig({
     maxWorkers: availableParallelism(),
     // one module graph per worker: each file re-importing xstate, zod and the SDK cost more than the tests
     isolate: false,
+    // the folder the workers' shared bundles go to (packages/mcp/test/fixtures/worker-bundles.ts), removed after the run
+    globalSetup: ['packages/mcp/test/fixtures/bundle-folder-setup.ts'],
   },
 });

@@ -1,8 +1,10 @@
 // Bundles a TypeScript entry of the demo (the workspace packages and installed packages it imports,
 // better-sqlite3 aside) into one JavaScript file that plain `node` runs: a child process then starts in
 // a fraction of the time it takes through tsx (see the transport's bundle-script.ts, which builds it).
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bundleForNode as bundle } from '../../../../packages/mcp/test/fixtures/bundle-script.ts';
+import { copyWorkerBundle } from '../../../../packages/mcp/test/fixtures/worker-bundles.ts';
 
 /**
  * Bundles `entry` (a URL of a TypeScript file) into `outfile` (an `.mjs` path) and returns `outfile`.
@@ -12,6 +14,10 @@ import { bundleForNode as bundle } from '../../../../packages/mcp/test/fixtures/
  * spawn(process.execPath, [server]);
  */
 export async function bundleForNode(entry: URL, outfile: string): Promise<string> {
-  await bundle({ entryPoints: [fileURLToPath(entry)], outfile });
+  // built once per test worker (worker-bundles.ts), copied to outfile
+  await copyWorkerBundle(`entry ${entry.href}`, outfile, async (dir) => {
+    await bundle({ entryPoints: [fileURLToPath(entry)], outfile: join(dir, 'bundle.mjs') });
+    return join(dir, 'bundle.mjs');
+  });
   return outfile;
 }
