@@ -1,7 +1,9 @@
 // `roundtrip call` in-process: the answers come from a scripted stdin, the server is a real child
 // process on every protocol era: the CLI's own `serve` of the TypeScript fixture module, spawned from
 // the module given to call (the path a user takes) with serve's options passed on, twice; the bundled
-// command and module given after `--` (see bundled-cli.ts) for the rest.
+// command and module given after `--` (see bundled-cli.ts) for the eras, a server log and a server that
+// stops. What call checks against the server's list (a name not offered, a misspelt argument) is the same
+// on every transport: it asks the trip definitions served over HTTP in this process (http-mcp-server.ts).
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,22 +11,27 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type BundledCli, bundleCli } from './fixtures/bundled-cli.ts';
+import { type HttpMcpServer, startHttpMcpServer } from './fixtures/http-mcp-server.ts';
 import { runCommand } from './fixtures/run-command.ts';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const key = randomBytes(32).toString('base64url');
 let bundled: BundledCli;
+let served: HttpMcpServer;
 let home: string;
 beforeAll(async () => {
-  bundled = await bundleCli('trip-definitions');
+  [bundled, served] = await Promise.all([bundleCli('trip-definitions'), startHttpMcpServer()]);
   home = mkdtempSync(join(tmpdir(), 'roundtrip-call-'));
 });
-afterAll(() => {
+afterAll(async () => {
   bundled.remove();
+  await served.close();
   rmSync(home, { recursive: true, force: true });
 });
 /** The bundled fixture module served by the bundled `roundtrip serve`, with a key and no ledger file. */
 const server = () => ['--', ...bundled.serve('trip-definitions', { ROUNDTRIP_KEY: key, ROUNDTRIP_LEDGER: ':memory:' })];
+/** The same definitions served over HTTP in this process. */
+const inProcess = () => ['--url', served.url];
 
 const run = (args: string[], lines: string[] = []) => runCommand(args, { cwd: here, lines });
 
@@ -66,12 +73,12 @@ describe('roundtrip call', { timeout: 120_000 }, () => {
   });
 
   it('exits 2 naming what the server offers when the name is not offered', async () => {
-    const { code, err } = await run(['call', 'plan', '--era', '2025-11-25', ...server()]);
+    const { code, err } = await run(['call', 'plan', ...inProcess()]);
     expect(err).toContain(
       "roundtrip call: the server offers no tool, prompt or resource named 'plan'. It offers:\n  tool plan_trip\n  prompt postcard\n  resource template weather (trip://{city}/weather)\n",
     );
     expect(code).toBe(2);
-    const misspelt = await run(['call', 'plan_trp', '--era', '2025-11-25', ...server()]);
+    const misspelt = await run(['call', 'plan_trp', ...inProcess()]);
     expect(misspelt.err).toContain(
       "roundtrip call: the server offers no tool, prompt or resource named 'plan_trp'. Did you mean 'plan_trip'?",
     );
@@ -79,13 +86,13 @@ describe('roundtrip call', { timeout: 120_000 }, () => {
   });
 
   it('exits 2 naming a misspelt argument with the one meant, before sending anything', async () => {
-    const tool = await run(['call', 'plan_trip', '--era', '2025-11-25', '--args', '{"traveler":"Ada"}', ...server()]);
+    const tool = await run(['call', 'plan_trip', '--args', '{"traveler":"Ada"}', ...inProcess()]);
     expect(tool.err).toBe(
       "roundtrip call: --args names 'traveler' (did you mean 'traveller'?), which tool plan_trip does not take: it takes 'traveller'. Correct the name in --args.\n",
     );
     expect(tool.out).toBe('');
     expect(tool.code).toBe(2);
-    const prompt = await run(['call', 'postcard', '--args', '{"to":"Mum","tone":"warm"}', ...server()]);
+    const prompt = await run(['call', 'postcard', '--args', '{"to":"Mum","tone":"warm"}', ...inProcess()]);
     expect(prompt.err).toBe(
       "roundtrip call: --args names 'tone', which prompt postcard does not take: it takes 'to'. Correct the name in --args.\n",
     );
