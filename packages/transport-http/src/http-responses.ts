@@ -45,10 +45,20 @@ export function shuttingDownResponse(): Response {
   );
 }
 
-/** The response with the instance header added (a response's own headers may be immutable: it is copied). */
+/**
+ * The response with the instance header added: set on the response itself when its headers can be
+ * changed (a response made with `new Response`, as the SDK's and ours are), else on a copy (a response
+ * from `fetch`, or `Response.error()`, has immutable headers). Setting it in place spares each answer
+ * a second Headers, Response and body stream.
+ */
 export function withInstanceHeader(response: Response, instance: string | undefined): Response {
   if (instance === undefined) return response;
-  const headers = new Headers(response.headers);
-  headers.set(INSTANCE_HEADER, instance);
-  return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+  try {
+    response.headers.set(INSTANCE_HEADER, instance);
+    return response;
+  } catch {
+    const headers = new Headers(response.headers);
+    headers.set(INSTANCE_HEADER, instance);
+    return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+  }
 }
