@@ -12,22 +12,25 @@ import { bundleForNode } from '../apps/demo/test/support/bundle.ts';
 import { generateKey } from '../packages/engine/src/index.ts';
 
 export type Side = 'ours' | 'peer';
+/** The stateful peer (live XState actors per conversation) exists over stdio only. */
+export type StdioSide = Side | 'stateful';
 export type Transport = 'stdio' | 'http';
 
 /** The entries bundled, by side and transport. */
-const ENTRIES: Record<Side, Record<Transport, URL>> = {
+const ENTRIES: Record<StdioSide, Partial<Record<Transport, URL>>> = {
   ours: {
     stdio: new URL('../apps/demo/src/server.ts', import.meta.url),
     http: new URL('../apps/demo/src/http-server.ts', import.meta.url),
   },
   peer: { stdio: new URL('./peers/peer-stdio.ts', import.meta.url), http: new URL('./peers/peer-http.ts', import.meta.url) },
+  stateful: { stdio: new URL('./peers/stateful-peer-stdio.ts', import.meta.url) },
 };
 
 export interface BenchFiles {
   dir: string;
   env: Record<string, string>;
   /** The bundle of a side's entry for a transport (built on first use). */
-  bundle(side: Side, transport: Transport): Promise<string>;
+  bundle(side: StdioSide, transport: Transport): Promise<string>;
 }
 
 /** Makes the orders file (the demo's seed orders, ledger table beside them) and the settings both sides read. */
@@ -42,11 +45,13 @@ export async function prepareFiles(dir: string, extraEnv: Record<string, string>
     ...extraEnv,
   };
   const built = new Map<string, Promise<string>>();
-  const bundle = (side: Side, transport: Transport) => {
+  const bundle = (side: StdioSide, transport: Transport) => {
     const key = `${side}-${transport}`;
+    const entry = ENTRIES[side][transport];
+    if (!entry) throw new Error(`there is no ${side} server over ${transport}`);
     let found = built.get(key);
     if (!found) {
-      found = bundleForNode(ENTRIES[side][transport], join(dir, `${key}.mjs`));
+      found = bundleForNode(entry, join(dir, `${key}.mjs`));
       built.set(key, found);
     }
     return found;
@@ -71,7 +76,7 @@ export interface StdioServer {
 }
 
 /** Spawns a side's stdio server with the official client's transport; `nodeArgs` go before the bundle (e.g. --cpu-prof). */
-export async function startStdio(files: BenchFiles, side: Side, nodeArgs: string[] = []): Promise<StdioServer> {
+export async function startStdio(files: BenchFiles, side: StdioSide, nodeArgs: string[] = []): Promise<StdioServer> {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [...nodeArgs, await files.bundle(side, 'stdio')],
