@@ -63,7 +63,7 @@ export function compileCompletion(
   if (complete === undefined) return { names, completers };
   if (typeof complete !== 'object' || complete === null) {
     problems.add(
-      `${owner} › complete`,
+      [owner, 'complete'],
       'invalid_option',
       "'complete' is not an object.",
       'Give { argumentName: [values] or (value) => values }.',
@@ -71,7 +71,7 @@ export function compileCompletion(
     return { names, completers };
   }
   for (const [name, completer] of Object.entries(complete)) {
-    const where = `${owner} › complete › '${name}'`;
+    const where = [owner, 'complete', `'${name}'`];
     if (!names.includes(name)) {
       const known = names.length ? names.map((n) => `'${n}'`).join(', ') : 'none';
       problems.add(where, 'invalid_option', `'${name}' is not one of the arguments (${known}).`, 'Name an argument the definition has.');

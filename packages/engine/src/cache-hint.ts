@@ -14,7 +14,7 @@ export function checkCacheHint(owner: string, hint: unknown, problems: ProblemLi
     typeof ttlMs === 'number' && Number.isSafeInteger(ttlMs) && ttlMs >= 0 && (cacheScope === 'public' || cacheScope === 'private');
   if (ok && Object.keys(rest).length === 0) return Object.freeze({ ttlMs, cacheScope });
   problems.add(
-    `${owner} › cache`,
+    [owner, 'cache'],
     'invalid_option',
     `the cache hint ${JSON.stringify(hint)} is not { ttlMs, cacheScope }.`,
     "Give { ttlMs: a whole number of milliseconds ≥ 0, cacheScope: 'public' or 'private' }, or leave it out.",

@@ -142,7 +142,7 @@ export function compileMachine(
   const finals = allNodes(machine.root).filter((n) => n.type === 'final' && n.parent === machine.root && n.config.output !== undefined);
   if (finals.length > 0 && machine.config.output === undefined) {
     problems.add(
-      `${owner} › machine '${machine.id}'`,
+      [owner, `machine '${machine.id}'`],
       'invalid_option',
       `its final state '${finals[0]!.key}' has an output but the machine has no top-level 'output', so XState reports no output at all.`,
       "Add output: ({ event }) => event.output to the machine's config to pass on the output of whichever final state it reached.",
@@ -152,7 +152,7 @@ export function compileMachine(
   const askers = new Map<string, AnyStateNode[]>();
   const structure: unknown[] = [];
   for (const node of allNodes(machine.root)) {
-    const where = `${owner} › state '${node.id}'`;
+    const where = [owner, `state '${node.id}'`];
     if (node.config.after && Object.keys(node.config.after).length > 0) {
       problems.add(
         where,
@@ -202,7 +202,7 @@ export function compileMachine(
       } else {
         const events = handledEvents(node);
         for (const key of askConfig as string[]) {
-          const askWhere = `${where} › ask '${key}'`;
+          const askWhere = [...where, `ask '${key}'`];
           const question = questions.get(key);
           if (!question) {
             const known = [...questions.keys()];
@@ -257,7 +257,7 @@ export function compileMachine(
       for (let j = i + 1; j < nodes.length; j++) {
         if (canBeActiveTogether(nodes[i]!, nodes[j]!)) {
           problems.add(
-            `${owner} › ask '${key}'`,
+            [owner, `ask '${key}'`],
             'question_asked_twice',
             `states '${nodes[i]!.id}' and '${nodes[j]!.id}' can be active at the same time and both ask '${key}', so one answer could not tell them apart.`,
             'Give the question of each parallel region its own key.',
@@ -270,7 +270,7 @@ export function compileMachine(
   for (const key of questions.keys()) {
     if (!asked.has(key)) {
       problems.add(
-        `${owner} › question '${key}'`,
+        [owner, `question '${key}'`],
         'unused_question',
         'no state asks it.',
         `Ask it from a state (meta: { ask: ['${key}'] }) or remove it.`,
@@ -280,7 +280,7 @@ export function compileMachine(
   const version = machine.version ?? '0';
   if (typeof version !== 'string' || version.length === 0 || encoder.encode(version).length > MAX_MACHINE_VERSION_BYTES) {
     problems.add(
-      `${owner} › machine '${machine.id}'`,
+      [owner, `machine '${machine.id}'`],
       'invalid_option',
       `its version ${JSON.stringify(version)} is not a string of 1–${MAX_MACHINE_VERSION_BYTES} bytes, so states could not carry it.`,
       "Write a short version string: createMachine({ version: '2', … }).",

@@ -132,7 +132,7 @@ function limit(problems: ProblemList, name: keyof EngineLimits, value: number | 
   if (value === undefined) return fallback;
   if (!Number.isInteger(value) || value <= 0 || value > max) {
     problems.add(
-      `createEngine › ${name}`,
+      ['createEngine', name],
       'invalid_option',
       `'${name}' is ${String(value)}.`,
       `Give a whole number from 1 to ${max} (default ${fallback}).`,
@@ -149,7 +149,7 @@ function uniqueBy<T>(problems: ProblemList, kind: string, items: readonly T[], k
   for (const item of items) {
     if (out.has(key(item)))
       problems.add(
-        `createEngine › ${kind} '${key(item)}'`,
+        ['createEngine', `${kind} '${key(item)}'`],
         'duplicate_name',
         `two ${kind}s are named '${key(item)}'.`,
         `Give every ${kind} its own name.`,
@@ -185,7 +185,7 @@ export function createEngine(options: EngineOptions): Engine {
       internalsOf(definition);
     } catch (error) {
       problems.add(
-        `createEngine › ${definition.kind} '${definition.name}'`,
+        ['createEngine', `${definition.kind} '${definition.name}'`],
         'invalid_option',
         (error as Error).message,
         'Pass only definitions made by defineTool, definePrompt and defineResource.',
@@ -194,7 +194,7 @@ export function createEngine(options: EngineOptions): Engine {
   }
   if (typeof options.audience !== 'string' || options.audience === '') {
     problems.add(
-      'createEngine › audience',
+      ['createEngine', 'audience'],
       'invalid_option',
       'the audience is empty.',
       "Give the server's name; states sealed for another audience are refused.",
@@ -202,7 +202,7 @@ export function createEngine(options: EngineOptions): Engine {
   }
   problems.throwIfAny();
   if (!options.keyring)
-    throw definitionError('createEngine › keyring', 'invalid_key', 'no keyring was given.', 'Pass createKeyring([key]).');
+    throw definitionError(['createEngine', 'keyring'], 'invalid_key', 'no keyring was given.', 'Pass createKeyring([key]).');
 
   const principalTags = new Map<string, Uint8Array>();
   const ctx: StepContext = {

@@ -85,14 +85,14 @@ export function definePrompt<
   const owner = `Prompt '${String(config.name)}'`;
   const problems = new ProblemList();
   if (typeof config.name !== 'string' || !PROMPT_NAME.test(config.name)) {
-    problems.add(owner, 'invalid_name', 'a prompt name is 1–128 characters of letters, digits, _, - and .', 'Rename the prompt.');
+    problems.add([owner], 'invalid_name', 'a prompt name is 1–128 characters of letters, digits, _, - and .', 'Rename the prompt.');
   }
   const args = (config.arguments ?? EMPTY) as z.ZodObject;
   const promptArguments: PromptArgument[] = [];
   let enums: Record<string, string[]> = {};
   if (!(args instanceof z.ZodObject)) {
     problems.add(
-      `${owner} › arguments`,
+      [owner, 'arguments'],
       'invalid_option',
       "'arguments' is not a zod object schema.",
       'Describe the arguments with z.object({ … }) of strings.',
@@ -106,7 +106,7 @@ export function definePrompt<
     for (const [name, property] of Object.entries(json.properties ?? {})) {
       if (property.type !== 'string') {
         problems.add(
-          `${owner} › arguments › '${name}'`,
+          [owner, 'arguments', `'${name}'`],
           'invalid_option',
           'prompt arguments are strings on the wire, but this one is not a string schema.',
           'Use z.string() (or z.enum of strings) and convert inside the machine.',

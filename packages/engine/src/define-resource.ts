@@ -101,19 +101,19 @@ export function defineResource<
   const owner = `Resource '${String(config.name)}'`;
   const problems = new ProblemList();
   if (typeof config.name !== 'string' || config.name.trim() === '')
-    problems.add(owner, 'invalid_name', 'the resource has no name.', 'Give it a short name for lists.');
+    problems.add([owner], 'invalid_name', 'the resource has no name.', 'Give it a short name for lists.');
   const parsed =
     typeof config.uri === 'string'
       ? parseUriTemplate(config.uri)
       : { problem: "'uri' is not a string.", fix: 'Give a URI or URI template.' };
   let variables = (config.variables ?? undefined) as z.ZodObject | undefined;
   if ('problem' in parsed) {
-    problems.add(`${owner} › uri`, 'invalid_uri', parsed.problem, parsed.fix);
+    problems.add([owner, 'uri'], 'invalid_uri', parsed.problem, parsed.fix);
   } else {
     variables ??= z.object(Object.fromEntries(parsed.variables.map((name) => [name, z.string()])));
     if (!(variables instanceof z.ZodObject)) {
       problems.add(
-        `${owner} › variables`,
+        [owner, 'variables'],
         'invalid_option',
         "'variables' is not a zod object schema.",
         'Describe the variables with z.object({ … }).',
@@ -124,7 +124,7 @@ export function defineResource<
       const extra = keys.filter((k) => !parsed.variables.includes(k));
       if (missing.length || extra.length) {
         problems.add(
-          `${owner} › variables`,
+          [owner, 'variables'],
           'invalid_uri',
           `the schema's fields (${keys.join(', ') || 'none'}) differ from the URI's variables (${parsed.variables.join(', ') || 'none'}).`,
           'Give the variables schema exactly one field per {variable} of the URI.',

@@ -112,18 +112,13 @@ export function defineTool<
   const owner = `Tool '${String(config.name)}'`;
   const problems = new ProblemList();
   if (typeof config.name !== 'string' || !TOOL_NAME.test(config.name)) {
-    problems.add(owner, 'invalid_name', 'a tool name is 1–128 characters of letters, digits, _, - and .', 'Rename the tool.');
+    problems.add([owner], 'invalid_name', 'a tool name is 1–128 characters of letters, digits, _, - and .', 'Rename the tool.');
   }
   if (!(config.input instanceof z.ZodObject))
-    problems.add(
-      `${owner} › input`,
-      'invalid_option',
-      "'input' is not a zod object schema.",
-      'Describe the arguments with z.object({ … }).',
-    );
+    problems.add([owner, 'input'], 'invalid_option', "'input' is not a zod object schema.", 'Describe the arguments with z.object({ … }).');
   if (config.output !== undefined && !(config.output instanceof z.ZodObject)) {
     problems.add(
-      `${owner} › output`,
+      [owner, 'output'],
       'invalid_option',
       "'output' is not a zod object schema.",
       'Describe structuredContent with z.object({ … }), or leave it out.',

@@ -15,18 +15,23 @@ export type DefinitionProblemCode =
   | 'invalid_uri'
   | 'invalid_key'
   | 'invalid_option'
-  | 'invalid_migration'
-  // of declared flows (@roundtrip/tools)
-  | 'invalid_step'
-  | 'invalid_condition'
-  | 'invalid_template'
-  | 'round_budget';
+  | 'invalid_migration';
 
-/** One mistake in a definition: where it is, what is wrong, and how to fix it. */
-export interface DefinitionProblem {
-  /** Where: `refund_order › state confirming › ask confirm`. */
-  readonly path: string;
-  readonly code: DefinitionProblemCode;
+/** The separator of a problem's path segments when it is printed: `Tool 'refund_order' › state 'confirming'`. */
+const PATH_SEPARATOR = ' › ';
+
+/**
+ * One mistake in a definition: where it is, what is wrong, and how to fix it. `TCode` is the codes it
+ * may have: the engine's own by default; a package that checks more (such as @roundtrip/tools, whose
+ * declared flows add step and condition codes) widens it with its own union.
+ */
+export interface DefinitionProblem<TCode extends string = DefinitionProblemCode> {
+  /**
+   * Where, from the outside in, one segment each: `["Tool 'refund_order'", "state 'confirming'", "ask 'confirm'"]`.
+   * Printed joined with ` › `.
+   */
+  readonly path: readonly string[];
+  readonly code: TCode;
   readonly message: string;
   readonly fix: string;
 }
@@ -35,32 +40,43 @@ export interface DefinitionProblem {
  * Thrown when a tool, prompt, resource or engine is defined in a way the engine cannot serve. Aimed at
  * the author: it lists every problem found (not only the first), each with where, what and the fix.
  */
-export class RoundtripDefinitionError extends Error {
+export class RoundtripDefinitionError<TCode extends string = DefinitionProblemCode> extends Error {
   override readonly name = 'RoundtripDefinitionError';
-  readonly problems: readonly DefinitionProblem[];
+  readonly problems: readonly DefinitionProblem<TCode>[];
 
-  constructor(problems: readonly DefinitionProblem[]) {
-    const lines = problems.map((p) => `  - ${p.path}: ${p.message} Fix: ${p.fix}`);
-    super(
-      problems.length === 1
-        ? `${problems[0]!.path}: ${problems[0]!.message} Fix: ${problems[0]!.fix}`
-        : `${problems.length} problems:\n${lines.join('\n')}`,
-    );
+  constructor(problems: readonly DefinitionProblem<TCode>[]) {
+    const line = (p: DefinitionProblem<TCode>) => `${p.path.join(PATH_SEPARATOR)}: ${p.message} Fix: ${p.fix}`;
+    super(problems.length === 1 ? line(problems[0]!) : `${problems.length} problems:\n${problems.map((p) => `  - ${line(p)}`).join('\n')}`);
     this.problems = problems;
   }
 
   /** The code of the first problem, for the common one-problem case. */
-  get code(): DefinitionProblemCode {
+  get code(): TCode {
     return this.problems[0]!.code;
   }
 }
 
-/** Collects problems while a definition is checked, then throws them together. */
-export class ProblemList {
-  readonly items: DefinitionProblem[] = [];
+/**
+ * Collects problems while a definition is checked, then throws them together. `at(...segments)` is the
+ * same list seen from a part of the definition: what it adds has those segments in front of its path.
+ */
+export class ProblemList<TCode extends string = DefinitionProblemCode> {
+  readonly items: DefinitionProblem<TCode>[];
+  readonly #prefix: readonly string[];
 
-  add(path: string, code: DefinitionProblemCode, message: string, fix: string): void {
-    this.items.push({ path, code, message, fix });
+  constructor(items: DefinitionProblem<TCode>[] = [], prefix: readonly string[] = []) {
+    this.items = items;
+    this.#prefix = prefix;
+  }
+
+  /** Adds a problem at `path` (after this list's own segments; `[]` for the part itself). */
+  add(path: readonly string[], code: TCode, message: string, fix: string): void {
+    this.items.push({ path: [...this.#prefix, ...path], code, message, fix });
+  }
+
+  /** The same list, adding under `segments`. */
+  at(...segments: readonly string[]): ProblemList<TCode> {
+    return new ProblemList(this.items, [...this.#prefix, ...segments]);
   }
 
   /** Throws a RoundtripDefinitionError listing every problem, if there is any. */
@@ -70,6 +86,11 @@ export class ProblemList {
 }
 
 /** Throws one problem at once (for checks where nothing further can be checked). */
-export function definitionError(path: string, code: DefinitionProblemCode, message: string, fix: string): RoundtripDefinitionError {
+export function definitionError(
+  path: readonly string[],
+  code: DefinitionProblemCode,
+  message: string,
+  fix: string,
+): RoundtripDefinitionError {
   return new RoundtripDefinitionError([{ path, code, message, fix }]);
 }

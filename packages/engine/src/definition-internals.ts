@@ -59,7 +59,7 @@ export function compileDefinition(
     if (!logic) {
       const known = Object.keys(actors);
       problems.add(
-        `${owner} › effects › '${src}'`,
+        [owner, 'effects', `'${src}'`],
         'unknown_effect',
         `the machine has no actor named '${src}' (it has ${known.length ? known.map((k) => `'${k}'`).join(', ') : 'none'}).`,
         'Name the effect after an actor in setup({ actors }).',
@@ -72,7 +72,7 @@ export function compileDefinition(
   const compiled = compileMachine(served, owner, compiledQuestions(questions ?? noQuestions), problems);
   if (migrations !== undefined && machine.version === undefined) {
     problems.add(
-      `${owner} › migrations`,
+      [owner, 'migrations'],
       'invalid_migration',
       `it migrates states of earlier versions, but machine '${machine.id}' has no version.`,
       "Give the machine its current version: createMachine({ version: '2', … }).",

@@ -20,7 +20,7 @@ type Choice = { kind: 'options'; options: TitledOption[] } | { kind: 'problem'; 
 /**
  * Turns a zod object schema into the restricted `requestedSchema` of a form elicitation (a flat object
  * of strings, numbers, booleans and string enums). Refuses, naming the field and the fix, any schema
- * a form cannot express. `where` names the ask in the message ("tool 'x', state 'y', ask 'z'").
+ * a form cannot express. `where` is the problem's path (`["question 'z'"]`).
  *
  * A union of string literals, each optionally titled with `.meta({ title })`, becomes a titled select
  * (`oneOf` of `{ const, title }`; an array of it, a titled multi select with `items.anyOf`). An option
@@ -28,7 +28,7 @@ type Choice = { kind: 'options'; options: TitledOption[] } | { kind: 'problem'; 
  *
  * A `pattern` is left out of the form (forms have no regex) and enforced when the answer is checked.
  */
-export function toElicitationSchema(schema: AnswerSchema, where: string): ElicitationSchema {
+export function toElicitationSchema(schema: AnswerSchema, where: readonly string[]): ElicitationSchema {
   if (!(schema instanceof z.ZodObject)) {
     throw definitionError(
       where,
@@ -56,7 +56,7 @@ export function toElicitationSchema(schema: AnswerSchema, where: string): Elicit
   return required.length > 0 ? { type: 'object', properties, required } : { type: 'object', properties };
 }
 
-function toProperty(field: string, node: JsonSchemaNode, where: string): ElicitationProperty {
+function toProperty(field: string, node: JsonSchemaNode, where: readonly string[]): ElicitationProperty {
   const refuse = (what: string, fix = FORMS_HOLD): never => {
     throw definitionError(where, 'unexpressible_schema', `field '${field}' is ${what}, which an elicitation form cannot express.`, fix);
   };

@@ -62,7 +62,7 @@ export function checkFallbacks(
   for (const name of [ANSWERS_ARGUMENT, CONTINUATION_ARGUMENT]) {
     if (!Object.hasOwn(own, name)) continue;
     problems.add(
-      `${owner} › input › ${name}`,
+      [owner, 'input', name],
       'invalid_option',
       `questions ${keys} fall back to the model, which passes the answers through an optional argument named '${name}', but the tool's input already has an argument of that name.`,
       `Rename the tool's argument '${name}', or remove the fallback from ${keys}.`,
@@ -72,7 +72,7 @@ export function checkFallbacks(
   for (const q of questions) {
     if (q.fallback?.onDestructiveTool) continue;
     problems.add(
-      `${owner} › question '${q.key}' › fallback`,
+      [owner, `question '${q.key}'`, 'fallback'],
       'invalid_question',
       "the tool may be destructive (its annotations say neither readOnlyHint: true nor destructiveHint: false), and fallback: 'model' would let the model relay this answer in the user's place.",
       "Opt in for this question with fallback: { via: 'model', onDestructiveTool: true } if the model may relay its answer; else remove the fallback (hosts without elicitation then get -32021), or say destructiveHint: false if the tool destroys nothing.",
@@ -92,7 +92,7 @@ export function checkNoFallbacks(
 ): void {
   for (const q of questions) {
     problems.add(
-      `${owner} › question '${q.key}' › fallback`,
+      [owner, `question '${q.key}'`, 'fallback'],
       'invalid_question',
       `a ${kind} cannot ask through the model: no model takes part in ${kind === 'prompt' ? 'prompts/get' : 'resources/read'}, so fallback: 'model' would never be used (hosts without elicitation get -32021).`,
       `Remove the fallback from question '${q.key}' (in a declared flow: from the step, or give the step fallback: false).`,

@@ -34,7 +34,7 @@ export function parseKey(text: string, source = 'The key'): Uint8Array {
   const bytes = decodeBase64url(trimmed);
   if (!bytes) {
     throw definitionError(
-      source,
+      [source],
       'invalid_key',
       'it is not base64url text.',
       `Generate a key with \`node -e "console.log(require('crypto').randomBytes(32).toString('base64url'))"\`.`,
@@ -42,7 +42,7 @@ export function parseKey(text: string, source = 'The key'): Uint8Array {
   }
   if (bytes.length !== KEY_BYTES) {
     throw definitionError(
-      source,
+      [source],
       'invalid_key',
       `it decodes to ${bytes.length} bytes; a state key is exactly ${KEY_BYTES} bytes.`,
       'Give 43 base64url characters (32 random bytes).',
@@ -67,14 +67,14 @@ function keyId(key: Uint8Array): string {
  */
 export function createKeyring(keys: ReadonlyArray<Uint8Array | string>): Keyring {
   if (keys.length === 0) {
-    throw definitionError('createKeyring', 'invalid_key', 'no key was given.', 'Pass at least one key; generate one with generateKey().');
+    throw definitionError(['createKeyring'], 'invalid_key', 'no key was given.', 'Pass at least one key; generate one with generateKey().');
   }
   const map = new Map<string, Uint8Array>();
   keys.forEach((key, index) => {
     const bytes = typeof key === 'string' ? parseKey(key, `Key #${index + 1}`) : Uint8Array.from(key);
     if (bytes.length !== KEY_BYTES) {
       throw definitionError(
-        `Key #${index + 1}`,
+        [`Key #${index + 1}`],
         'invalid_key',
         `it has ${bytes.length} bytes; a state key is exactly ${KEY_BYTES} bytes.`,
         'Give 32 random bytes.',

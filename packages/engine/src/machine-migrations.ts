@@ -52,7 +52,7 @@ const describeVersion = (v: string) => `'${v}'`;
  */
 export function planMigrations(owner: string, current: string, declared: unknown, problems: ProblemList): MigrationPlan | undefined {
   if (declared === undefined) return undefined;
-  const where = `${owner} › migrations`;
+  const where = [owner, 'migrations'];
   const example = `migrations: { '1': { to: '${current}', migrate: (s) => ({ ...s, value: … }) } }`;
   if (typeof declared !== 'object' || declared === null || Array.isArray(declared)) {
     problems.add(
@@ -65,7 +65,7 @@ export function planMigrations(owner: string, current: string, declared: unknown
   }
   const steps = new Map<string, MachineMigration>();
   for (const [from, step] of Object.entries(declared as Record<string, unknown>)) {
-    const at = `${where} › '${from}'`;
+    const at = [...where, `'${from}'`];
     const s = step as Partial<MachineMigration> | null;
     if (typeof s !== 'object' || s === null || typeof s.to !== 'string' || typeof s.migrate !== 'function') {
       problems.add(at, 'invalid_migration', 'a migration is { to, migrate }: the version it leads to and a function.', `Write ${example}.`);
@@ -100,7 +100,7 @@ export function planMigrations(owner: string, current: string, declared: unknown
       if (!step || path.some((p) => p.from === at)) {
         const chain = [...path.map((p) => p.from), at].map(describeVersion).join(' → ');
         problems.add(
-          `${where} › '${start}'`,
+          [...where, `'${start}'`],
           'invalid_migration',
           step
             ? `the migrations from ${describeVersion(start)} go round in a circle (${chain}).`

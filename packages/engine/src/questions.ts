@@ -206,7 +206,7 @@ export function defineQuestions<TContext>() {
     const problems = new ProblemList();
     const byKey = new Map<string, CompiledQuestion>();
     for (const [key, raw] of Object.entries(specs as Record<string, AnySpec<TContext>>)) {
-      const path = `question '${key}'`;
+      const path = [`question '${key}'`];
       if (!QUESTION_KEY.test(key)) {
         problems.add(
           path,
@@ -246,7 +246,7 @@ export function defineQuestions<TContext>() {
       const fallback = readFallback(spec.fallback);
       if (fallback === 'invalid') {
         problems.add(
-          `${path} › fallback`,
+          [...path, 'fallback'],
           'invalid_question',
           `the fallback ${JSON.stringify(spec.fallback)} is not one the engine knows.`,
           "Write fallback: 'model', or { via: 'model', onDestructiveTool: true } on a destructive tool, or leave it out.",
@@ -308,11 +308,16 @@ export function defineQuestions<TContext>() {
 }
 
 /** A sampling or roots question, checked; undefined (with problems added) when it cannot be asked. */
-function clientQuestion(key: string, spec: SamplingQuestionSpec<never> | RootsQuestionSpec, path: string, problems: ProblemList) {
+function clientQuestion(
+  key: string,
+  spec: SamplingQuestionSpec<never> | RootsQuestionSpec,
+  path: readonly string[],
+  problems: ProblemList,
+) {
   const requestedSchema: ElicitationSchema = { type: 'object', properties: {} };
   if ('fallback' in spec) {
     problems.add(
-      `${path} › fallback`,
+      [...path, 'fallback'],
       'invalid_question',
       'a sampling or roots question has no fallback: the client answers it, not the user.',
       'Remove the fallback; a client that did not declare the capability gets -32021.',
@@ -341,7 +346,7 @@ function clientQuestion(key: string, spec: SamplingQuestionSpec<never> | RootsQu
     const problem = samplingRequestProblem(sampling);
     if (problem) {
       problems.add(
-        `${path} › sampling`,
+        [...path, 'sampling'],
         'invalid_question',
         `the sampling request is not one a client can take: ${problem}.`,
         "Give { messages: [{ role: 'user', content: { type: 'text', text } }], maxTokens }, or ({ context }) => request.",

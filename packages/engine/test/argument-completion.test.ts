@@ -145,7 +145,7 @@ describe('argument completion', () => {
         messages: () => [{ role: 'user', text: 'p' }],
       }),
     );
-    expect(problems.map((p) => `${p.path}: ${p.message} ${p.fix}`)).toEqual([
+    expect(problems.map((p) => `${p.path.join(' › ')}: ${p.message} ${p.fix}`)).toEqual([
       "Prompt 'p' › complete › 'a': it is neither a list of strings nor a function. Give [values] or (value, context) => values.",
       "Prompt 'p' › complete › 'b': 'b' is not one of the arguments ('a'). Name an argument the definition has.",
     ]);

@@ -260,7 +260,7 @@ describe('sampling and roots definitions', () => {
         rooted: { roots: false } as never,
       }),
     );
-    expect(problems.map((p) => `${p.path}: ${p.message}`)).toEqual([
+    expect(problems.map((p) => `${p.path.join(' › ')}: ${p.message}`)).toEqual([
       "question 'empty' › sampling: the sampling request is not one a client can take: messages: Too small: expected array to have >=1 items; maxTokens: Too small: expected number to be >0.",
       "question 'modelled' › fallback: a sampling or roots question has no fallback: the client answers it, not the user.",
       "question 'rooted': a roots question is { roots: true } and nothing else.",

@@ -49,7 +49,7 @@ describe('tool names', () => {
     const error = definitionError(() => defineAsking(askingMachine, name));
     expect(error.problems).toEqual([
       {
-        path: `Tool '${name}'`,
+        path: [`Tool '${name}'`],
         code: 'invalid_name',
         message: 'a tool name is 1–128 characters of letters, digits, _, - and .',
         fix: 'Rename the tool.',
@@ -75,7 +75,7 @@ describe('tool names', () => {
     );
     expect(error.problems).toEqual([
       {
-        path: "Tool 'x' › input",
+        path: ["Tool 'x'", 'input'],
         code: 'invalid_option',
         message: "'input' is not a zod object schema.",
         fix: 'Describe the arguments with z.object({ … }).',
@@ -94,7 +94,7 @@ describe('tool names', () => {
         result: () => ({ text: '' }),
       }),
     );
-    expect(error.problems).toMatchObject([{ path: "Tool 'x' › output", code: 'invalid_option' }]);
+    expect(error.problems).toMatchObject([{ path: ["Tool 'x'", 'output'], code: 'invalid_option' }]);
   });
 
   it('reports a bad name and a bad input together', () => {
@@ -132,7 +132,7 @@ describe('asking states must handle every answer', () => {
   ])('refuses an asking state with no transition for %s', (action, on) => {
     expect(definitionError(() => defineAsking(machineWith(on))).problems).toEqual([
       {
-        path: "Tool 'tool_x' › state 'm.outer.asking' › ask 'confirm'",
+        path: ["Tool 'tool_x'", "state 'm.outer.asking'", "ask 'confirm'"],
         code: 'unhandled_answer',
         message: `no transition handles 'confirm.${action}', so that answer would leave the user asked again forever.`,
         fix: `Add on: { 'confirm.${action}': … } to the state or an ancestor (or 'confirm.*').`,
@@ -166,7 +166,7 @@ describe('final output', () => {
     const machine = setup({}).createMachine({ id: 'm', initial: 'done', states: { done: { type: 'final', output: { ok: true } } } });
     expect(definitionError(() => define(machine)).problems).toEqual([
       {
-        path: "Tool 'tool_x' › machine 'm'",
+        path: ["Tool 'tool_x'", "machine 'm'"],
         code: 'invalid_option',
         message: "its final state 'done' has an output but the machine has no top-level 'output', so XState reports no output at all.",
         fix: "Add output: ({ event }) => event.output to the machine's config to pass on the output of whichever final state it reached.",
@@ -226,7 +226,7 @@ describe('tool listing and engine options', () => {
     expect(definitionError(() => createEngine({ tools: [makeConfirmTool(), makeConfirmTool()], keyring, audience: 'x' })).problems).toEqual(
       [
         {
-          path: "createEngine › tool 'refund_order'",
+          path: ['createEngine', "tool 'refund_order'"],
           code: 'duplicate_name',
           message: "two tools are named 'refund_order'.",
           fix: 'Give every tool its own name.',
@@ -245,7 +245,7 @@ describe('tool listing and engine options', () => {
     const keyring = createKeyring([generateKey()]);
     expect(definitionError(() => createEngine({ tools: [], keyring, audience: 'x', [option]: value })).problems).toEqual([
       {
-        path: `createEngine › ${option}`,
+        path: ['createEngine', option],
         code: 'invalid_option',
         message: `'${option}' is ${String(value)}.`,
         fix: `Give a whole number from 1 to ${max} (default ${fallback}).`,
@@ -259,7 +259,7 @@ describe('tool listing and engine options', () => {
     const error = definitionError(() =>
       createEngine({ tools: [makeConfirmTool(), makeConfirmTool(), forged], keyring, audience: '', stateTtlSeconds: 0, maxRounds: 0 }),
     );
-    expect(error.problems.map((p) => [p.path, p.code])).toEqual([
+    expect(error.problems.map((p) => [p.path.join(' › '), p.code])).toEqual([
       ['createEngine › stateTtlSeconds', 'invalid_option'],
       ['createEngine › maxRounds', 'invalid_option'],
       ["createEngine › tool 'refund_order'", 'duplicate_name'],
@@ -272,7 +272,7 @@ describe('tool listing and engine options', () => {
 
   it('refuses an engine without a keyring', () => {
     const error = definitionError(() => createEngine({ tools: [], audience: 'x' } as unknown as Parameters<typeof createEngine>[0]));
-    expect(error.problems).toMatchObject([{ path: 'createEngine › keyring', code: 'invalid_key' }]);
+    expect(error.problems).toMatchObject([{ path: ['createEngine', 'keyring'], code: 'invalid_key' }]);
     expect(error).toBeInstanceOf(RoundtripDefinitionError);
   });
 });

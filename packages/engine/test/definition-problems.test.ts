@@ -61,7 +61,7 @@ describe('questions a machine asks', () => {
       ),
     ).toEqual([
       {
-        path: "Tool 'tool_x' › state 'm.asking' › ask 'nope'",
+        path: ["Tool 'tool_x'", "state 'm.asking'", "ask 'nope'"],
         code: 'unknown_question',
         message: "'nope' is not one of the definition's questions ('ok').",
         fix: 'Name the question in defineQuestions, or fix the key.',
@@ -77,11 +77,11 @@ describe('questions a machine asks', () => {
     });
     expect(problemsOf(() => tool(machine))).toEqual([
       expect.objectContaining({
-        path: "Tool 'tool_x' › state 'm.asking'",
+        path: ["Tool 'tool_x'", "state 'm.asking'"],
         code: 'unknown_question',
         message: 'meta.ask is not a list of question keys.',
       }),
-      expect.objectContaining({ path: "Tool 'tool_x' › question 'ok'", code: 'unused_question' }),
+      expect.objectContaining({ path: ["Tool 'tool_x'", "question 'ok'"], code: 'unused_question' }),
     ]);
   });
 
@@ -93,7 +93,7 @@ describe('questions a machine asks', () => {
     const machine = setup({ types }).createMachine({ id: 'm', initial: 'asking', states: { asking: asksOk, done: { type: 'final' } } });
     expect(problemsOf(() => tool(machine, { questions: two }))).toEqual([
       {
-        path: "Tool 'tool_x' › question 'why'",
+        path: ["Tool 'tool_x'", "question 'why'"],
         code: 'unused_question',
         message: 'no state asks it.',
         fix: "Ask it from a state (meta: { ask: ['why'] }) or remove it.",
@@ -109,7 +109,7 @@ describe('questions a machine asks', () => {
     const machine = setup({ types }).createMachine({ id: 'm', type: 'parallel', states: { left: region, right: region } });
     expect(problemsOf(() => tool(machine))).toEqual([
       {
-        path: "Tool 'tool_x' › ask 'ok'",
+        path: ["Tool 'tool_x'", "ask 'ok'"],
         code: 'question_asked_twice',
         message:
           "states 'm.left.asking' and 'm.right.asking' can be active at the same time and both ask 'ok', so one answer could not tell them apart.",
@@ -143,7 +143,7 @@ describe('questions a machine asks', () => {
     });
     expect(problemsOf(() => tool(machine))).toEqual([
       {
-        path: "Tool 'tool_x' › state 'm.asking' › ask 'ok'",
+        path: ["Tool 'tool_x'", "state 'm.asking'", "ask 'ok'"],
         code: 'question_asked_twice',
         message: "the state lists 'ok' twice.",
         fix: 'List each key once.',
@@ -174,7 +174,7 @@ describe('questions a machine asks', () => {
       ]),
     );
     expect(problems[2]).toMatchObject({
-      path: "Tool 'tool_x' › state 'm.asking' › ask 'ok'",
+      path: ["Tool 'tool_x'", "state 'm.asking'", "ask 'ok'"],
       fix: "Add on: { 'ok.cancel': … } to the state or an ancestor (or 'ok.*').",
     });
   });
@@ -192,7 +192,7 @@ describe('machines that cannot be served', () => {
     });
     expect(problemsOf(() => tool(machine, { questions: noQuestions }))).toEqual([
       {
-        path: "Tool 'tool_x' › state 'm.working'",
+        path: ["Tool 'tool_x'", "state 'm.working'"],
         code: 'unnamed_invoke',
         message: `it invokes "work" without an 'id'.`,
         fix: 'Give every invoke an id, so sealed snapshots stay valid and effects can be recorded by it.',
@@ -208,7 +208,7 @@ describe('machines that cannot be served', () => {
     });
     expect(problemsOf(() => tool(machine, { questions: noQuestions }))).toEqual([
       {
-        path: "Tool 'tool_x' › state 'm.working'",
+        path: ["Tool 'tool_x'", "state 'm.working'"],
         code: 'unnamed_invoke',
         message: "it invokes inline actor logic 'job'.",
         fix: 'Name the logic in setup({ actors: { … } }) and invoke it by name.',
@@ -235,7 +235,7 @@ describe('machines that cannot be served', () => {
     });
     expect(problemsOf(() => tool(machine, { questions: noQuestions }))).toEqual([
       {
-        path: "Tool 'tool_x' › state 'm.waiting'",
+        path: ["Tool 'tool_x'", "state 'm.waiting'"],
         code: 'delayed_transition',
         message: "it uses 'after', but XState does not persist delays, so the timer would be lost between rounds.",
         fix: 'Keep the deadline in context and check it with a guard on the next answer instead.',
@@ -251,7 +251,7 @@ describe('machines that cannot be served', () => {
     });
     expect(problemsOf(() => tool(machine, { questions: noQuestions }))).toEqual([
       {
-        path: "Tool 'tool_x' › state 'm.done'",
+        path: ["Tool 'tool_x'", "state 'm.done'"],
         code: 'not_json',
         message: 'meta.label is a function; a machine config holds plain JSON only, so it can be hashed and exported to Stately.',
         fix: "Name questions with defineQuestions and ask them by name: meta: { ask: ['confirm'] }.",
@@ -285,7 +285,7 @@ describe('machines that cannot be served', () => {
     });
     expect(problemsOf(() => tool(machine, { questions: noQuestions, effects: { refund: { once: true } } }))).toEqual([
       {
-        path: "Tool 'tool_x' › effects › 'refund'",
+        path: ["Tool 'tool_x'", 'effects', "'refund'"],
         code: 'unknown_effect',
         message: "the machine has no actor named 'refund' (it has 'work').",
         fix: 'Name the effect after an actor in setup({ actors }).',
@@ -309,14 +309,14 @@ describe('several problems in one definition', () => {
     });
     const error = definitionError(() => tool(machine, { name: 'bad name', questions: two, effects: { charge: { once: true } } }));
     expect(error.problems.map((p) => [p.code, p.path])).toEqual([
-      ['invalid_name', "Tool 'bad name'"],
-      ['unknown_effect', "Tool 'bad name' › effects › 'charge'"],
-      ['unhandled_answer', "Tool 'bad name' › state 'm.asking' › ask 'ok'"],
-      ['unhandled_answer', "Tool 'bad name' › state 'm.asking' › ask 'ok'"],
-      ['unknown_question', "Tool 'bad name' › state 'm.asking' › ask 'ghost'"],
-      ['unnamed_invoke', "Tool 'bad name' › state 'm.working'"],
-      ['delayed_transition', "Tool 'bad name' › state 'm.waiting'"],
-      ['unused_question', "Tool 'bad name' › question 'spare'"],
+      ['invalid_name', ["Tool 'bad name'"]],
+      ['unknown_effect', ["Tool 'bad name'", 'effects', "'charge'"]],
+      ['unhandled_answer', ["Tool 'bad name'", "state 'm.asking'", "ask 'ok'"]],
+      ['unhandled_answer', ["Tool 'bad name'", "state 'm.asking'", "ask 'ok'"]],
+      ['unknown_question', ["Tool 'bad name'", "state 'm.asking'", "ask 'ghost'"]],
+      ['unnamed_invoke', ["Tool 'bad name'", "state 'm.working'"]],
+      ['delayed_transition', ["Tool 'bad name'", "state 'm.waiting'"]],
+      ['unused_question', ["Tool 'bad name'", "question 'spare'"]],
     ]);
     for (const problem of error.problems) {
       expect(Object.keys(problem).sort()).toEqual(['code', 'fix', 'message', 'path']);
@@ -326,6 +326,9 @@ describe('several problems in one definition', () => {
     expect(error.code).toBe('invalid_name');
     const lines = error.message.split('\n');
     expect(lines[0]).toBe('8 problems:');
-    expect(lines.slice(1)).toEqual(error.problems.map((p) => `  - ${p.path}: ${p.message} Fix: ${p.fix}`));
+    expect(lines.slice(1)).toEqual(error.problems.map((p) => `  - ${p.path.join(' › ')}: ${p.message} Fix: ${p.fix}`));
+    expect(lines[3]).toBe(
+      "  - Tool 'bad name' › state 'm.asking' › ask 'ok': no transition handles 'ok.decline', so that answer would leave the user asked again forever. Fix: Add on: { 'ok.decline': … } to the state or an ancestor (or 'ok.*').",
+    );
   });
 });

@@ -50,7 +50,7 @@ describe('fallback arguments in the input schema', () => {
     );
     expect(problems).toEqual([
       {
-        path: "Tool 'quiz' › input › answers",
+        path: ["Tool 'quiz'", 'input', 'answers'],
         code: 'invalid_option',
         message:
           "questions 'q' fall back to the model, which passes the answers through an optional argument named 'answers', but the tool's input already has an argument of that name.",
@@ -66,7 +66,7 @@ describe('fallback on destructive tools', () => {
     ['no annotations (MCP reads a tool as destructive unless it says otherwise)', {}],
   ] as const)("reports a plain fallback: 'model' on a tool with %s", (_, annotations) => {
     const problems = problemsOf(() => tripTool({ annotations }));
-    expect(problems.map((p) => [p.path, p.code])).toEqual([
+    expect(problems.map((p) => [p.path.join(' › '), p.code])).toEqual([
       ["Tool 'plan_trip' › question 'city' › fallback", 'invalid_question'],
       ["Tool 'plan_trip' › question 'dates' › fallback", 'invalid_question'],
     ]);
@@ -88,7 +88,7 @@ describe('fallback on destructive tools', () => {
     const problems = problemsOf(() =>
       defineQuestions<unknown>()({ q: { message: 'Why?', schema: z.object({ why: z.string() }), fallback: 'human' as never } }),
     );
-    expect(problems).toEqual([expect.objectContaining({ path: "question 'q' › fallback", code: 'invalid_question' })]);
+    expect(problems).toEqual([expect.objectContaining({ path: ["question 'q'", 'fallback'], code: 'invalid_question' })]);
   });
 });
 
@@ -163,7 +163,7 @@ describe('URL-mode questions and prompts', () => {
     const prompt = () => definePrompt({ name: 'email', description: 'd', arguments: z.object({}), questions, machine, messages: () => [] });
     expect(problemsOf(prompt)).toEqual([
       expect.objectContaining({
-        path: "Prompt 'email' › question 'tone' › fallback",
+        path: ["Prompt 'email'", "question 'tone'", 'fallback'],
         code: 'invalid_question',
         message: expect.stringContaining('no model takes part in prompts/get'),
         fix: "Remove the fallback from question 'tone' (in a declared flow: from the step, or give the step fallback: false).",

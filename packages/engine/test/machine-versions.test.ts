@@ -316,10 +316,10 @@ describe('migrations as a definition declares them', () => {
 
   it('are refused for a machine without a version, and a version too long for a state is refused', () => {
     expect(problemsOf(() => orderTool(orderMachine({}), migrations))).toMatchObject([
-      { path: "Tool 'refund_order' › migrations", code: 'invalid_migration' },
+      { path: ["Tool 'refund_order'", 'migrations'], code: 'invalid_migration' },
     ]);
     expect(problemsOf(() => orderTool(orderMachine({ version: 'x'.repeat(65) })))).toMatchObject([
-      { path: "Tool 'refund_order' › machine 'order'", code: 'invalid_option' },
+      { path: ["Tool 'refund_order'", "machine 'order'"], code: 'invalid_option' },
     ]);
   });
 });

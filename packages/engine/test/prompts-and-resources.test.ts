@@ -141,7 +141,7 @@ describe('prompts', () => {
       });
     expect(problemsOf(define)).toEqual([
       {
-        path: "Prompt 'p' › arguments › 'count'",
+        path: ["Prompt 'p'", 'arguments', "'count'"],
         code: 'invalid_option',
         message: 'prompt arguments are strings on the wire, but this one is not a string schema.',
         fix: 'Use z.string() (or z.enum of strings) and convert inside the machine.',
@@ -285,7 +285,7 @@ describe('resources', () => {
       problemsOf(() => defineResource({ uri: 'no-scheme/{x}', name: 'r', description: 'd', machine: summaryMachine, contents: () => '' })),
     ).toEqual([
       {
-        path: "Resource 'r' › uri",
+        path: ["Resource 'r'", 'uri'],
         code: 'invalid_uri',
         message: "'no-scheme/{x}' has no URI scheme.",
         fix: "Start it with a scheme, e.g. 'statement://customers/{customer}'.",
@@ -303,7 +303,7 @@ describe('resources', () => {
         machine: summaryMachine,
         contents: () => '',
       });
-    expect(problemsOf(define).map((p) => [p.path, p.code, p.message])).toEqual([
+    expect(problemsOf(define).map((p) => [p.path.join(' › '), p.code, p.message])).toEqual([
       ["Resource ''", 'invalid_name', 'the resource has no name.'],
       ["Resource '' › variables", 'invalid_uri', "the schema's fields (client) differ from the URI's variables (customer)."],
     ]);

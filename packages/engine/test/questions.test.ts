@@ -112,7 +112,7 @@ describe('question definitions', () => {
   it.each(['1st', 'has.dot', 'has space', 'x'.repeat(65), ''])('refuses the question key %j', (key) => {
     expect(problemsOf(() => defineQuestions<unknown>()({ [key]: { message: 'Q?', schema: okSchema } }))).toEqual([
       {
-        path: `question '${key}'`,
+        path: [`question '${key}'`],
         code: 'invalid_question',
         message: 'a question key starts with a letter and holds only letters, digits, _ and - (at most 64).',
         fix: 'Rename the question.',
@@ -126,14 +126,14 @@ describe('question definitions', () => {
 
   it.each(['', '   '])('refuses the empty message %j', (message) => {
     expect(problemsOf(() => defineQuestions<unknown>()({ q: { message, schema: okSchema } }))).toEqual([
-      { path: "question 'q'", code: 'invalid_question', message: 'the message is empty.', fix: 'Write the question the user will read.' },
+      { path: ["question 'q'"], code: 'invalid_question', message: 'the message is empty.', fix: 'Write the question the user will read.' },
     ]);
   });
 
   it('refuses a question without a message', () => {
     expect(problemsOf(() => defineQuestions<unknown>()({ q: { schema: okSchema } as unknown as QuestionSpec }))).toEqual([
       {
-        path: "question 'q'",
+        path: ["question 'q'"],
         code: 'invalid_question',
         message: 'it has no message.',
         fix: "Give it a message: a template such as 'Refund {{amount}}?' or ({ context }) => string.",
@@ -152,7 +152,7 @@ describe('question definitions', () => {
       'the placeholder {{}} is not a context path.',
     ]);
     expect(problems[0]).toMatchObject({
-      path: "question 'q'",
+      path: ["question 'q'"],
       code: 'invalid_question',
       fix: 'Write placeholders as {{name}} or {{order.amount}}.',
     });
@@ -168,7 +168,7 @@ describe('question definitions', () => {
         fine: { message: 'Fine?', schema: okSchema },
       }),
     );
-    expect(error.problems.map((p) => [p.path, p.code])).toEqual([
+    expect(error.problems.map((p) => [p.path.join(' › '), p.code])).toEqual([
       ["question '9lives'", 'invalid_question'],
       ["question 'empty'", 'invalid_question'],
       ["question 'placeholder'", 'invalid_question'],
@@ -211,7 +211,7 @@ describe('answer schemas a form cannot express', () => {
   ])('refuses %s, naming the field', (_, schema, field, what) => {
     expect(problemsOf(() => defineQuestions<unknown>()({ q: { message: 'Q?', schema } }))).toEqual([
       {
-        path: "question 'q'",
+        path: ["question 'q'"],
         code: 'unexpressible_schema',
         message: `field '${field}' is ${what}, which an elicitation form cannot express.`,
         fix: FORMS_HOLD,
@@ -222,7 +222,7 @@ describe('answer schemas a form cannot express', () => {
   it('refuses a schema that JSON Schema cannot represent at all', () => {
     expect(problemsOf(() => defineQuestions<unknown>()({ q: { message: 'Q?', schema: z.object({ when: z.date() }) } }))).toEqual([
       {
-        path: "question 'q'",
+        path: ["question 'q'"],
         code: 'unexpressible_schema',
         message: 'the answer schema cannot be written as JSON Schema (Date cannot be represented in JSON Schema).',
         fix: 'Use strings, numbers, booleans and enums only.',
@@ -233,7 +233,7 @@ describe('answer schemas a form cannot express', () => {
   it('refuses an answer schema that is not a z.object', () => {
     expect(problemsOf(() => defineQuestions<unknown>()({ q: { message: 'Q?', schema: z.string() as unknown as AnswerSchema } }))).toEqual([
       {
-        path: "question 'q'",
+        path: ["question 'q'"],
         code: 'unexpressible_schema',
         message: 'the answer schema is not a zod object.',
         fix: 'Use z.object({ … }) of strings, numbers, booleans and enums.',

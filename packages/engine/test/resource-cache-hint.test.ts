@@ -79,7 +79,7 @@ describe('caching hints', () => {
       const problems = problemsOf(() =>
         defineResource({ uri: 'test://x', name: 'x', description: 'X', cache: cache as never, machine: done, contents: () => 'x' }),
       );
-      expect(problems.map((p) => [p.path, p.code])).toEqual([["Resource 'x' › cache", 'invalid_option']]);
+      expect(problems.map((p) => [p.path.join(' › '), p.code])).toEqual([["Resource 'x' › cache", 'invalid_option']]);
     },
   );
 });

@@ -258,7 +258,7 @@ describe('keys', () => {
     expect(caught).toMatchObject({ name: 'RoundtripDefinitionError', code: 'invalid_key' });
     expect((caught as RoundtripDefinitionError).problems).toEqual([
       {
-        path: 'ROUNDTRIP_KEY',
+        path: ['ROUNDTRIP_KEY'],
         code: 'invalid_key',
         message: 'it decodes to 3 bytes; a state key is exactly 32 bytes.',
         fix: 'Give 43 base64url characters (32 random bytes).',

@@ -222,7 +222,7 @@ describe('unions a titled select cannot express', () => {
   ])('refuses %s, naming the field and the option', (_, field, what) => {
     expect(refusalOf(z.object({ field }))).toEqual([
       {
-        path: "question 'q'",
+        path: ["question 'q'"],
         code: 'unexpressible_schema',
         message: `field 'field' is ${what}, which an elicitation form cannot express.`,
         fix: CHOICE_FIX,

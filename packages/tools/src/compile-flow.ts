@@ -1,27 +1,25 @@
 // A declared flow, checked as a whole and written as one pure-JSON XState config. Every problem is
 // collected (where, code, what, fix) and reported together by the define functions.
-import { CLIENT_EVENT, type DefinitionProblem } from '@roundtrip/engine';
+import { CLIENT_EVENT } from '@roundtrip/engine';
 import type { z } from 'zod';
-import { collectForms } from './collect-forms.ts';
-import { checkCondition } from './conditions.ts';
-import { checkLoaders, checkLoadStep, checkTemplate, Problems } from './flow-checks.ts';
+import { checkConditionAt, checkLoaders, checkName, checkTemplate, type FlowProblems } from './flow-checks.ts';
 import {
-  askingBefore,
   deadEndSteps,
   FINISH,
+  type FlowGraph,
   flowGraph,
   ROUND_BUDGET,
   shortestRounds,
   stepsLeadingTo,
   unreachableSteps,
 } from './flow-graph.ts';
-import type { AskStep, FormSpec, PageStep, ReviewStep, StepSpec } from './flow-spec.ts';
-import { endStates, pageState, parallelAskState, reviewState, singleAskState } from './flow-states.ts';
+import type { FormSpec, PageStep, ReviewStep, StepSpec } from './flow-spec.ts';
+import { endStates } from './flow-states.ts';
 import { FINISHING, type StateBuilder, type StateConfig } from './flow-transitions.ts';
 import { isAsyncFunction } from './flow-work.ts';
-import { loadState } from './invoked-states.ts';
 import { knownPaths, pathsOfSteps } from './known-paths.ts';
 import type { Loader, LoadStep } from './load-spec.ts';
+import { emptyParts, type FlowFacts, type FlowParts, stepKindOf } from './step-kinds.ts';
 
 /** A flow written as a machine config, and what its named parts need to know. */
 export interface CompiledFlow {
@@ -42,46 +40,35 @@ export interface CompiledFlow {
   readonly loaders: ReadonlyMap<string, Loader>;
 }
 
-/** What the checks of one step need to know of the whole flow. */
-interface FlowFacts {
-  readonly steps: Readonly<Record<string, StepSpec>>;
-  readonly graph: ReturnType<typeof flowGraph>;
-  readonly known: ReturnType<typeof knownPaths>;
-  readonly forms: ReturnType<typeof collectForms>['forms'];
-  readonly formsOfStep: ReturnType<typeof collectForms>['formsOfStep'];
-  readonly loaders: ReadonlyMap<string, Loader>;
-}
-
 /** The names values are kept under for these steps: their forms (a page's own name) and the load steps among them. */
 function namesOf(f: FlowFacts, steps: ReadonlySet<string>): Set<string> {
-  return new Set([...steps].flatMap((step) => (f.graph.silent.has(step) ? [step] : (f.formsOfStep.get(step) ?? []))));
+  return new Set([...steps].flatMap((step) => (f.graph.silent.has(step) ? [step] : (f.parts.formsOfStep.get(step) ?? []))));
 }
 
-/** The `next` rules of a step: each goes to a step or ends with a message; the last applies always. */
-function checkRules(p: Problems, f: FlowFacts, name: string, where: string): void {
+/** The `next` rules of a step: each goes to a step or ends with a message; the last applies always. `p` adds under the step. */
+function checkRules(p: FlowProblems, f: FlowFacts, name: string): void {
   const rules = f.graph.rules.get(name)!;
   // an end rule's message is rendered once the step is answered (or loaded)
   const after = pathsOfSteps(f.known, namesOf(f, new Set([...stepsLeadingTo(f.graph, name), name])));
   rules.forEach((rule, i) => {
-    const ruleWhere = `${where} › next[${i}]`;
+    const where = [`next[${i}]`];
     if (rule.end !== undefined) {
       if (rule.goto !== undefined)
-        p.add(ruleWhere, 'invalid_step', 'it both goes to a step and ends the flow.', "Keep one: { goto: 'step' } or { end: 'message' }.");
-      checkTemplate(p, `${ruleWhere} › end`, rule.end, f.known, [], after);
+        p.add(where, 'invalid_step', 'it both goes to a step and ends the flow.', "Keep one: { goto: 'step' } or { end: 'message' }.");
+      checkTemplate(p, [...where, 'end'], rule.end, f.known, [], after);
     } else if (rule.goto !== FINISH && !(rule.goto in f.steps)) {
       p.add(
-        ruleWhere,
+        where,
         'invalid_step',
         `it goes to '${rule.goto}', which is not a step.`,
         `Go to one of: ${[...Object.keys(f.steps), FINISH].join(', ')}.`,
       );
     }
-    if (rule.if !== undefined)
-      for (const c of checkCondition(rule.if, ruleWhere, f.known)) p.add(c.path, 'invalid_condition', c.message, c.fix);
+    if (rule.if !== undefined) checkConditionAt(p, where, rule.if, f.known);
   });
   if (rules.length === 0 || rules[rules.length - 1]!.if !== undefined) {
     p.add(
-      `${where} › next`,
+      ['next'],
       'invalid_step',
       'no rule applies when every condition fails, so the answer would go nowhere.',
       "End the rules with one without 'if', e.g. { goto: 'review' }.",
@@ -89,77 +76,43 @@ function checkRules(p: Problems, f: FlowFacts, name: string, where: string): voi
   }
 }
 
-/** One step's rules, ways of leaving, messages and conditions. */
-function checkStep(p: Problems, f: FlowFacts, name: string, step: StepSpec): void {
-  const where = `step '${name}'`;
-  checkRules(p, f, name, where);
-  // what a step's own messages can read: the input and the steps answered or loaded before it
-  const before = pathsOfSteps(f.known, namesOf(f, stepsLeadingTo(f.graph, name)));
-  const template = (at: string, text: unknown) => checkTemplate(p, at, text, f.known, [], before);
-  if (step.kind === 'load') {
-    checkLoadStep(p, where, step, f.loaders, f.known, before);
-    return;
-  }
-  const checkLeave = (leaveWhere: string, leave: unknown) => {
-    if (leave !== undefined && leave !== 'end' && leave !== 'skip' && leave !== 'back') {
-      p.add(leaveWhere, 'invalid_step', `'${String(leave)}' is not a way to leave a step.`, "Use 'end', 'skip' or 'back'.");
-    }
-    if (leave === 'back' && askingBefore(f.graph, name).size === 0) {
-      const only = (f.graph.before.get(name)?.size ?? 0) > 0 ? 'no step that asks' : 'no step';
-      p.add(leaveWhere, 'invalid_step', `${only} comes before it, so there is nothing to go back to.`, "Use 'end' or 'skip' here.");
-    }
-    if (leave === 'skip' && step.kind === 'review')
-      p.add(leaveWhere, 'invalid_step', 'a review cannot be skipped.', "Use 'end' or 'back'.");
-  };
-  checkLeave(`${where} › onDecline`, step.onDecline);
-  checkLeave(`${where} › onCancel`, step.onCancel);
-  if (step.kind === 'review') template(`${where} › message`, step.message);
-  if (step.kind === 'page') {
-    template(`${where} › message`, step.message);
-    template(`${where} › url`, step.url);
-    if (typeof step.url === 'string' && !/^(https:\/\/|http:\/\/(localhost|127\.0\.0\.1)[:/])/.test(step.url)) {
-      p.add(
-        `${where} › url`,
+/** Each step's name and kind, and what its kind gathers from it (its forms, checked). */
+function collectSteps(p: FlowProblems, steps: Readonly<Record<string, StepSpec>>): FlowParts {
+  const parts = emptyParts();
+  for (const [name, step] of Object.entries(steps)) {
+    const at = p.at(`step '${name}'`);
+    checkName(at, [], name, 'step');
+    const kind = stepKindOf(step);
+    if (kind) kind.collect(at, name, step, parts, steps);
+    else
+      at.add(
+        [],
         'invalid_step',
-        `the page '${step.url}' is not an https URL.`,
-        'Send users to https pages only (http only for localhost).',
+        'it is not a step.',
+        'Build each step with ask({ … }), askAll({ forms }), review({ … }), openPage({ … }) or load({ … }).',
       );
-    }
-    if (step.alternative !== FINISH && (!(step.alternative in f.steps) || step.alternative === name)) {
-      p.add(
-        `${where} › alternative`,
-        'invalid_step',
-        `'${String(step.alternative)}' is not another step.`,
-        `Name the step for clients that cannot open pages: one of ${[...Object.keys(f.steps).filter((n) => n !== name), FINISH].join(', ')}.`,
-      );
-    }
   }
-  for (const form of step.kind === 'ask' ? (f.formsOfStep.get(name) ?? []) : []) {
-    const spec = f.forms.get(form)!.spec;
-    const formWhere = step.kind === 'ask' && step.form ? where : `${where} › form '${form}'`;
-    template(`${formWhere} › message`, spec.message);
-    if (spec.if !== undefined)
-      for (const c of checkCondition(spec.if, `${formWhere} › if`, f.known)) p.add(c.path, 'invalid_condition', c.message, c.fix);
-    if (step.kind === 'ask' && !step.form) {
-      checkLeave(`${formWhere} › onDecline`, spec.onDecline);
-      checkLeave(`${formWhere} › onCancel`, spec.onCancel);
-    }
-  }
+  return parts;
 }
 
 /** Reachability, dead ends and the round budget of the whole flow. */
-function checkGraph(p: Problems, graph: ReturnType<typeof flowGraph>): void {
+function checkGraph(p: FlowProblems, graph: FlowGraph): void {
   const unreachable = unreachableSteps(graph);
   for (const name of unreachable)
-    p.add(`step '${name}'`, 'invalid_step', 'no step leads to it.', "Point a step's next at it, or remove it.");
+    p.add([`step '${name}'`], 'invalid_step', 'no step leads to it.', "Point a step's next at it, or remove it.");
   for (const name of deadEndSteps(graph)) {
     if (!unreachable.includes(name))
-      p.add(`step '${name}'`, 'invalid_step', 'no way leads from it to the final action.', `Give it a next rule that reaches '${FINISH}'.`);
+      p.add(
+        [`step '${name}'`],
+        'invalid_step',
+        'no way leads from it to the final action.',
+        `Give it a next rule that reaches '${FINISH}'.`,
+      );
   }
   const rounds = shortestRounds(graph);
   if (rounds !== undefined && rounds > ROUND_BUDGET) {
     p.add(
-      'steps',
+      ['steps'],
       'round_budget',
       `the shortest way to the final action takes ${rounds} rounds; the official TypeScript client stops after ${ROUND_BUDGET}.`,
       'Ask independent questions together with askAll, or merge forms, so the flow fits in 10 rounds.',
@@ -170,76 +123,54 @@ function checkGraph(p: Problems, graph: ReturnType<typeof flowGraph>): void {
 /**
  * Checks a declared flow and writes its machine config. `owner` names the tool, prompt or resource in
  * problems, `name` is its name (the machine's id); `input` is its arguments' schema; `loaders` the
- * functions its load steps run, by name. Problems go to `problems`; the config is only usable when none
- * were added.
+ * functions its load steps run, by name. Problems go to `problems`, under `owner`; the config is only
+ * usable when none were added. Each step is checked and built by its kind (step-kinds.ts).
  */
 export function compileFlow(
   owner: string,
   name: string,
   input: z.ZodObject,
   steps: Readonly<Record<string, StepSpec>>,
-  problems: DefinitionProblem[],
+  problems: FlowProblems,
   loaders?: unknown,
 ): CompiledFlow {
-  const p = new Problems(owner);
+  const p = problems.at(owner);
+  const before = problems.items.length;
   // the machine's id is the definition's name; XState reads '.' and '#' in ids as paths
   const machineId = String(name).replace(/[^A-Za-z0-9_-]/g, '_');
-  const { forms, formsOfStep } = collectForms(p, steps);
+  const parts = collectSteps(p, steps);
+  const { forms, formsOfStep, loads, pages, reviews } = parts;
   if (Object.keys(steps).length === 0)
-    p.add('steps', 'invalid_step', 'the flow has no steps.', 'Add at least one step, e.g. ask({ message, fields }).');
-  const loads = new Map(Object.entries(steps).filter((entry): entry is [string, LoadStep] => entry[1]?.kind === 'load'));
+    p.add(['steps'], 'invalid_step', 'the flow has no steps.', 'Add at least one step, e.g. ask({ message, fields }).');
   const loaderFns = checkLoaders(p, loaders, new Set([...loads.values()].map((load) => load.run)));
   const fieldsOf = new Map([...forms].map(([name, f]) => [name, f.spec.fields ?? {}]));
   const graph = flowGraph(steps);
-  const facts: FlowFacts = { steps, graph, known: knownPaths(input, fieldsOf, [...loads.keys()]), forms, formsOfStep, loaders: loaderFns };
+  const facts: FlowFacts = { steps, graph, known: knownPaths(input, fieldsOf, [...loads.keys()]), parts, loaders: loaderFns };
   for (const [name, step] of Object.entries(steps)) {
-    if (step?.kind === 'ask' || step?.kind === 'review' || step?.kind === 'page' || step?.kind === 'load') checkStep(p, facts, name, step);
+    const kind = stepKindOf(step);
+    if (!kind) continue;
+    const at = p.at(`step '${name}'`);
+    checkRules(at, facts, name);
+    // what a step's own messages can read: the input and the steps answered or loaded before it
+    kind.check(at, facts, name, step, pathsOfSteps(facts.known, namesOf(facts, stepsLeadingTo(graph, name))));
   }
   checkGraph(p, graph);
 
-  const checkOf = (form: string) => {
-    const page = steps[form];
-    return page?.kind === 'page' ? page.check : forms.get(form)?.spec.check;
-  };
-  const reviews = new Map<string, { spec: ReviewStep; changeable: string[] }>();
+  const checkOf = (answer: string) => parts.checks.get(answer);
   const builder: StateBuilder = {
     machineId,
     graph,
     formsOf: (step) => formsOfStep.get(step) ?? [],
     syncCheck: (form) => typeof checkOf(form) === 'function' && !isAsyncFunction(checkOf(form)),
     asyncCheck: (form) => isAsyncFunction(checkOf(form)),
-    asyncShow: (review) => {
-      const step = steps[review];
-      return step?.kind === 'review' && isAsyncFunction(step.show);
-    },
-    showingReviews: Object.entries(steps)
-      .filter(([, step]) => step?.kind === 'review' && typeof step.show === 'function')
-      .map(([name]) => name),
+    asyncShow: (review) => isAsyncFunction(parts.shows.get(review)),
+    showingReviews: [...parts.shows].filter(([, show]) => typeof show === 'function').map(([review]) => review),
   };
   const states: Record<string, StateConfig> = {};
-  const pages = new Map<string, PageStep>();
-  if (p.list.length === 0) {
-    for (const [name, step] of Object.entries(steps)) {
-      if (step.kind === 'review') {
-        const changeable = [...stepsLeadingTo(graph, name)]
-          .filter((s) => steps[s]?.kind === 'ask')
-          .sort((a, b) => graph.order.indexOf(a) - graph.order.indexOf(b));
-        reviews.set(name, { spec: step, changeable });
-        states[name] = reviewState(builder, name, step, changeable);
-      } else if (step.kind === 'page') {
-        pages.set(name, step);
-        states[name] = pageState(builder, name, step);
-      } else if (step.kind === 'load') {
-        states[name] = loadState(builder, name, step);
-      } else {
-        states[name] = (step as AskStep).form
-          ? singleAskState(builder, name, step as AskStep)
-          : parallelAskState(builder, name, step as AskStep);
-      }
-    }
+  if (problems.items.length === before) {
+    for (const [name, step] of Object.entries(steps)) states[name] = stepKindOf(step)!.build(builder, name, step, parts, steps);
     Object.assign(states, endStates(builder));
   }
-  problems.push(...p.list);
   const config: Record<string, unknown> = {
     id: machineId,
     initial: graph.order[0] ?? FINISHING,

@@ -1,9 +1,11 @@
 // One flow, checked and built: compile the declaration, name its questions, make its machine. Shared by
 // the tool, prompt and resource forms; problems from every stage are reported together.
-import { type AnyQuestions, type DefinitionProblem, type QuestionFallback, RoundtripDefinitionError } from '@roundtrip/engine';
+import { type AnyQuestions, type QuestionFallback, RoundtripDefinitionError } from '@roundtrip/engine';
+import { ProblemList } from '@roundtrip/engine/internal';
 import type { AnyStateMachine } from 'xstate';
 import type { z } from 'zod';
 import { type CompiledFlow, compileFlow } from './compile-flow.ts';
+import type { FlowProblems } from './flow-checks.ts';
 import type { FlowOutcome } from './flow-context.ts';
 import { flowQuestions } from './flow-questions.ts';
 import { type FinalInput, flowMachine } from './flow-setup.ts';
@@ -62,16 +64,16 @@ export function declareFlow(
   /** The default fallback of every question (tools only: prompts and resources have no model in the loop). */
   fallback?: QuestionFallback,
 ): DeclaredFlow {
-  const problems: DefinitionProblem[] = [];
+  const problems: FlowProblems = new ProblemList();
   const compiled = compileFlow(owner, name, input, steps, problems, loaders);
-  if (problems.length > 0) throw new RoundtripDefinitionError(problems);
+  problems.throwIfAny();
   let questions: AnyQuestions;
   try {
     questions = flowQuestions(compiled, fallback);
   } catch (error) {
     if (!(error instanceof RoundtripDefinitionError)) throw error;
     // the engine names questions by form; say which flow they belong to
-    throw new RoundtripDefinitionError(error.problems.map((p) => ({ ...p, path: `${owner} › ${p.path}` })));
+    throw new RoundtripDefinitionError(error.problems.map((p) => ({ ...p, path: [owner, ...p.path] })));
   }
   return { compiled, questions, machine: flowMachine(compiled, final) };
 }

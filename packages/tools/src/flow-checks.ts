@@ -1,12 +1,23 @@
-// The checks of a declared flow's parts that are not conditions: names, message templates, load steps
-// and the loaders they run. Each problem says where it is, what is wrong and how to fix it.
+// The checks of a declared flow's parts that are not conditions: names, message templates, ways of
+// leaving a step, load steps and the loaders they run. Each problem says where it is, what is wrong and
+// how to fix it; conditions' own problems are placed under the part that holds them.
 import type { DefinitionProblem, DefinitionProblemCode } from '@roundtrip/engine';
-import { didYouMean, type KnownPaths } from './conditions.ts';
-import { FINISH } from './flow-graph.ts';
+import type { ProblemList } from '@roundtrip/engine/internal';
+import { checkCondition, didYouMean, type KnownPaths } from './conditions.ts';
+import { askingBefore, FINISH, type FlowGraph } from './flow-graph.ts';
 import { FINISHING } from './flow-transitions.ts';
 import { knownPath, listedPaths } from './known-paths.ts';
 import type { Loader, LoadStep } from './load-spec.ts';
 import { templatePaths } from './safe-text.ts';
+
+/** What kind of mistake a problem of a declared flow is, beyond the engine's own codes; stable, for tests and tooling. */
+export type FlowProblemCode = 'invalid_step' | 'invalid_condition' | 'invalid_template' | 'round_budget';
+
+/** One problem of a declared flow: an engine code (its questions, its loaders' options) or one of a flow's own. */
+export type FlowProblem = DefinitionProblem<DefinitionProblemCode | FlowProblemCode>;
+
+/** Where a flow's problems go; `at(...)` gives the same list adding under a part of the flow. */
+export type FlowProblems = ProblemList<DefinitionProblemCode | FlowProblemCode>;
 
 const NAME = /^[A-Za-z][A-Za-z0-9_]{0,63}$/;
 const RESERVED = new Set(['input', FINISH, FINISHING, 'done', 'ended']);
@@ -15,16 +26,7 @@ const ACTORS = new Set(['finish', 'check', 'show']);
 /** The most retries a load step may declare: each try waits in the same request. */
 const MAX_RETRIES = 5;
 
-/** Problems of one flow, each with where it is. */
-export class Problems {
-  readonly list: DefinitionProblem[] = [];
-  constructor(private readonly owner: string) {}
-  add(where: string, code: DefinitionProblemCode, message: string, fix: string): void {
-    this.list.push({ path: where ? `${this.owner} › ${where}` : this.owner, code, message, fix });
-  }
-}
-
-export function checkName(p: Problems, where: string, name: string, what: string): boolean {
+export function checkName(p: FlowProblems, where: readonly string[], name: string, what: string): boolean {
   if (!NAME.test(name)) {
     p.add(
       where,
@@ -51,8 +53,8 @@ export function checkName(p: Problems, where: string, name: string, what: string
  * A placeholder that reads nothing is answered with the paths of `suggest` (those with values by then).
  */
 export function checkTemplate(
-  p: Problems,
-  where: string,
+  p: FlowProblems,
+  where: readonly string[],
   template: unknown,
   known: KnownPaths,
   bare: readonly string[] = [],
@@ -89,10 +91,9 @@ export function checkTemplate(
   }
 }
 
-/** A load step: the loader it runs, its retries and its error message. */
+/** A load step: the loader it runs, its retries and its error message (`p` adds under the step). */
 export function checkLoadStep(
-  p: Problems,
-  where: string,
+  p: FlowProblems,
   step: LoadStep,
   loaders: ReadonlyMap<string, Loader>,
   known: KnownPaths,
@@ -102,7 +103,7 @@ export function checkLoadStep(
   if (typeof run !== 'string' || !loaders.has(run)) {
     const names = [...loaders.keys()];
     p.add(
-      `${where} › run`,
+      ['run'],
       'invalid_step',
       names.length === 0
         ? `it runs ${JSON.stringify(run)}, but the flow has no loaders.`
@@ -115,15 +116,15 @@ export function checkLoadStep(
   const retries = step.retries;
   if (retries !== undefined && !(Number.isInteger(retries) && retries >= 0 && retries <= MAX_RETRIES))
     p.add(
-      `${where} › retries`,
+      ['retries'],
       'invalid_step',
       `retries is ${JSON.stringify(retries)}; it is how many times to try again, a whole number from 0 to ${MAX_RETRIES}.`,
       'Write e.g. retries: 2.',
     );
-  if (typeof step.onError === 'string') checkTemplate(p, `${where} › onError`, step.onError, known, ['error'], suggest);
+  if (typeof step.onError === 'string') checkTemplate(p, ['onError'], step.onError, known, ['error'], suggest);
   else if (step.onError !== undefined && typeof step.onError !== 'function')
     p.add(
-      `${where} › onError`,
+      ['onError'],
       'invalid_step',
       'it is neither a message nor a function.',
       "Write onError: 'The order could not be read: {{error}}', or a function of { error, input, answers, loaded } returning the message.",
@@ -131,12 +132,12 @@ export function checkLoadStep(
 }
 
 /** The flow's loaders by name: each a function, named plainly, run by some load step. */
-export function checkLoaders(p: Problems, loaders: unknown, used: ReadonlySet<string>): Map<string, Loader> {
+export function checkLoaders(p: FlowProblems, loaders: unknown, used: ReadonlySet<string>): Map<string, Loader> {
   const found = new Map<string, Loader>();
   if (loaders === undefined) return found;
   if (typeof loaders !== 'object' || loaders === null || Array.isArray(loaders)) {
     p.add(
-      'loaders',
+      ['loaders'],
       'invalid_option',
       'loaders is not an object of functions by name.',
       'Write loaders: { findOrder: async ({ input }) => … }.',
@@ -144,7 +145,7 @@ export function checkLoaders(p: Problems, loaders: unknown, used: ReadonlySet<st
     return found;
   }
   for (const [name, loader] of Object.entries(loaders)) {
-    const where = `loaders › '${name}'`;
+    const where = ['loaders', `'${name}'`];
     if (!NAME.test(name) || ACTORS.has(name))
       p.add(
         where,
@@ -159,4 +160,32 @@ export function checkLoaders(p: Problems, loaders: unknown, used: ReadonlySet<st
       p.add(where, 'invalid_option', 'no load step runs it.', `Run it from a step, load({ run: '${name}' }), or remove it.`);
   }
   return found;
+}
+
+/**
+ * A step's `onDecline` or `onCancel` (or a form's, in askAll), at `where`: a way to leave it, and `back`
+ * only where a step that asks comes before. `skippable` is false for a step that cannot be skipped.
+ */
+export function checkLeave(
+  p: FlowProblems,
+  where: readonly string[],
+  leave: unknown,
+  graph: FlowGraph,
+  step: string,
+  skippable = true,
+): void {
+  if (leave !== undefined && leave !== 'end' && leave !== 'skip' && leave !== 'back') {
+    p.add(where, 'invalid_step', `'${String(leave)}' is not a way to leave a step.`, "Use 'end', 'skip' or 'back'.");
+  }
+  if (leave === 'back' && askingBefore(graph, step).size === 0) {
+    const only = (graph.before.get(step)?.size ?? 0) > 0 ? 'no step that asks' : 'no step';
+    p.add(where, 'invalid_step', `${only} comes before it, so there is nothing to go back to.`, "Use 'end' or 'skip' here.");
+  }
+  if (leave === 'skip' && !skippable) p.add(where, 'invalid_step', 'a review cannot be skipped.', "Use 'end' or 'back'.");
+}
+
+/** A condition (a rule's `if`, a form's `if`) at `where`: each of its problems placed inside it (`all[1] › not`). */
+export function checkConditionAt(p: FlowProblems, where: readonly string[], condition: unknown, known: KnownPaths): void {
+  for (const c of checkCondition(condition, '', known))
+    p.add(c.path === '' ? where : [...where, ...c.path.split(' › ')], c.code, c.message, c.fix);
 }

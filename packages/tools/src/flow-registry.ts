@@ -15,6 +15,14 @@ export function registerFlow(definition: object, flow: DeclaredFlow, final: (inp
   registry.set(definition, { flow, final });
 }
 
+/**
+ * Whether a definition is a declared flow (made with defineFlowTool, defineFlowPrompt or
+ * defineFlowResource): only these have the flow* exports' JSON config, question templates and fields.
+ */
+export function isDeclaredFlow(definition: object): boolean {
+  return registry.has(definition);
+}
+
 function registered(definition: object): Registered {
   const found = registry.get(definition);
   if (!found) throw new TypeError('Not a declared flow: make it with defineFlowTool, defineFlowPrompt or defineFlowResource.');

@@ -12,7 +12,8 @@ export type { EndedInfo, FlowToolConfig, FlowToolResult, StoppedInfo } from './d
 export { defineFlowTool } from './define-flow-tool.ts';
 export type { BooleanOptions, MultiSelectOptions, NumberOptions, SelectOptions, TextFormat, TextOptions } from './fields.ts';
 export { field } from './fields.ts';
-export { flowMachineConfig, flowMachineFrom, flowQuestionFields, flowQuestionTemplates } from './flow-registry.ts';
+export type { FlowProblem, FlowProblemCode } from './flow-checks.ts';
+export { flowMachineConfig, flowMachineFrom, flowQuestionFields, flowQuestionTemplates, isDeclaredFlow } from './flow-registry.ts';
 export type { FinalInput } from './flow-setup.ts';
 export type {
   AnswersOf,

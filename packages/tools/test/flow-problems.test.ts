@@ -24,25 +24,25 @@ describe('a declaration that cannot work is refused, with every problem at once'
     });
     expect(problems).toEqual([
       {
-        path: "tool 'flow' › step 'first' › next[0]",
+        path: ["tool 'flow'", "step 'first'", 'next[0]'],
         code: 'invalid_step',
         message: "it goes to 'nowhere', which is not a step.",
         fix: 'Go to one of: first, lonely, finish.',
       },
       {
-        path: "tool 'flow' › step 'first' › next",
+        path: ["tool 'flow'", "step 'first'", 'next'],
         code: 'invalid_step',
         message: 'no rule applies when every condition fails, so the answer would go nowhere.',
         fix: "End the rules with one without 'if', e.g. { goto: 'review' }.",
       },
       {
-        path: "tool 'flow' › step 'lonely'",
+        path: ["tool 'flow'", "step 'lonely'"],
         code: 'invalid_step',
         message: 'no step leads to it.',
         fix: "Point a step's next at it, or remove it.",
       },
       {
-        path: "tool 'flow' › step 'first'",
+        path: ["tool 'flow'", "step 'first'"],
         code: 'invalid_step',
         message: 'no way leads from it to the final action.',
         fix: "Give it a next rule that reaches 'finish'.",
@@ -62,7 +62,7 @@ describe('a declaration that cannot work is refused, with every problem at once'
       }),
       twice: yes(),
     });
-    expect(problems.map((p) => `${p.path}: ${p.message}`)).toEqual([
+    expect(problems.map((p) => `${p.path.join(' › ')}: ${p.message}`)).toEqual([
       "tool 'flow' › step 'bad name': the step name 'bad name' is not a plain name.",
       "tool 'flow' › step 'input': 'input' is a reserved name.",
       "tool 'flow' › step 'both' › form 'twice': the name 'twice' is used twice.",
@@ -93,7 +93,7 @@ describe('a declaration that cannot work is refused, with every problem at once'
       group: ask({ message: 'Who travels to {{trip.destination}} on {{dates.form}}?', fields: { size: field.integer() } }),
       confirm: review({ message: 'Book {{group.sise}}?' }),
     });
-    expect(problems.map((p) => [p.path, p.fix])).toEqual([
+    expect(problems.map((p) => [p.path.join(' › '), p.fix])).toEqual([
       [
         "tool 'flow' › step 'dates' › message",
         "Use one of: input.topic, trip.destination, trip.nights (did you mean 'trip.destination'?).",
@@ -115,7 +115,7 @@ describe('a declaration that cannot work is refused, with every problem at once'
       other: ask({ message: 'Go?', fields: { ok: field.boolean() }, onCancel: 'later' as Leave }),
       check: review({ message: 'Sure?', onCancel: 'skip' }),
     });
-    expect(problems.map((p) => `${p.path}: ${p.message}`)).toEqual([
+    expect(problems.map((p) => `${p.path.join(' › ')}: ${p.message}`)).toEqual([
       "tool 'flow' › step 'first' › onDecline: no step comes before it, so there is nothing to go back to.",
       "tool 'flow' › step 'other' › onCancel: 'later' is not a way to leave a step.",
       "tool 'flow' › step 'check' › onCancel: a review cannot be skipped.",
@@ -126,7 +126,7 @@ describe('a declaration that cannot work is refused, with every problem at once'
     const steps = Object.fromEntries(Array.from({ length: 11 }, (_, i) => [`q${i + 1}`, yes(`Question ${i + 1}?`)]));
     expect(problemsOf(steps)).toEqual([
       {
-        path: "tool 'flow' › steps",
+        path: ["tool 'flow'", 'steps'],
         code: 'round_budget',
         message: 'the shortest way to the final action takes 11 rounds; the official TypeScript client stops after 10.',
         fix: 'Ask independent questions together with askAll, or merge forms, so the flow fits in 10 rounds.',
@@ -144,7 +144,7 @@ describe('a declaration that cannot work is refused, with every problem at once'
       problemsOf({
         empty: ask({ message: 'Nothing?', fields: {} }),
         odd: ask({ message: 'Odd?', fields: { n: 5 as unknown as z.ZodNumber } }),
-      }).map((p) => `${p.path}: ${p.message}`),
+      }).map((p) => `${p.path.join(' › ')}: ${p.message}`),
     ).toEqual(["tool 'flow' › step 'empty': it has no fields.", "tool 'flow' › step 'odd' › field 'n': it is not a zod schema."]);
     expect(problemsOf({}).map((p) => p.message)).toEqual(['the flow has no steps.']);
   });
@@ -153,6 +153,6 @@ describe('a declaration that cannot work is refused, with every problem at once'
     const problems = problemsOf({
       deep: ask({ message: 'Deep?', fields: { nested: z.object({ a: z.string() }) as unknown as z.ZodString } }),
     });
-    expect(problems).toEqual([expect.objectContaining({ code: 'unexpressible_schema', path: "tool 'flow' › question 'deep'" })]);
+    expect(problems).toEqual([expect.objectContaining({ code: 'unexpressible_schema', path: ["tool 'flow'", "question 'deep'"] })]);
   });
 });

@@ -134,7 +134,7 @@ describe('a declared flow through the model-mediated fallback', () => {
       error = e;
     }
     expect(error).toBeInstanceOf(RoundtripDefinitionError);
-    expect((error as RoundtripDefinitionError).problems.map((p) => p.path)).toEqual([
+    expect((error as RoundtripDefinitionError).problems.map((p) => p.path.join(' › '))).toEqual([
       "Tool 'book_meeting' › question 'when' › fallback",
       "Tool 'book_meeting' › question 'room' › fallback",
       "Tool 'book_meeting' › question 'food' › fallback",

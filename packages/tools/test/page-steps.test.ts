@@ -107,7 +107,7 @@ describe('a page step', () => {
       throw new Error('accepted');
     } catch (error) {
       expect(error).toBeInstanceOf(RoundtripDefinitionError);
-      expect((error as RoundtripDefinitionError).problems.map((p) => `${p.path}: ${p.message}`)).toEqual([
+      expect((error as RoundtripDefinitionError).problems.map((p) => `${p.path.join(' › ')}: ${p.message}`)).toEqual([
         "tool 'bad' › step 'pay' › url: the page 'http://pay.example.com/' is not an https URL.",
         "tool 'bad' › step 'pay' › alternative: 'nowhere' is not another step.",
       ]);

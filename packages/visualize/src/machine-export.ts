@@ -1,7 +1,7 @@
 // The machine behind a tool, prompt or resource as plain JSON, with every part that is code (not data)
 // named: mappers left out on purpose, and inline functions that make a machine impossible to export.
 import { describeDefinition, type PromptDefinition, type ResourceDefinition, type ToolDefinition } from '@roundtrip/engine';
-import { flowMachineConfig, flowQuestionFields, flowQuestionTemplates, flowUserView } from '@roundtrip/tools';
+import { flowMachineConfig, flowQuestionFields, flowQuestionTemplates, flowUserView, isDeclaredFlow } from '@roundtrip/tools';
 
 export type Definition = ToolDefinition | PromptDefinition | ResourceDefinition;
 
@@ -70,15 +70,14 @@ export function exportMachine(definition: Definition): MachineExport {
   let templates: Record<string, string> = {};
   let fields: Record<string, string[]> = {};
   let userView: Record<string, unknown> | undefined;
-  try {
+  if (isDeclaredFlow(definition)) {
     // a declared flow: its config is JSON by construction (its one output mapper is shared, not its own)
     config = flowMachineConfig(definition);
     templates = flowQuestionTemplates(definition);
     fields = flowQuestionFields(definition);
     userView = flowUserView(config);
-  } catch (error) {
-    // not a declared flow (the registry says so with a TypeError): a hand-written machine, walked for code
-    if (!(error instanceof TypeError)) throw error;
+  } else {
+    // a hand-written machine, walked for code
     config = jsonOf(view.machine.config, '', '', parts) as Record<string, unknown>;
   }
   return {
