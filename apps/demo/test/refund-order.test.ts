@@ -225,7 +225,7 @@ describe('refund_order across a deploy from version 2 to 4', () => {
       const result = done(await current.call('refund_order', args, { requestState, inputResponses: yes }));
       expect(textOf(result)).toBe('Refunded $49.00 for order ord_51.');
       expect(current.logs).toContainEqual(
-        expect.objectContaining({ event: 'state_migrated', message: expect.stringMatching(/'2' → '3' → '4'$/) }),
+        expect.objectContaining({ event: 'state_migrated', message: expect.stringMatching(/'2' → '3' → '4' → '5'$/) }),
       );
       expect(await current.store.countRefunds('ord_51')).toBe(1);
     } finally {

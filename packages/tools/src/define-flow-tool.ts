@@ -2,19 +2,21 @@
 import { defineTool, type QuestionFallback, type ToolAnnotations, type ToolDefinition, type ToolResultView } from '@roundtrip/engine';
 import type { z } from 'zod';
 import { declareFlow, endedResult } from './declare-flow.ts';
+import { confirmedNow, confirmedShown, type FinalFailed, withFinalAction } from './final-action.ts';
 import type { FlowOutcome } from './flow-context.ts';
 import { registerFlow } from './flow-registry.ts';
-import { type FinalInput, type FinishInput, shownNow } from './flow-setup.ts';
+import { type FinalInput, type FinishInput, flowMachine, shownNow } from './flow-setup.ts';
 import type { AnswersOf, StepSpec } from './flow-spec.ts';
+import { type DeclaredSteps, declaredSteps, type FinalAnswersOf, type FlowSteps, type StepsOf } from './flow-steps.ts';
 import { checkedMigrations, type FlowVersioning, withVersion } from './flow-version.ts';
 import type { FlowLoaders, LoadedOf, LoadersOf } from './load-spec.ts';
 
 /** How the user left a flow early: at which step, how, and what was known by then. */
 export interface EndedInfo<TSteps, TInput = Record<string, unknown>, TLoaded = Readonly<Record<string, unknown>>> {
-  readonly step: keyof TSteps & string;
+  readonly step: keyof StepsOf<TSteps> & string;
   readonly how: 'declined' | 'cancelled' | 'abandoned';
   readonly input: TInput;
-  readonly answers: AnswersOf<TSteps>;
+  readonly answers: AnswersOf<StepsOf<TSteps>>;
   readonly loaded: TLoaded;
 }
 
@@ -24,11 +26,23 @@ export interface EndedInfo<TSteps, TInput = Record<string, unknown>, TLoaded = R
  * `onError`, or by default a sentence saying which step could not load).
  */
 export interface StoppedInfo<TSteps, TInput = Record<string, unknown>, TLoaded = Readonly<Record<string, unknown>>> {
-  readonly step: keyof TSteps & string;
+  readonly step: keyof StepsOf<TSteps> & string;
   readonly how: 'stopped' | 'failed';
   readonly message: string;
   readonly input: TInput;
-  readonly answers: AnswersOf<TSteps>;
+  readonly answers: AnswersOf<StepsOf<TSteps>>;
+  readonly loaded: TLoaded;
+}
+
+/**
+ * How the final action failed: it threw (a recorded failure replays as an Error with the same message),
+ * or the server that ran it stopped before recording its outcome (`EffectOutcomeUnknownError`: whether
+ * it acted is unknown, so read your store), and what the flow knew.
+ */
+export interface FailedInfo<TSteps, TInput = Record<string, unknown>, TLoaded = Readonly<Record<string, unknown>>> {
+  readonly error: unknown;
+  readonly input: TInput;
+  readonly answers: AnswersOf<StepsOf<TSteps>>;
   readonly loaded: TLoaded;
 }
 
@@ -41,9 +55,9 @@ export type FlowToolResult<TOutput extends z.ZodObject = z.ZodObject> = ToolResu
 
 export interface FlowToolConfig<
   TInput extends z.ZodObject,
-  TSteps extends Record<string, StepSpec>,
+  TSteps extends Record<string, StepSpec> | FlowSteps,
   TOutput extends z.ZodObject = z.ZodObject,
-  TLoaders extends FlowLoaders<z.output<TInput>, TSteps> = Record<never, never>,
+  TLoaders extends FlowLoaders<z.output<TInput>, StepsOf<TSteps>> = Record<never, never>,
 > extends FlowVersioning {
   /** Tool name as clients call it: 1–128 characters of letters, digits, `_`, `-` and `.`. */
   readonly name: string;
@@ -53,12 +67,12 @@ export interface FlowToolConfig<
   /** The tool's arguments; templates and conditions read them as `input.<name>`. */
   readonly input: TInput;
   /** The steps in order: each goes to the next unless its `next` says otherwise; after the last, `final` runs. */
-  readonly steps: TSteps;
+  readonly steps: DeclaredSteps<z.output<TInput>, TSteps>;
   /**
    * The functions the `load` steps run, by name (`load({ run: 'findOrder' })`), as actors are named in
    * setup(): the machine config names them, the diagrams show them.
    */
-  readonly loaders?: LoadersOf<TLoaders, z.output<TInput>, TSteps>;
+  readonly loaders?: LoadersOf<TLoaders, z.output<TInput>, StepsOf<TSteps>>;
   /**
    * The final action, with the input, the answers and the loaded values typed from the steps. It runs
    * at most once per conversation through the engine's effect ledger: a replayed final retry gets the
@@ -66,18 +80,39 @@ export interface FlowToolConfig<
    */
   readonly final: (args: {
     input: z.output<TInput>;
-    answers: AnswersOf<TSteps>;
-    loaded: LoadedOf<TSteps, TLoaders>;
+    answers: FinalAnswersOf<TSteps>;
+    loaded: LoadedOf<StepsOf<TSteps>, TLoaders>;
   }) => FlowToolResult<NoInfer<TOutput>> | Promise<FlowToolResult<NoInfer<TOutput>>>;
+  /**
+   * The final action's name: the effect ledger records it under this name, progress says
+   * `running '<name>'`, logs and diagrams name it. Renaming it is a new version (see `version`).
+   * @defaultValue 'finish'
+   */
+  readonly finalName?: string;
   /** The schema of `structuredContent`; every result is checked against it before it is sent. */
   readonly output?: TOutput;
-  /** The result when the user declined, cancelled or abandoned; by default a text saying nothing was done. */
-  readonly ended?: (info: EndedInfo<TSteps, z.output<TInput>, LoadedOf<TSteps, TLoaders>>) => FlowToolResult<NoInfer<TOutput>>;
+  /**
+   * The result when the user declined, cancelled or abandoned; by default a text saying nothing was done.
+   * It may be async (read your store: a state from before another round acted may be answered late).
+   */
+  readonly ended?: (
+    info: EndedInfo<TSteps, z.output<TInput>, LoadedOf<StepsOf<TSteps>, TLoaders>>,
+  ) => FlowToolResult<NoInfer<TOutput>> | Promise<FlowToolResult<NoInfer<TOutput>>>;
   /**
    * The result when an `end` rule ended the flow or a load failed; by default the flow's message as an
-   * error result (`isError`), which needs no structured content even with an `output` schema.
+   * error result (`isError`), which needs no structured content even with an `output` schema. It may be async.
    */
-  readonly stopped?: (info: StoppedInfo<TSteps, z.output<TInput>, LoadedOf<TSteps, TLoaders>>) => FlowToolResult<NoInfer<TOutput>>;
+  readonly stopped?: (
+    info: StoppedInfo<TSteps, z.output<TInput>, LoadedOf<StepsOf<TSteps>, TLoaders>>,
+  ) => FlowToolResult<NoInfer<TOutput>> | Promise<FlowToolResult<NoInfer<TOutput>>>;
+  /**
+   * The result when the final action failed (see {@link FailedInfo}): word what happened, reading your
+   * store if you need to (it may be async); throw to fail the round as without it. Without `failed`, a
+   * failed final action fails the round: the client gets a generic error and the log says why.
+   */
+  readonly failed?: (
+    info: FailedInfo<TSteps, z.output<TInput>, LoadedOf<StepsOf<TSteps>, TLoaders>>,
+  ) => FlowToolResult<NoInfer<TOutput>> | Promise<FlowToolResult<NoInfer<TOutput>>>;
   /**
    * How every question is asked of a host that cannot show forms (it declared no elicitation, like LM
    * Studio): `'model'` puts each to the model, which asks the user and calls the tool again with the
@@ -101,14 +136,18 @@ export interface FlowToolConfig<
  */
 export function defineFlowTool<
   const TInput extends z.ZodObject,
-  const TSteps extends Record<string, StepSpec>,
+  const TSteps extends Record<string, StepSpec> | FlowSteps,
   TOutput extends z.ZodObject = z.ZodObject,
-  TLoaders extends FlowLoaders<z.output<TInput>, TSteps> = Record<never, never>,
+  TLoaders extends FlowLoaders<z.output<TInput>, StepsOf<TSteps>> = Record<never, never>,
 >(config: FlowToolConfig<TInput, TSteps, TOutput, TLoaders>): ToolDefinition {
   const owner = `tool '${config.name}'`;
   const final = (args: FinalInput) => config.final(args as never);
-  const declared = declareFlow(owner, config.name, config.input, config.steps, final, config.loaders, config.fallback);
-  const flow = withVersion(declared, config.version, final);
+  const steps = declaredSteps(config.steps);
+  const declared = declareFlow(owner, config.name, config.input, steps, final, config.loaders, config.fallback);
+  const finalAction = { name: config.finalName, handlesFailure: config.failed !== undefined };
+  const named = withFinalAction(owner, declared, steps, finalAction, (compiled) => flowMachine(compiled, final));
+  const flow = withVersion(named, config.version, final);
+  const review = (input: FinishInput) => (input.review ? shownNow(flow.compiled, input.review, input) : null);
   const definition = defineTool({
     ...(config.migrations ? { migrations: checkedMigrations(flow.compiled, config.version, config.migrations) } : {}),
     name: config.name,
@@ -120,17 +159,21 @@ export function defineFlowTool<
     questions: flow.questions,
     machine: flow.machine,
     effects: {
-      finish: {
+      [finalAction.name ?? 'finish']: {
         once: true,
-        // what the last review showed from the server's data, read again right before the final action
+        // what the last review showed from the server's data, and the values forms asked to confirm,
+        // read again right before the final action
         confirmed: {
-          shown: ({ input }: { input: FinishInput }) => input.shown ?? null,
-          current: async ({ input }: { input: FinishInput }) =>
-            input.review ? ((await shownNow(flow.compiled, input.review, input)) ?? null) : null,
+          shown: ({ input }: { input: FinishInput }) => confirmedShown(flow.compiled, input),
+          current: ({ input }: { input: FinishInput }) => confirmedNow(flow.compiled, input, review),
         },
       },
     } as never,
-    result: (output: FlowOutcome): ToolResultView<unknown> => {
+    result: (output: FlowOutcome | FinalFailed): ToolResultView<unknown> | Promise<ToolResultView<unknown>> => {
+      if (output.status === 'failed') {
+        const { status: _failed, ...info } = output;
+        return config.failed!(info as never);
+      }
       if (output.status === 'done') {
         const view = output.result as ToolResultView<unknown>;
         if (!output.earlier) return view;

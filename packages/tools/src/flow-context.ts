@@ -31,6 +31,11 @@ export interface FlowContext {
   result?: unknown;
   /** The final action's result is one recorded earlier in this conversation, for other answers than these. */
   earlier?: boolean;
+  /**
+   * Why the final action failed, when the tool words its failures (`failed`): kept only in the final
+   * state of the round it failed in, never sealed.
+   */
+  failure?: unknown;
   /** What the client of the latest round can be asked (from the engine's client event). */
   client?: { form: boolean; url: boolean };
 }

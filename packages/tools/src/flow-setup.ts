@@ -4,6 +4,7 @@ import { type ClientEvent, ConfirmedValueChangedError } from '@roundtrip/engine'
 import { type AnyStateMachine, assign, fromPromise, setup, spawnChild, stopChild } from 'xstate';
 import type { CompiledFlow } from './compile-flow.ts';
 import { type Condition, evaluateCondition } from './conditions.ts';
+import { confirmedChanged, finalNameOf } from './final-action.ts';
 import {
   answersOnTrail,
   type EndedHow,
@@ -63,6 +64,8 @@ const param = (params: unknown, key: string): unknown => (params as Params)[key]
  * declared final action; the flow's output is `{ status: 'done', result }` or `{ status: 'ended', … }`.
  */
 export function flowMachine(flow: CompiledFlow, final: (input: FinalInput) => unknown): AnyStateMachine {
+  // the final action runs as the actor (and effect) of this name: 'finish' unless the tool names it
+  const finalName = finalNameOf(flow.config);
   const formsOf = (step: string) => flow.formsOfStep.get(step) ?? [];
   const seen = (context: FlowContext) => ({
     input: context.input,
@@ -96,16 +99,17 @@ export function flowMachine(flow: CompiledFlow, final: (input: FinalInput) => un
     condition === undefined || evaluateCondition(condition as Condition, { ...valuesOf(context, event), ...loading(context, event) });
   const chosen = (event: FlowEvent) => event.content?.choice;
 
+  const finishActor = fromPromise<FinishOutput, FinishInput>(async ({ input }) => ({
+    result: await final({ input: input.input, answers: input.answers, loaded: input.loaded }),
+    answers: stableJson(input.answers),
+  }));
   const machineSetup = setup({
     types: { context: {} as FlowContext, events: {} as FlowEvent, input: {} as Record<string, unknown> },
     // typed here through their own signatures (flow-work.ts); the config names them as JSON
     actors: {
       ...(workActors(flow) as Record<never, never>),
       // the result is recorded with the answers it was made for, so a later round can tell a replay for other answers
-      finish: fromPromise<FinishOutput, FinishInput>(async ({ input }) => ({
-        result: await final({ input: input.input, answers: input.answers, loaded: input.loaded }),
-        answers: stableJson(input.answers),
-      })),
+      ...({ [finalName]: finishActor } as { finish: typeof finishActor }),
     },
     guards: {
       when: ({ context, event }, params: Params) => holds(param(params, 'condition'), context, event),
@@ -121,6 +125,9 @@ export function flowMachine(flow: CompiledFlow, final: (input: FinalInput) => un
       keptAnswerFails: ({ context }, params: Params) =>
         context.reviewing && formsParam(params).some((form) => keptAnswerReason(form, context) !== undefined),
       answerFails: ({ context, event }, params: Params) => reasonFor(String(param(params, 'form')), context, event) !== undefined,
+      // a value a form asked to confirm changed before the final action could act (final-action.ts)
+      confirmedChanged: ({ event }, params: Params) =>
+        event.error instanceof ConfirmedValueChangedError && confirmedChanged(event.error, String(param(params, 'form'))),
       shownChanged: ({ context, event }, params: Params) =>
         event.error instanceof ConfirmedValueChangedError && lastShowingReview(flow, context) === param(params, 'step'),
       clientOpensPages: ({ context }) => context.client?.url === true,
@@ -198,15 +205,24 @@ export function flowMachine(flow: CompiledFlow, final: (input: FinalInput) => un
         const output = event.output as FinishOutput;
         return { result: output.result, earlier: output.answers !== stableJson(answersOnTrail(context, formsOf)) };
       }),
-      runFinal: spawnChild('finish', {
-        id: 'finish',
+      runFinal: spawnChild(finalName as 'finish', {
+        id: finalName,
         input: ({ context }): FinishInput => {
           const review = lastShowingReview(flow, context);
           const base = seen(context);
           return review ? { ...base, review, shown: context.shown?.[review] ?? {} } : base;
         },
       }),
-      stopFinal: stopChild('finish'),
+      stopFinal: stopChild(finalName),
+      // the confirmed value changed: the form is asked again, without its answer (it confirmed the old value)
+      forgetConfirmed: assign(({ context }, params: Params) => {
+        const form = String(param(params, 'form'));
+        const { [form]: _answer, ...answers } = context.answers;
+        const { [form]: _last, ...lastAnswers } = context.lastAnswers ?? {};
+        return { answers, lastAnswers };
+      }),
+      // the tool words a failed final action (its `failed`): the error is kept for the result, this round only
+      keepFailure: assign(({ event }) => ({ failure: event.error ?? null })),
       failFinal: ({ event }) => {
         throw event.error instanceof Error ? event.error : new Error(String(event.error));
       },
@@ -214,6 +230,7 @@ export function flowMachine(flow: CompiledFlow, final: (input: FinalInput) => un
   });
   return machineSetup.createMachine({
     ...withWorkInputs(flow.config, flow),
-    output: ({ context }: { context: FlowContext }) => outcomeOf(context, formsOf),
+    output: ({ context }: { context: FlowContext }) =>
+      context.failure === undefined ? outcomeOf(context, formsOf) : { status: 'failed', error: context.failure, ...seen(context) },
   } as never) as unknown as AnyStateMachine;
 }

@@ -2,6 +2,7 @@
 import type { QuestionFallback } from '@roundtrip/engine';
 import type { z } from 'zod';
 import type { Condition } from './conditions.ts';
+import type { ConfirmedValue } from './final-action.ts';
 import type { LoadStep } from './load-spec.ts';
 
 /**
@@ -72,6 +73,12 @@ export interface FormSpec<TFields extends Fields = Fields> {
   readonly onCancel?: Leave;
   /** For hosts without elicitation; overrides the step's and the flow's `fallback`. */
   readonly fallback?: StepFallback;
+  /**
+   * A value from the server's data this form asks the user to confirm (an amount): read again right
+   * before the final action, which does not run when it changed; the flow goes to `onChange` instead
+   * (see {@link ConfirmedValue}). Tools only.
+   */
+  readonly confirmed?: ConfirmedValue;
 }
 
 interface StepCommon {

@@ -54,7 +54,9 @@ async function runLoader(flow: CompiledFlow, { step, ...args }: LoadInput, signa
   const tries = 1 + (spec.retries ?? 0);
   for (let attempt = 1; ; attempt++) {
     try {
-      return await loader({ ...args, signal, attempt });
+      // the step's own earlier value is on the trail only when the flow came back to the step
+      const previous = Object.hasOwn(args.loaded, step) ? args.loaded[step] : undefined;
+      return await loader({ ...args, signal, attempt, ...(previous === undefined ? {} : { previous }) });
     } catch (error) {
       if (attempt >= tries || signal.aborted) throw error;
     }

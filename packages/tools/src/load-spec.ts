@@ -8,6 +8,12 @@ export interface LoaderArgs<TInput = Readonly<Record<string, unknown>>, TAnswers
   readonly answers: TAnswers;
   /** Values loaded by earlier load steps, by step name. */
   readonly loaded: Readonly<Record<string, unknown>>;
+  /**
+   * What this step loaded before in this conversation, when the flow comes back to it (going back, or a
+   * confirmed value that changed: see ConfirmedValue); undefined the first time. Compare it with what you
+   * load now to say what changed.
+   */
+  readonly previous?: unknown;
   /** Aborted when the request is cancelled or the round stops waiting: stop the work. */
   readonly signal: AbortSignal;
   /** 1 on the first try, 2 on the first retry, and so on. */

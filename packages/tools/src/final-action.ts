@@ -1,0 +1,165 @@
+// What a flow tool may say about its final action beyond the action itself: the name it runs under (the
+// effect ledger's record, progress, logs), values its forms asked the user to confirm that are read again
+// right before it acts, and a hook for when it failed. Written into the compiled machine config.
+import { canonicalJson, ProblemList } from '@roundtrip/engine/internal';
+import type { CompiledFlow } from './compile-flow.ts';
+import type { DeclaredFlow } from './declare-flow.ts';
+import { FINISH } from './flow-graph.ts';
+import type { FinalInput, FinishInput } from './flow-setup.ts';
+import type { ShowArgs, Shown } from './flow-spec.ts';
+import { act, DONE, FINISHING, type Transition } from './flow-transitions.ts';
+
+/** The final action's name when the flow gives none. */
+export const DEFAULT_FINAL_NAME = 'finish';
+
+/**
+ * A value from the server's data that a form asks the user to confirm (an amount, a price): read again
+ * right before the final action; when it changed, the final action does not run and the flow goes to
+ * `onChange` instead. Tools only (their final action runs through the engine's effect ledger).
+ */
+export interface ConfirmedValue {
+  /** The value as the form showed it, from what the flow knew when it asked (usually a loaded value): plain JSON. */
+  shown(args: ShowArgs): unknown;
+  /** The value now, read from its source (`async` is fine): compared with `shown` before the final action acts. */
+  current(args: ShowArgs): unknown;
+  /**
+   * The step to go to when the value changed: a load step before the form (it reads the value again, its
+   * loader gets the value it loaded before as `previous`, and the form is asked again), or the form's own
+   * step. The form's answer is forgotten, so it is asked again without it as a default.
+   */
+  readonly onChange: string;
+}
+
+/** What the final action's values look like to the effect ledger's re-check when forms confirm values. */
+interface ConfirmedValues {
+  /** What the last review showed (see ReviewStep.show), or null. */
+  readonly review: Shown | null;
+  /** Each confirming form on the way taken: its value. */
+  readonly forms: Record<string, unknown>;
+}
+
+/** The forms on the way taken (answered, so they asked) that confirm a value. */
+function confirmingForms(flow: CompiledFlow, input: FinalInput): Array<[string, ConfirmedValue]> {
+  return [...flow.forms]
+    .filter(([form, { spec }]) => spec.confirmed !== undefined && input.answers[form] !== undefined)
+    .map(([form, { spec }]) => [form, spec.confirmed!]);
+}
+
+const hasConfirmingForms = (flow: CompiledFlow) => [...flow.forms.values()].some(({ spec }) => spec.confirmed !== undefined);
+const argsOf = ({ input, answers, loaded }: FinalInput): ShowArgs => ({ input, answers, loaded });
+
+/**
+ * What the final action's effect re-checks, as shown: without confirming forms, what the last review
+ * showed (as before); with them, that and each form's value.
+ */
+export function confirmedShown(flow: CompiledFlow, input: FinishInput): unknown {
+  const review = input.shown ?? null;
+  if (!hasConfirmingForms(flow)) return review;
+  const forms: Record<string, unknown> = {};
+  for (const [form, spec] of confirmingForms(flow, input)) forms[form] = spec.shown(argsOf(input)) ?? null;
+  return { review, forms } satisfies ConfirmedValues;
+}
+
+/** The same values read now: the last review's `show` again (`review`), and each form's `current`. */
+export async function confirmedNow(
+  flow: CompiledFlow,
+  input: FinishInput,
+  review: (input: FinishInput) => Shown | Promise<Shown> | null | undefined,
+): Promise<unknown> {
+  const shown = (await review(input)) ?? null;
+  if (!hasConfirmingForms(flow)) return shown;
+  const forms: Record<string, unknown> = {};
+  for (const [form, spec] of confirmingForms(flow, input)) forms[form] = (await spec.current(argsOf(input))) ?? null;
+  return { review: shown, forms } satisfies ConfirmedValues;
+}
+
+/** Whether a ConfirmedValueChangedError's shown and current values differ for `form`. */
+export function confirmedChanged(error: { shown: unknown; current: unknown }, form: string): boolean {
+  const of = (values: unknown) => (values as Partial<ConfirmedValues> | null)?.forms?.[form] ?? null;
+  return canonicalJson(of(error.shown)) !== canonicalJson(of(error.current));
+}
+
+/** The final action's name as the config says (`runFinal`'s `actor`), or the default. */
+export function finalNameOf(config: Readonly<Record<string, unknown>>): string {
+  const finishing = (config.states as Record<string, { entry?: Array<{ params?: { actor?: unknown } }> }> | undefined)?.[FINISHING];
+  const actor = finishing?.entry?.[0]?.params?.actor;
+  return typeof actor === 'string' ? actor : DEFAULT_FINAL_NAME;
+}
+
+/** A final action that failed, for the tool's `failed`: the error, and what the flow knew. */
+export interface FinalFailed extends FinalInput {
+  readonly status: 'failed';
+  readonly error: unknown;
+}
+
+const NAME = /^[A-Za-z][A-Za-z0-9_]{0,63}$/;
+/** Names the flow's own actors and states take. */
+const TAKEN = new Set(['check', 'show', FINISH, FINISHING, DONE, 'ended']);
+
+/** What a flow tool says about its final action. */
+export interface FinalActionOptions {
+  readonly name?: string;
+  /** The tool words a failure of the final action itself (`failed`): the flow ends with it instead of failing the round. */
+  readonly handlesFailure: boolean;
+}
+
+function checkFinalAction(owner: string, flow: CompiledFlow, steps: Readonly<Record<string, unknown>>, name: string): void {
+  const p = new ProblemList<'invalid_step'>().at(owner);
+  if (name !== DEFAULT_FINAL_NAME && (!NAME.test(name) || TAKEN.has(name) || flow.loaders.has(name)))
+    p.add(
+      ['finalName'],
+      'invalid_step',
+      `'${name}' cannot name the final action: ${NAME.test(name) ? "it is taken by the flow's own actors, states or loaders" : 'it is not a plain name'}.`,
+      'Name it after what it does, e.g. refund: a letter, then letters, digits or _ (at most 64), not a loader name.',
+    );
+  for (const [form, { step, spec }] of flow.forms) {
+    const target = spec.confirmed?.onChange;
+    if (spec.confirmed === undefined || (typeof target === 'string' && Object.hasOwn(steps, target))) continue;
+    p.add(
+      [`step '${step}'`, ...(form === step ? [] : [`form '${form}'`]), 'confirmed', 'onChange'],
+      'invalid_step',
+      `'${String(target)}' is not a step.`,
+      `Name the step to go to when the value changed: the load step that reads it, or '${step}'.`,
+    );
+  }
+  p.throwIfAny();
+}
+
+/**
+ * The flow with its final action named `name`, the confirmed values of its forms checked (going to their
+ * `onChange` step when they changed), and, with `handlesFailure`, a failed final action kept for the
+ * tool's result instead of failing the round. `rebuild` makes the machine again from the new config.
+ */
+export function withFinalAction(
+  owner: string,
+  flow: DeclaredFlow,
+  steps: Readonly<Record<string, unknown>>,
+  options: FinalActionOptions,
+  rebuild: (compiled: CompiledFlow) => DeclaredFlow['machine'],
+): DeclaredFlow {
+  const name = options.name ?? DEFAULT_FINAL_NAME;
+  checkFinalAction(owner, flow.compiled, steps, name);
+  const changes: Transition[] = [...flow.compiled.forms]
+    .filter(([, { spec }]) => spec.confirmed !== undefined)
+    .map(([form, { spec }]) => ({
+      target: spec.confirmed!.onChange,
+      guard: { type: 'confirmedChanged', params: { form } },
+      actions: [act('forgetConfirmed', { form })],
+    }));
+  if (name === DEFAULT_FINAL_NAME && changes.length === 0 && !options.handlesFailure) return flow;
+  const states = flow.compiled.config.states as Record<string, Record<string, unknown>>;
+  const finishing = states[FINISHING]!;
+  const on = finishing.on as Record<string, Transition | Transition[]>;
+  const done = on[`xstate.done.actor.${DEFAULT_FINAL_NAME}`]!;
+  const failed = on[`xstate.error.actor.${DEFAULT_FINAL_NAME}`] as Transition[];
+  // the review's own "shown changed" transitions stay; the last one (fail the round) is replaced when the tool words failures
+  const keep = options.handlesFailure ? [...failed.slice(0, -1), { target: DONE, actions: [act('keepFailure')] }] : failed;
+  const renamed = {
+    ...finishing,
+    ...(name === DEFAULT_FINAL_NAME ? {} : { entry: [act('runFinal', { actor: name })] }),
+    on: { [`xstate.done.actor.${name}`]: done, [`xstate.error.actor.${name}`]: [...changes, ...keep] },
+  };
+  const config = { ...flow.compiled.config, states: { ...states, [FINISHING]: renamed } };
+  const compiled = { ...flow.compiled, config };
+  return { ...flow, compiled, machine: rebuild(compiled) };
+}
