@@ -1,13 +1,15 @@
 // `roundtrip keys` writers take turns through `<file>.lock`: concurrent commands, as real processes (the
 // command bundled: see bundled-cli.ts), keep every key they report; a held lock makes a writer fail after
 // its wait with a message naming the lock and its holder; a lock left by a process that died is taken over.
+// Those last cases run the command in this process (the holder of a held lock is this live process), the
+// lock wait set in this process's environment as a shell would set it.
 import { spawn } from 'node:child_process';
 import { mkdtemp, readdir, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createKeyring } from '@roundtrip/engine';
 import { readKeyFile } from '@roundtrip/mcp/node';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type BundledCli, bundleCli } from './fixtures/bundled-cli.ts';
 import { runCommand } from './fixtures/run-command.ts';
 
@@ -18,6 +20,7 @@ beforeAll(async () => {
 afterAll(() => bundled.remove());
 const temps: string[] = [];
 afterEach(async () => {
+  vi.unstubAllEnvs();
   await Promise.all(temps.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
 });
 
@@ -56,6 +59,12 @@ function spawnCommand(args: readonly string[], env: Record<string, string> = {})
   });
 }
 
+/** `roundtrip …args` in this process, from `dir`, waiting `lockTimeoutMs` (ROUNDTRIP_KEYS_LOCK_TIMEOUT_MS) for another writer. */
+function runWithLockWait(args: readonly string[], dir: string, lockTimeoutMs: string) {
+  vi.stubEnv('ROUNDTRIP_KEYS_LOCK_TIMEOUT_MS', lockTimeoutMs);
+  return runCommand(args, { cwd: dir });
+}
+
 /** The id of a process that ran and has exited, so no process runs with it. */
 async function deadPid(): Promise<number> {
   const child = spawn(process.execPath, ['-e', ''], { stdio: 'ignore' });
@@ -88,7 +97,7 @@ describe('roundtrip keys: one writer at a time', () => {
     const lock = `${file}.lock`;
     await writeFile(lock, lockText(process.pid));
     const text = await readFile(file, 'utf8');
-    const refused = await spawnCommand(['keys', 'add', file], { ROUNDTRIP_KEYS_LOCK_TIMEOUT_MS: '100' });
+    const refused = await runWithLockWait(['keys', 'add', file], dir, '100');
     expect(refused).toMatchObject({
       code: 1,
       out: '',
@@ -104,7 +113,7 @@ describe('roundtrip keys: one writer at a time', () => {
     // a process on another host cannot be checked: its lock is never taken for stale
     const pid = await deadPid();
     await writeFile(lock, lockText(pid, 'build-box'));
-    const foreign = await spawnCommand(['keys', 'retire', file, 'AAAAAAAA'], { ROUNDTRIP_KEYS_LOCK_TIMEOUT_MS: '0' });
+    const foreign = await runWithLockWait(['keys', 'retire', file, 'AAAAAAAA'], dir, '0');
     expect(foreign).toMatchObject({ code: 1 });
     expect(foreign.err).toBe(
       `roundtrip keys retire: another \`roundtrip keys\` is writing ${file} (pid ${pid} on host build-box, since 2026-12-01T10:00:00.000Z); ` +
@@ -113,7 +122,7 @@ describe('roundtrip keys: one writer at a time', () => {
 
     // a lock file that names no owner is not taken over either
     await writeFile(lock, 'held by hand\n');
-    const unknown = await spawnCommand(['keys', 'add', file], { ROUNDTRIP_KEYS_LOCK_TIMEOUT_MS: '0' });
+    const unknown = await runWithLockWait(['keys', 'add', file], dir, '0');
     expect(unknown.err).toBe(
       `roundtrip keys add: another \`roundtrip keys\` is writing ${file} (${lock} does not say which process holds it); ` +
         `waited 0 s for ${lock}. Wait for it and retry, or remove ${lock} if no such process runs.\n`,
@@ -126,7 +135,7 @@ describe('roundtrip keys: one writer at a time', () => {
     const lock = `${file}.lock`;
     const pid = await deadPid();
     await writeFile(lock, lockText(pid));
-    const added = await spawnCommand(['keys', 'add', file], { ROUNDTRIP_KEYS_LOCK_TIMEOUT_MS: '0' });
+    const added = await runWithLockWait(['keys', 'add', file], dir, '0');
     expect(added).toMatchObject({ code: 0 });
     expect(added.err).toMatch(
       new RegExp(`^note: ${lock} was left by pid ${pid}, which no longer runs \\(interrupted\\?\\); it was taken over\\.\\nNext: `),
@@ -137,8 +146,8 @@ describe('roundtrip keys: one writer at a time', () => {
   });
 
   it('refuses a lock wait that is not a whole number of milliseconds', async () => {
-    const { file } = await keyFile();
-    const refused = await spawnCommand(['keys', 'add', file], { ROUNDTRIP_KEYS_LOCK_TIMEOUT_MS: '2s' });
+    const { dir, file } = await keyFile();
+    const refused = await runWithLockWait(['keys', 'add', file], dir, '2s');
     expect(refused).toMatchObject({
       code: 1,
       err:
