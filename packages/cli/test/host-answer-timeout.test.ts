@@ -1,25 +1,31 @@
 // `roundtrip call` and `chat` wait up to a day for a person at the terminal; on a 2025 era the server they
 // start for a module holds each question only ROUNDTRIP_ANSWER_TIMEOUT_MS (50 s by default). So that server
 // is given a day too, unless the person set their own (the flag, or the variable in their shell), and a
-// server given after `--` is left as it is. The module's tool reports what its server process was given.
+// server given after `--` is left as it is (the bundled command serving the bundled module: see
+// bundled-cli.ts). The module's tool reports what its server process was given.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { type BundledCli, bundleCli } from './fixtures/bundled-cli.ts';
 import { runCommand } from './fixtures/run-command.ts';
-import { BIN, FIXTURES } from './fixtures/spawn-cli.ts';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const MODULE = 'fixtures/answer-timeout-definitions.ts';
 let home: string;
 let keyFile: string;
+let bundled: BundledCli;
 beforeAll(async () => {
   home = mkdtempSync(join(tmpdir(), 'roundtrip-answer-timeout-'));
   keyFile = join(home, 'answer-timeout.key');
   expect((await runCommand(['keys', 'new', keyFile], { cwd: here })).code).toBe(0);
+  bundled = await bundleCli('answer-timeout-definitions');
 });
-afterAll(() => rmSync(home, { recursive: true, force: true }));
+afterAll(() => {
+  bundled.remove();
+  rmSync(home, { recursive: true, force: true });
+});
 const shellValue = process.env.ROUNDTRIP_ANSWER_TIMEOUT_MS;
 afterEach(() => {
   if (shellValue === undefined) delete process.env.ROUNDTRIP_ANSWER_TIMEOUT_MS;
@@ -69,7 +75,7 @@ describe('the server call and chat start for a module', { timeout: 120_000 }, ()
 
   it('is the only one: a server given after -- gets the environment as it is', async () => {
     delete process.env.ROUNDTRIP_ANSWER_TIMEOUT_MS;
-    const server = [process.execPath, BIN, 'serve', join(FIXTURES, 'answer-timeout-definitions.ts'), '--key-file', keyFile];
+    const server = [...bundled.launcher, 'serve', bundled.module('answer-timeout-definitions'), '--key-file', keyFile];
     const given = await runCommand(['call', 'answer_timeout', '--era', '2025-11-25', '--', ...server, '--ledger', ':memory:'], {
       cwd: here,
       lines: ['y'],
