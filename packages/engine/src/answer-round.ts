@@ -16,14 +16,22 @@ export type RoundGate = { kind: 'elicit' } | { kind: 'fallback' | 'missing'; mis
 
 /** Decides how this round asks; `modelInLoop` only for tools/call of a tool with fallback questions. */
 export function gateRound(asks: readonly ActiveQuestion[], capabilities: ClientCapabilities | undefined, modelInLoop: boolean): RoundGate {
-  const declared = (kind: string) => typeof capabilities?.[kind] === 'object' && capabilities[kind] !== null;
-  const modes: Record<Mode, boolean> = { ...elicitationModes(capabilities), sampling: declared('sampling'), roots: declared('roots') };
-  const missing = [...new Set(asks.map((a) => a.question.mode))].filter((mode) => !modes[mode]);
-  if (missing.length === 0) return { kind: 'elicit' };
+  const elicitation = elicitationModes(capabilities);
+  let missing: Mode[] | undefined;
+  for (const a of asks) {
+    const mode = a.question.mode;
+    const can =
+      mode === 'form' || mode === 'url' ? elicitation[mode] : typeof capabilities?.[mode] === 'object' && capabilities[mode] !== null;
+    if (can || missing?.includes(mode)) continue;
+    if (missing) missing.push(mode);
+    else missing = [mode];
+  }
+  if (!missing) return ELICIT;
   // a round falls back as a whole: a question without a fallback is never put to the model
   if (modelInLoop && asks.every((a) => a.question.fallback !== undefined)) return { kind: 'fallback', missing };
   return { kind: 'missing', missing };
 }
+const ELICIT: RoundGate = { kind: 'elicit' };
 
 /** What a client that can be asked each kind supports, and what its request declares. */
 const KINDS: Record<Mode, { supports: string; declared: string }> = {
@@ -33,7 +41,8 @@ const KINDS: Record<Mode, { supports: string; declared: string }> = {
   roots: { supports: 'roots (roots/list)', declared: 'the roots capability' },
 };
 
-const supports = (missing: readonly Mode[]) => missing.map((mode) => KINDS[mode].supports).join(' and ');
+/** What the client would have to support to be asked these modes: `form elicitation and the roots capability`. */
+export const modesText = (missing: readonly Mode[]) => missing.map((mode) => KINDS[mode].supports).join(' and ');
 
 /** The capabilities a round that cannot ask needs, as `data.requiredCapabilities` of -32021 names them. */
 function requiredCapabilities(missing: readonly Mode[]): JsonObject {
@@ -45,31 +54,23 @@ function requiredCapabilities(missing: readonly Mode[]): JsonObject {
   if (missing.includes('roots')) required.roots = {};
   return required;
 }
-const keysOf = (asks: readonly ActiveQuestion[]) => asks.map((a) => `'${a.question.key}'`).join(', ');
+/** The keys of a round's questions, quoted, for a message: `'confirm', 'tone'`. */
+export const questionKeysText = (asks: readonly ActiveQuestion[]) => asks.map((a) => `'${a.question.key}'`).join(', ');
 
-/** The -32021 error of a round that cannot ask, and the line for the log. */
-export function missingCapability(
-  owner: string,
-  asks: readonly ActiveQuestion[],
-  missing: readonly Mode[],
-): { log: string; error: StepError } {
-  const keys = keysOf(asks);
+/** The -32021 error of a round that cannot ask. */
+export function missingCapability(owner: string, asks: readonly ActiveQuestion[], missing: readonly Mode[]): { error: StepError } {
+  const keys = questionKeysText(asks);
   const declared = missing.map((mode) => KINDS[mode].declared).join(' or ');
   // sampling and roots are answered by the client, not by the user
   const whom = missing.every((mode) => mode === 'form' || mode === 'url') ? 'to ask the user' : 'input from the client';
   return {
-    log: `cannot ask ${keys}: the request did not declare ${supports(missing)}`,
     error: {
       code: ErrorCode.MissingRequiredClientCapability,
-      message: `${owner} needs ${whom} (${keys}), but this request did not declare ${declared}. Use a client that supports ${supports(missing)}.`,
+      message: `${owner} needs ${whom} (${keys}), but this request did not declare ${declared}. Use a client that supports ${modesText(missing)}.`,
       data: { requiredCapabilities: requiredCapabilities(missing) },
     },
   };
 }
-
-/** The log line of a round asked through the model. */
-export const fallbackLog = (asks: readonly ActiveQuestion[], missing: readonly Mode[]) =>
-  `asked ${keysOf(asks)} through the model: the request did not declare ${supports(missing)}`;
 
 /**
  * The input requests of a round the client can answer, each form or page with the note of why it is asked

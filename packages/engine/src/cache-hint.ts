@@ -2,7 +2,7 @@
 // and whether shared caches may too. Sent only on reads that took no questions: a read that carried answers
 // or a requestState is the user's own and must not be cached (clients are told so by the spec as well).
 import type { ProblemList } from './definition-error.ts';
-import type { RoundRequest } from './run-step.ts';
+import type { RoundRequest } from './round-types.ts';
 import type { StepOutcome } from './step-outcome.ts';
 import type { CacheHint, ReadResourceResult } from './wire-shapes.ts';
 

@@ -6,14 +6,15 @@ import type { ResourceDefinition } from './define-resource.ts';
 import type { ToolDefinition } from './define-tool.ts';
 import { definitionError, ProblemList } from './definition-error.ts';
 import { internalsOf } from './definition-internals.ts';
-import { digestBytes } from './digest.ts';
+import { canonicalJson, digestBytes } from './digest.ts';
 import type { EffectLedger } from './effect-ledger.ts';
 import { fallbackCall } from './fallback-arguments.ts';
 import { clip, issuesText } from './issue-text.ts';
 import type { Keyring } from './keyring.ts';
 import { createMemoryLedger } from './memory-ledger.ts';
 import type { RoundReport } from './round-report.ts';
-import { type RoundRequest, runStep, type StepContext, type StepTarget } from './run-step.ts';
+import type { RoundRequest, StepContext, StepTarget } from './round-types.ts';
+import { runStep } from './run-step.ts';
 import { TAG_BYTES } from './state-envelope.ts';
 import { type EngineLogEntry, ErrorCode, type StepOutcome } from './step-outcome.ts';
 import type { CallToolResult, GetPromptResult, ReadResourceResult, ToolAnnotations, ToolInputSchema } from './wire-shapes.ts';
@@ -213,7 +214,7 @@ export function createEngine(options: EngineOptions): Engine {
     settleTimeoutMs,
     maxRounds,
     now: options.now ?? Date.now,
-    log: options.log ?? (() => {}),
+    log: options.log,
     ledger: options.ledger ?? createMemoryLedger(),
     inflight: new Map(),
     ...(options.inspect ? { inspect: options.inspect, inspectAnswers: options.inspectAnswers ?? 'masked' } : {}),
@@ -227,6 +228,7 @@ export function createEngine(options: EngineOptions): Engine {
       }
       return tag;
     },
+    argsTag: (scope, args) => digestBytes(`${scope}\0${canonicalJson(args)}`, TAG_BYTES.args),
   };
   // tags that stay the same from request to request, computed once
   const targetTags = new Map<string, Uint8Array>();
@@ -379,6 +381,6 @@ export function createEngine(options: EngineOptions): Engine {
     callTool,
     getPrompt,
     readResource,
-    ...engineCompletion(prompts, resources, (d) => internalsOf(d), ctx.log),
+    ...engineCompletion(prompts, resources, (d) => internalsOf(d), options.log ?? (() => {})),
   };
 }

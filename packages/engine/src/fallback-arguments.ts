@@ -2,10 +2,9 @@
 // fallback questions advertises (checked when the tool is defined), and how a call carrying them becomes
 // a round whose state is the continuation token and whose answers are the model's.
 import type { CompiledMachine } from './compile-machine.ts';
-import type { ToolDefinition } from './define-tool.ts';
 import type { ProblemList } from './definition-error.ts';
 import type { CompiledQuestion } from './questions.ts';
-import type { RoundRequest } from './run-step.ts';
+import type { ModelFallback, RoundRequest } from './round-types.ts';
 import type { StepOutcome } from './step-outcome.ts';
 import type { CallToolResult, JsonObject, ToolAnnotations, ToolInputSchema } from './wire-shapes.ts';
 
@@ -17,18 +16,6 @@ export const CONTINUATION_ARGUMENT = 'continuation';
 /** How the model gives a declined or cancelled answer instead of an object of fields. */
 export const DECLINE = 'decline';
 export const CANCEL = 'cancel';
-
-/** What a tools/call round needs to ask through the model; absent for tools without fallback questions. */
-export interface ModelFallback<TResult> {
-  /** The tool's name, as the model calls it. */
-  readonly tool: string;
-  /** What continuation tokens are bound to instead of the target: a continuation never passes as a requestState, nor the reverse. */
-  readonly continuationTag: Uint8Array;
-  /** This round carries a continuation token (as `requestState`) and the model's answers (as `inputResponses`). */
-  readonly continued: boolean;
-  /** The result that carries the instructions to the model. */
-  readonly answer: (text: string) => StepOutcome<TResult>;
-}
 
 const fallbacksOf = new WeakMap<object, readonly CompiledQuestion[]>();
 
@@ -163,7 +150,7 @@ export type FallbackCall =
  * fallback arguments taken out (see readFallbackCall). `continuationTag` is computed only when needed.
  */
 export function fallbackCall(
-  tool: Pick<ToolDefinition, 'name' | 'outputSchema'>,
+  tool: { readonly name: string; readonly outputSchema: ToolInputSchema | undefined },
   machine: Pick<CompiledMachine, 'asksByState'>,
   request: RoundRequest & { arguments?: unknown },
   continuationTag: () => Uint8Array,

@@ -5,9 +5,9 @@ import { type ActiveQuestion, activeQuestions } from './active-questions.ts';
 import type { CompiledMachine } from './compile-machine.ts';
 import type { CompiledQuestion } from './questions.ts';
 import { type ReadAnswer, readAnswer } from './read-answer.ts';
-import type { RoundTrace } from './round-report.ts';
+import { note } from './round-note.ts';
+import type { Round } from './round-types.ts';
 import { sameBytes } from './state-envelope.ts';
-import type { EngineLogEntry } from './step-outcome.ts';
 
 export interface FedAnswers {
   /** Key → why the last answer to that question did not count, to stand under it when it is asked again. */
@@ -15,6 +15,7 @@ export interface FedAnswers {
 }
 
 interface FeedInput {
+  round: Round<unknown>;
   actor: AnyActorRef;
   machine: CompiledMachine;
   rendered: Map<CompiledQuestion, ActiveQuestion>;
@@ -22,11 +23,6 @@ interface FeedInput {
   pinned: Map<string, Uint8Array>;
   /** The request carried a state: a missing answer is worth a note. */
   continuing: boolean;
-  inputResponses: unknown;
-  maxStateBytes: number;
-  log: (entry: Omit<EngineLogEntry, 'target'>) => void;
-  run: string;
-  trace: RoundTrace | undefined;
 }
 
 /** Why an answer as sent is too large to read, if it is: larger than a whole state, or nested too deeply to measure. */
@@ -56,14 +52,15 @@ function sealedSizeProblem(content: unknown, maxStateBytes: number): string | un
 
 /** Feeds the request's answers to the machine; see the file comment. */
 export function feedAnswers(input: FeedInput): FedAnswers {
-  const { actor, machine, rendered, log, run } = input;
+  const { round, actor, machine, rendered } = input;
+  const maxStateBytes = round.ctx.maxStateBytes;
   const notes = new Map<string, string>();
-  const responses = input.inputResponses;
+  const responses = round.request.inputResponses;
   const answers =
     typeof responses === 'object' && responses !== null && !Array.isArray(responses) ? (responses as Record<string, unknown>) : undefined;
   if (!answers && responses !== undefined && responses !== null) {
     const what = Array.isArray(responses) ? 'list' : typeof responses;
-    log({ level: 'info', event: 'answer_invalid', message: `inputResponses is a ${what}, not an object; answers ignored`, run });
+    note(round, { level: 'info', event: 'answer_invalid', code: 'not_an_object', what });
   }
   for (const [key, hash] of input.pinned) {
     if (actor.getSnapshot().status !== 'active') break;
@@ -73,23 +70,26 @@ export function feedAnswers(input: FeedInput): FedAnswers {
     }
     const current = activeQuestions(machine, actor.getSnapshot() as AnyMachineSnapshot, rendered).find((a) => a.question.key === key);
     if (!current || !sameBytes(hash, current.hash)) {
-      const message = `answer to '${key}' ignored: the question it answers is no longer the one being asked`;
-      log({ level: 'info', event: 'answer_ignored', message, run });
+      note(round, { level: 'info', event: 'answer_ignored', code: 'question_changed', key });
       continue;
     }
     // an answer larger than any state this server keeps could never be carried to the next round
-    const tooLarge = rawSizeProblem(answers[key], input.maxStateBytes);
+    const tooLarge = rawSizeProblem(answers[key], maxStateBytes);
     let answer: ReadAnswer = tooLarge ? { kind: 'invalid', reason: tooLarge } : readAnswer(answers[key], current.question);
+    let code: 'not_accepted' | 'too_large' | 'too_large_to_keep' = tooLarge ? 'too_large' : 'not_accepted';
     const content = answer.kind === 'event' && 'content' in answer.event ? answer.event.content : undefined;
-    const tooLargeToKeep = content === undefined ? undefined : sealedSizeProblem(content, input.maxStateBytes);
-    if (tooLargeToKeep) answer = { kind: 'invalid', reason: tooLargeToKeep };
+    const tooLargeToKeep = content === undefined ? undefined : sealedSizeProblem(content, maxStateBytes);
+    if (tooLargeToKeep) {
+      answer = { kind: 'invalid', reason: tooLargeToKeep };
+      code = 'too_large_to_keep';
+    }
     if (answer.kind === 'invalid') {
       notes.set(key, `Your last answer was not accepted: ${answer.reason}. Please answer again.`);
-      log({ level: 'info', event: 'answer_invalid', message: `answer to '${key}' not accepted: ${answer.reason}`, run });
+      note(round, { level: 'info', event: 'answer_invalid', code, key, reason: answer.reason });
       continue;
     }
     actor.send(answer.event);
-    input.trace?.events.push(answer.event.type);
+    round.trace?.events.push(answer.event.type);
   }
   return { notes };
 }

@@ -4,17 +4,6 @@ import { canonicalJson } from './digest.ts';
 import type { CompiledQuestion } from './questions.ts';
 import type { ElicitationProperty, ElicitationSchema } from './wire-shapes.ts';
 
-/**
- * A form question's view for one context (see QuestionSpec.form): `defaults`, by field, the values the
- * form starts with (each used only when it is a valid answer for its field, else the field's own default
- * stays); `offer`, by select or multi-select field, the only options shown (the answer is still checked
- * against all of them).
- */
-export interface FormView {
-  readonly defaults?: Readonly<Record<string, unknown>>;
-  readonly offer?: Readonly<Record<string, readonly string[]>>;
-}
-
 type Option = { const: string; title: string };
 
 /** A select's or multi-select's options narrowed to `offered` (in their own order); other properties unchanged. */

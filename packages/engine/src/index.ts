@@ -38,7 +38,7 @@ export type { DefinitionView, QuestionView } from './describe-definition.ts';
 export { describeDefinition } from './describe-definition.ts';
 export type { EffectKey, EffectLedger, EffectOutcome, EffectRecord } from './effect-ledger.ts';
 export type { AnswerSchema } from './elicitation-schema.ts';
-export type { FormView } from './form-view.ts';
+export type { RoundEvent as EngineEvent } from './engine-events.ts';
 export type { Keyring } from './keyring.ts';
 export { createKeyring, generateKey, KEY_BYTES, parseKey } from './keyring.ts';
 export type { MachineMigration, MachineMigrations, MigrationSnapshot, SnapshotValue } from './machine-migrations.ts';
@@ -52,6 +52,7 @@ export type {
   AnswerOf,
   AnyQuestions,
   AskMeta,
+  FormView,
   QuestionFallback,
   QuestionKey,
   QuestionSpec,
@@ -60,7 +61,7 @@ export type {
 } from './questions.ts';
 export { defineQuestions } from './questions.ts';
 export type { InspectedAnswer, RoundReport } from './round-report.ts';
-export type { ProgressUpdate, RoundRequest } from './run-step.ts';
+export type { ProgressUpdate, RoundRequest } from './round-types.ts';
 export type { SafeTextOptions } from './safe-text.ts';
 export { safeText } from './safe-text.ts';
 export type { EngineLogEntry, StepError, StepOutcome } from './step-outcome.ts';

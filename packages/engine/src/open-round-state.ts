@@ -3,7 +3,7 @@
 // Nothing of the machine runs before this has passed.
 import type { CompiledMachine } from './compile-machine.ts';
 import { migrateSnapshot } from './machine-migrations.ts';
-import type { RoundRequest, StepContext } from './run-step.ts';
+import type { RoundRequest, StepContext } from './round-types.ts';
 import { openState } from './sealed-state.ts';
 import { checkEnvelope, type EnvelopeRejection, type StateBinding, type StateEnvelope } from './state-envelope.ts';
 
@@ -19,9 +19,14 @@ export type OpenedRoundState =
   | { ok: true; envelope: StateEnvelope; migratedThrough?: readonly string[] }
   | { ok: false; rejection: EnvelopeRejection };
 
+const reject = (code: EnvelopeRejection['code'], why: EnvelopeRejection['why'], detail: string): OpenedRoundState => ({
+  ok: false,
+  rejection: { code, why, detail },
+});
+
 /**
  * Opens and checks the requestState of `request` (which must carry one). A refusal holds the code the
- * client sees (`data.reason`) and the detail for the log only.
+ * client sees (`data.reason`), and the code and detail for the log only.
  */
 export function openRoundState(
   ctx: StepContext,
@@ -30,13 +35,12 @@ export function openRoundState(
   machine: Pick<CompiledMachine, 'machine' | 'id' | 'version' | 'hash' | 'migrations'>,
 ): OpenedRoundState {
   const raw = request.requestState;
-  const reject = (code: EnvelopeRejection['code'], detail: string): OpenedRoundState => ({ ok: false, rejection: { code, detail } });
   if (typeof raw !== 'string' || raw.length === 0)
-    return reject('invalid', `requestState is ${typeof raw === 'string' ? 'empty' : `a ${typeof raw}, not a string`}`);
+    return reject('invalid', 'not_text', `requestState is ${typeof raw === 'string' ? 'empty' : `a ${typeof raw}, not a string`}`);
   if (raw.length > ctx.maxStateBytes)
-    return reject('invalid', `requestState is ${raw.length} bytes, over the ${ctx.maxStateBytes}-byte limit`);
+    return reject('invalid', 'too_large', `requestState is ${raw.length} bytes, over the ${ctx.maxStateBytes}-byte limit`);
   const opened = openState(ctx.keyring, raw);
-  if (!opened.ok) return reject('invalid', OPEN_FAILURES[opened.reason]);
+  if (!opened.ok) return reject('invalid', opened.reason, OPEN_FAILURES[opened.reason]);
   const checked = checkEnvelope(opened.plaintext, binding, machine, {
     nowSeconds: Math.floor(ctx.now() / 1000),
     maxRounds: ctx.maxRounds,
@@ -45,6 +49,6 @@ export function openRoundState(
   if (!checked.ok || checked.migrateFrom === undefined || !machine.migrations) return checked;
   // sealed by an earlier version: migrate the snapshot; the questions it pinned still count by key and hash
   const migrated = migrateSnapshot(machine.machine, machine.version, machine.migrations, checked.envelope.snapshot);
-  if (!migrated.ok) return reject('outdated', migrated.detail);
+  if (!migrated.ok) return reject('outdated', 'migration_failed', migrated.detail);
   return { ok: true, envelope: { ...checked.envelope, snapshot: migrated.snapshot }, migratedThrough: migrated.path };
 }

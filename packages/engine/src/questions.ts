@@ -13,9 +13,19 @@ import {
 import { ProblemList } from './definition-error.ts';
 import { canonicalJson } from './digest.ts';
 import { type AnswerSchema, toElicitationSchema } from './elicitation-schema.ts';
-import type { FormView } from './form-view.ts';
 import { placeholdersOf, type TemplateError } from './message-template.ts';
 import type { ElicitationSchema, SamplingRequest } from './wire-shapes.ts';
+
+/**
+ * A form question's view for one context (see QuestionSpec.form): `defaults`, by field, the values the
+ * form starts with (each used only when it is a valid answer for its field, else the field's own default
+ * stays); `offer`, by select or multi-select field, the only options shown (the answer is still checked
+ * against all of them).
+ */
+export interface FormView {
+  readonly defaults?: Readonly<Record<string, unknown>>;
+  readonly offer?: Readonly<Record<string, readonly string[]>>;
+}
 
 /**
  * One question: the message shown to the user (a template over context such as

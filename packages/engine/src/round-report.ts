@@ -96,7 +96,7 @@ export function reportRound(
     show: boolean;
     at: number;
   },
-  warn: (message: string) => void,
+  warn: (error: unknown) => void,
 ): void {
   try {
     const reasked = reaskedReasons(round.outcome.inputRequests);
@@ -110,6 +110,6 @@ export function reportRound(
       at: round.at,
     });
   } catch (error) {
-    warn(`the inspect hook threw: ${(error as Error)?.message}`);
+    warn(error);
   }
 }

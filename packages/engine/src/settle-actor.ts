@@ -14,6 +14,9 @@ function isSettled(snapshot: AnyMachineSnapshot): boolean {
   );
 }
 
+/** The actor is settled now: no need to wait. */
+export const settledNow = (actor: AnyActorRef): boolean => isSettled(actor.getSnapshot() as AnyMachineSnapshot);
+
 /** Waits until the actor settles, at most `timeoutMs`, or until `signal` aborts. */
 export function settleActor(actor: AnyActorRef, timeoutMs: number, signal?: AbortSignal): Promise<SettleResult> {
   if (isSettled(actor.getSnapshot() as AnyMachineSnapshot)) return Promise.resolve('settled');

@@ -56,9 +56,35 @@ export interface StateEnvelope {
 /** The binding a request must match: what the current request is and who sends it. */
 export type StateBinding = Pick<StateEnvelope, 'aud' | 'sub' | 'target' | 'args'>;
 
-/** Why an opened state was refused. `code` goes to the client as `data.reason`; `detail` to the log only. */
+/**
+ * Why a requestState was refused, one code per check, for the operator's log (`state_rejected` entries):
+ * finer than the four reasons the client sees.
+ */
+export type StateRefusal =
+  | 'not_text'
+  | 'too_large'
+  | 'malformed'
+  | 'unknown_key'
+  | 'tampered'
+  | 'header_mismatch'
+  | 'not_envelope'
+  | 'envelope_version'
+  | 'expired'
+  | 'issued_in_future'
+  | 'other_audience'
+  | 'other_principal'
+  | 'other_target'
+  | 'other_arguments'
+  | 'round_limit'
+  | 'machine_changed'
+  | 'no_migration'
+  | 'migration_failed'
+  | 'snapshot_misfit';
+
+/** Why an opened state was refused. `code` goes to the client as `data.reason`; `why` and `detail` to the log only. */
 export interface EnvelopeRejection {
   code: 'invalid' | 'expired' | 'mismatch' | 'outdated';
+  why: StateRefusal;
   detail: string;
 }
 
@@ -192,33 +218,45 @@ export function checkEnvelope(
   limits: EnvelopeLimits,
 ): CheckedEnvelope {
   const { nowSeconds, maxRounds } = limits;
-  const reject = (code: EnvelopeRejection['code'], detail: string) => ({ ok: false as const, rejection: { code, detail } });
+  const reject = (code: EnvelopeRejection['code'], why: StateRefusal, detail: string) => ({
+    ok: false as const,
+    rejection: { code, why, detail },
+  });
   const decoded = decodeEnvelope(plaintext);
-  if (decoded === undefined) return reject('invalid', 'the sealed payload is not a Roundtrip state envelope');
+  if (decoded === undefined) return reject('invalid', 'not_envelope', 'the sealed payload is not a Roundtrip state envelope');
   if (!('snapshot' in decoded)) {
     const before = decoded.version < ENVELOPE_VERSION ? ', sealed by an earlier release of Roundtrip (the user starts again)' : '';
-    return reject('outdated', `envelope format version ${decoded.version}; this server reads version ${ENVELOPE_VERSION}${before}`);
+    return reject(
+      'outdated',
+      'envelope_version',
+      `envelope format version ${decoded.version}; this server reads version ${ENVELOPE_VERSION}${before}`,
+    );
   }
   const e = decoded;
   if (limits.expiry === 'checked' && nowSeconds >= e.exp)
-    return reject('expired', `expired ${nowSeconds - e.exp}s ago (issued ${new Date(e.iat * 1000).toISOString()})`);
-  if (e.iat > nowSeconds + 60) return reject('invalid', `issued in the future (${new Date(e.iat * 1000).toISOString()})`);
-  if (!sameBytes(e.aud, binding.aud)) return reject('mismatch', 'sealed by another server (audience differs)');
-  if (!sameBytes(e.sub, binding.sub)) return reject('mismatch', 'sealed for another principal');
-  if (!sameBytes(e.target, binding.target)) return reject('mismatch', 'sealed for another method or target (tool, prompt or resource)');
-  if (!sameBytes(e.args, binding.args)) return reject('mismatch', 'sealed for other arguments of this target');
-  if (e.round < 1 || e.round >= maxRounds) return reject('invalid', `round ${e.round} is past the limit of ${maxRounds} rounds`);
+    return reject('expired', 'expired', `expired ${nowSeconds - e.exp}s ago (issued ${new Date(e.iat * 1000).toISOString()})`);
+  if (e.iat > nowSeconds + 60)
+    return reject('invalid', 'issued_in_future', `issued in the future (${new Date(e.iat * 1000).toISOString()})`);
+  if (!sameBytes(e.aud, binding.aud)) return reject('mismatch', 'other_audience', 'sealed by another server (audience differs)');
+  if (!sameBytes(e.sub, binding.sub)) return reject('mismatch', 'other_principal', 'sealed for another principal');
+  if (!sameBytes(e.target, binding.target))
+    return reject('mismatch', 'other_target', 'sealed for another method or target (tool, prompt or resource)');
+  if (!sameBytes(e.args, binding.args)) return reject('mismatch', 'other_arguments', 'sealed for other arguments of this target');
+  if (e.round < 1 || e.round >= maxRounds)
+    return reject('invalid', 'round_limit', `round ${e.round} is past the limit of ${maxRounds} rounds`);
   if (sameBytes(e.machine, machine.hash)) return { ok: true, envelope: e };
   const sealed = e.snapshot.version;
   if (sealed === machine.version) {
     return reject(
       'outdated',
+      'machine_changed',
       `machine '${machine.id}' changed but its version is still '${sealed}'; bump its version and add a migration from '${sealed}', or states sealed before the change are refused`,
     );
   }
   if (machine.migrations?.paths.has(sealed)) return { ok: true, envelope: e, migrateFrom: sealed };
   return reject(
     'outdated',
+    'no_migration',
     `sealed by version '${sealed}' of machine '${machine.id}', which is now version '${machine.version}' with no migration from '${sealed}' (add migrations: { '${sealed}': { to, migrate } } to continue such states)`,
   );
 }

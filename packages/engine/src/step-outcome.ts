@@ -39,6 +39,8 @@ export interface EngineLogEntry {
   level: 'info' | 'warn' | 'error';
   /** A stable name for the kind of entry, e.g. `state_rejected`. */
   event: string;
+  /** Why, as a stable code within the kind (the engine's entries: see EngineEvent), e.g. `other_principal`. */
+  code?: string;
   message: string;
   /** What the request was for: `tool refund_order`, `prompt refund_email`, `resource statement://…`. */
   target?: string;

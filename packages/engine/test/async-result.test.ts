@@ -59,7 +59,9 @@ describe('an async tool result', () => {
       expect.objectContaining({
         level: 'error',
         event: 'result_error',
-        message: "Tool 'order_status': turning the machine's output into the result failed: the orders database is down",
+        code: 'finish_threw',
+        owner: "Tool 'order_status'",
+        error: new Error('the orders database is down'),
       }),
     );
   });

@@ -27,7 +27,8 @@ describe('capability gating', () => {
       expect.objectContaining({
         level: 'info',
         event: 'capability_missing',
-        message: "cannot ask 'confirm': the request did not declare form elicitation",
+        code: 'cannot_ask',
+        keys: "'confirm'",
       }),
     );
   });

@@ -94,10 +94,10 @@ describe('context that is not plain JSON', () => {
       const outcome = await call({ name: 'keeper', arguments: {} });
       expect(complete(outcome).result).toEqual(FAILED);
       expect(logs).toHaveLength(1);
-      expect(logs[0]).toMatchObject({ level: 'error', event: 'context_not_json', target: 'tool keeper' });
-      expect(logs[0]!.message).toContain(where);
-      expect(logs[0]!.message).toContain(fix);
-      expect(logs[0]!.message).toMatch(/Only plain JSON survives between rounds, so round 1 stops here\.$/);
+      expect(logs[0]).toMatchObject({ level: 'error', event: 'context_not_json', code: 'not_json', target: 'tool keeper', round: 1 });
+      const { found } = logs[0] as unknown as { found: { path: string; what: string; fix: string } };
+      expect(`${found.path} is ${found.what}`).toBe(where);
+      expect(found.fix).toContain(fix);
       expect(JSON.stringify(outcome)).not.toContain('context.');
     },
   );
@@ -119,8 +119,9 @@ describe('context that is not plain JSON', () => {
       expect.objectContaining({
         level: 'error',
         event: 'context_not_json',
-        message:
-          'context.when is a Date: store an ISO string (date.toISOString()). Only plain JSON survives between rounds, so round 2 stops here.',
+        code: 'not_json',
+        round: 2,
+        found: { path: 'context.when', what: 'a Date', fix: 'store an ISO string (date.toISOString())' },
       }),
     ]);
 

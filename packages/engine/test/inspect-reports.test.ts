@@ -86,7 +86,7 @@ describe('round reports for an inspector', () => {
     });
     expect(inputRequired(await call({ name: 'refund_order', arguments: args })).inputRequests.confirm).toBeDefined();
     expect(logs).toContainEqual(
-      expect.objectContaining({ level: 'warn', event: 'inspect_failed', message: 'the inspect hook threw: inspector down' }),
+      expect.objectContaining({ level: 'warn', event: 'inspect_failed', code: 'inspect_threw', error: new Error('inspector down') }),
     );
   });
 });

@@ -138,9 +138,10 @@ describe('invoked actors', () => {
       expect.objectContaining({
         level: 'error',
         event: 'settle_timeout',
+        code: 'after_answers',
         target: 'tool refund_order',
-        message:
-          "machine 'refund' did not settle within 40 ms; invoked work still running was stopped (an at-most-once effect runs on, and its outcome is recorded)",
+        machine: 'refund',
+        timeoutMs: 40,
       }),
     );
     expect(calls.aborted).toBe(1);
@@ -209,8 +210,9 @@ describe('progress of invoked work', () => {
       expect.objectContaining({
         level: 'warn',
         event: 'progress_failed',
+        code: 'progress_threw',
         target: 'tool refund_order',
-        message: "progress report for 'lookup' threw",
+        child: 'lookup',
       }),
     );
   });

@@ -28,8 +28,10 @@ describe('machines that go wrong', () => {
       expect.objectContaining({
         level: 'error',
         event: 'machine_stuck',
+        code: 'asks_nothing',
         target: 'tool broken',
-        message: `machine 'stuck' settled in state "idle", which neither asks for input nor is final. Add meta.ask to the state or a transition out of it.`,
+        machine: 'stuck',
+        value: 'idle',
       }),
     );
   });
@@ -119,7 +121,10 @@ describe('machines that go wrong', () => {
       expect.objectContaining({
         level: 'error',
         event: 'machine_error',
-        message: "machine 'answer_throws' failed in round 2: Error: boom on answer",
+        code: 'machine_failed',
+        machine: 'answer_throws',
+        round: 2,
+        error: new Error('boom on answer'),
       }),
     );
   });
@@ -171,7 +176,7 @@ describe('machines that go wrong', () => {
       isError: true,
     });
     expect(logs).toContainEqual(
-      expect.objectContaining({ level: 'info', event: 'run_complete', target: 'tool broken', message: 'finished in round 1' }),
+      expect.objectContaining({ level: 'info', event: 'run_complete', code: 'finished', target: 'tool broken', round: 1 }),
     );
   });
 
@@ -199,8 +204,10 @@ describe('machines that go wrong', () => {
     const entry = logs.find((e) => e.level === 'error');
     expect(entry).toMatchObject({
       event: 'engine_error',
+      code: 'threw',
       target: 'tool broken',
-      message: `round 1 of tool broken threw: the message of question 'ok' rendered "", not text`,
+      round: 1,
+      error: new Error(`the message of question 'ok' rendered "", not text`),
     });
   });
 });

@@ -78,8 +78,9 @@ async function sealedBy(tool: ReturnType<typeof orderTool>): Promise<string> {
   return inputRequired(await makeEngine([tool]).call({ name: 'refund_order', arguments: args })).requestState;
 }
 
-const rejected = (detail: RegExp) =>
-  expect.objectContaining({ level: 'warn', event: 'state_rejected', message: expect.stringMatching(detail) });
+/** The log entry of a refused state: the check that refused it, and the detail that check gave. */
+const rejected = (code: string, detail: RegExp) =>
+  expect.objectContaining({ level: 'warn', event: 'state_rejected', reason: 'outdated', code, detail: expect.stringMatching(detail) });
 
 describe('a state sealed by an earlier version', () => {
   it('continues after a renamed state and an added context field, through each migration in turn', async () => {
@@ -92,8 +93,10 @@ describe('a state sealed by an earlier version', () => {
       expect.objectContaining({
         level: 'info',
         event: 'state_migrated',
+        code: 'migrated',
         target: 'tool refund_order',
-        message: "state of machine 'order' migrated from version '1' → '2' → '3'",
+        machine: 'order',
+        path: ['1', '2', '3'],
       }),
     );
     expect(logs.filter((e) => e.level !== 'info')).toEqual([]);
@@ -104,7 +107,7 @@ describe('a state sealed by an earlier version', () => {
     const { call, logs } = makeEngine([v3()]);
     const done = complete(await call({ name: 'refund_order', arguments: args, requestState: state, inputResponses: yes }));
     expect(done.result.structuredContent).toMatchObject({ outcome: 'refunded', channel: 'email' });
-    expect(logs).toContainEqual(expect.objectContaining({ event: 'state_migrated', message: expect.stringMatching(/'2' → '3'$/) }));
+    expect(logs).toContainEqual(expect.objectContaining({ event: 'state_migrated', code: 'migrated', path: ['2', '3'] }));
   });
 
   it('is sealed again under the current version, so the next round needs no migration', async () => {
@@ -214,7 +217,10 @@ describe('a state sealed with a persisted invoked actor', () => {
     const outcome = failed(await call({ name: 'pay', arguments: {}, requestState: first.requestState, inputResponses: {} }));
     expect(outcome.error.data).toMatchObject({ reason: 'outdated' });
     expect(logs).toContainEqual(
-      rejected(/migration bug: .* from version '1' to '2' .*child 'price' runs actor "price", which the machine does not name/),
+      rejected(
+        'migration_failed',
+        /migration bug: .* from version '1' to '2' .*child 'price' runs actor "price", which the machine does not name/,
+      ),
     );
   });
 });
@@ -226,7 +232,7 @@ describe('a state that cannot continue', () => {
     const outcome = failed(await call({ name: 'refund_order', arguments: args, requestState: state, inputResponses: yes }));
     expect(outcome.error).toMatchObject({ code: -32602, message: 'Invalid or expired requestState', data: { reason: 'outdated' } });
     expect(logs).toContainEqual(
-      rejected(/machine 'order' changed but its version is still '1'; bump its version and add a migration from '1'/),
+      rejected('machine_changed', /machine 'order' changed but its version is still '1'; bump its version and add a migration from '1'/),
     );
   });
 
@@ -235,7 +241,9 @@ describe('a state that cannot continue', () => {
     const { call, logs } = makeEngine([v3({ '2': migrations['2']! })]);
     const outcome = failed(await call({ name: 'refund_order', arguments: args, requestState: state, inputResponses: yes }));
     expect(outcome.error.data).toMatchObject({ reason: 'outdated', hint: expect.stringMatching(/Start over: send the request again/) });
-    expect(logs).toContainEqual(rejected(/sealed by version '1' of machine 'order', which is now version '3' with no migration from '1'/));
+    expect(logs).toContainEqual(
+      rejected('no_migration', /sealed by version '1' of machine 'order', which is now version '3' with no migration from '1'/),
+    );
     expect(OUTDATED_STATE_HINT).toBe(
       'The server was updated since this conversation started. Start over: send the request again without requestState or inputResponses.',
     );
@@ -258,7 +266,10 @@ describe('a state that cannot continue', () => {
     const outcome = failed(await call({ name: 'refund_order', arguments: args, requestState: state, inputResponses: yes }));
     expect(outcome.error.data).toMatchObject({ reason: 'outdated' });
     expect(logs).toContainEqual(
-      rejected(new RegExp(`migration bug: the migration of machine 'order' from version '1' to '2' .*${detail.source}`)),
+      rejected(
+        'migration_failed',
+        new RegExp(`migration bug: the migration of machine 'order' from version '1' to '2' .*${detail.source}`),
+      ),
     );
     expect(logs.filter((e) => e.level === 'error')).toEqual([]);
   });

@@ -200,8 +200,9 @@ describe('prompts', () => {
       expect.objectContaining({
         level: 'error',
         event: 'result_error',
+        code: 'finish_threw',
         target: 'prompt refund_email',
-        message: expect.stringContaining('messages() returned no messages'),
+        error: expect.objectContaining({ message: expect.stringContaining('messages() returned no messages') }),
       }),
     );
   });
@@ -274,8 +275,9 @@ describe('resources', () => {
     expect(logs).toContainEqual(
       expect.objectContaining({
         event: 'result_error',
+        code: 'finish_threw',
         target: 'resource statement://customers/cus_7',
-        message: expect.stringContaining('statement store down'),
+        error: expect.objectContaining({ message: expect.stringContaining('statement store down') }),
       }),
     );
   });
@@ -345,9 +347,7 @@ describe('a state belongs to the method and target that sealed it', () => {
     expect(await readResource({ uri: statementUri, requestState: promptState })).toEqual(refused('mismatch'));
     expect(await getPrompt({ ...promptGet, requestState: resourceState })).toEqual(refused('mismatch'));
     const rejections = logs.filter((e) => e.event === 'state_rejected');
-    expect(rejections.map((e) => e.message)).toEqual(
-      Array(6).fill('requestState refused (mismatch): sealed for another method or target (tool, prompt or resource)'),
-    );
+    expect(rejections.map((e) => e.code)).toEqual(Array(6).fill('other_target'));
     expect(rejections.map((e) => e.target)).toEqual([
       'prompt refund_email',
       `resource ${statementUri}`,

@@ -65,8 +65,11 @@ describe('messages rendered from context', () => {
         expect.objectContaining({
           level: 'error',
           event: 'engine_error',
+          code: 'threw',
           target: 'tool ask_once',
-          message: `round 1 of tool ask_once threw: the message placeholder {{${path}}} reads context.${path}, which is ${what}: give it a string, number or boolean before asking`,
+          error: new Error(
+            `the message placeholder {{${path}}} reads context.${path}, which is ${what}: give it a string, number or boolean before asking`,
+          ),
         }),
       ]);
       expect(JSON.stringify(outcome)).not.toContain(path);
@@ -87,7 +90,8 @@ describe('messages rendered from context', () => {
       expect.objectContaining({
         level: 'info',
         event: 'answer_ignored',
-        message: "answer to 'q' ignored: the question it answers is no longer the one being asked",
+        code: 'question_changed',
+        key: 'q',
       }),
     );
     complete(

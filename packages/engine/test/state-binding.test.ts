@@ -7,17 +7,9 @@ const refund = makeConfirmTool();
 const args = { order_id: 'ord_1' };
 const yes = { confirm: accept({ confirm: true }) };
 
-/** The log entry that carries the precise reason. */
-const rejection = (code: string, detail: RegExp | string, extra: Partial<EngineLogEntry> = {}) =>
-  expect.objectContaining({
-    ...extra,
-    level: 'warn',
-    event: 'state_rejected',
-    message:
-      typeof detail === 'string'
-        ? `requestState refused (${code}): ${detail}`
-        : expect.stringMatching(new RegExp(`^requestState refused \\(${code}\\): ${detail.source}`)),
-  });
+/** The log entry that carries the precise reason: what the client was told, and the check that refused. */
+const rejection = (reason: string, code: string, extra: Partial<EngineLogEntry> = {}) =>
+  expect.objectContaining({ ...extra, level: 'warn', event: 'state_rejected', reason, code });
 
 async function firstState(call: ReturnType<typeof makeEngine>['call'], name = 'refund_order', callArgs: object = args) {
   return inputRequired(await call({ name, arguments: callArgs })).requestState;
@@ -35,7 +27,7 @@ describe('the state is bound to its request', () => {
     expect(await call({ name: 'refund_order', arguments: { order_id: 'ord_2' }, requestState: state, inputResponses: yes })).toEqual(
       refused('mismatch'),
     );
-    expect(logs).toContainEqual(rejection('mismatch', 'sealed for other arguments of this target'));
+    expect(logs).toContainEqual(rejection('mismatch', 'other_arguments'));
   });
 
   it('binds the arguments as validated, so an extra argument the schema strips does not break the binding', async () => {
@@ -52,9 +44,7 @@ describe('the state is bound to its request', () => {
     expect(await call({ name: 'refund_order_again', arguments: args, requestState: state, inputResponses: yes })).toEqual(
       refused('mismatch'),
     );
-    expect(logs).toContainEqual(
-      rejection('mismatch', 'sealed for another method or target (tool, prompt or resource)', { target: 'tool refund_order_again' }),
-    );
+    expect(logs).toContainEqual(rejection('mismatch', 'other_target', { target: 'tool refund_order_again' }));
   });
 
   it('refuses a state replayed by another principal', async () => {
@@ -63,7 +53,7 @@ describe('the state is bound to its request', () => {
     expect(await call({ name: 'refund_order', arguments: args, requestState: state, inputResponses: yes, principal: 'eve' })).toEqual(
       refused('mismatch'),
     );
-    expect(logs).toContainEqual(rejection('mismatch', 'sealed for another principal'));
+    expect(logs).toContainEqual(rejection('mismatch', 'other_principal'));
   });
 
   it('refuses a state replayed to another server (other audience, same key)', async () => {
@@ -71,7 +61,7 @@ describe('the state is bound to its request', () => {
     const b = makeEngine([refund], { audience: 'bookings' });
     const state = await firstState(a.call);
     expect(await b.call({ name: 'refund_order', arguments: args, requestState: state, inputResponses: yes })).toEqual(refused('mismatch'));
-    expect(b.logs).toContainEqual(rejection('mismatch', 'sealed by another server (audience differs)'));
+    expect(b.logs).toContainEqual(rejection('mismatch', 'other_audience'));
   });
 
   it('refuses a state sealed with a key the server does not hold', async () => {
@@ -79,7 +69,7 @@ describe('the state is bound to its request', () => {
     const b = makeEngine([refund], { keyring: createKeyring([generateKey()]) });
     const state = await firstState(a.call);
     expect(await b.call({ name: 'refund_order', arguments: args, requestState: state, inputResponses: yes })).toEqual(refused('invalid'));
-    expect(b.logs).toContainEqual(rejection('invalid', 'sealed with a key this server does not hold'));
+    expect(b.logs).toContainEqual(rejection('invalid', 'unknown_key'));
   });
 
   it('lets another engine with the same key, audience and tool serve the next round (no server memory)', async () => {
@@ -130,7 +120,7 @@ describe('the state is bound to its request', () => {
     expect(retired.logs.at(-1)).toMatchObject({
       level: 'warn',
       event: 'state_rejected',
-      message: 'requestState refused (invalid): sealed with a key this server does not hold',
+      code: 'unknown_key',
     });
     inputRequired(
       await retired.call({
@@ -166,7 +156,7 @@ describe('expiry', () => {
     inputRequired(await call({ name: 'refund_order', arguments: args, requestState: state, inputResponses: { confirm: accept({}) } }));
     clock += 1;
     expect(await call({ name: 'refund_order', arguments: args, requestState: state, inputResponses: yes })).toEqual(refused('expired'));
-    expect(logs).toContainEqual(rejection('expired', /expired 0s ago \(issued 2026-12-02T12:00:00\.000Z\)/));
+    expect(logs).toContainEqual(rejection('expired', 'expired'));
   });
 
   it('never expires a state early when it was issued within a second (the expiry is rounded up)', async () => {
@@ -208,7 +198,7 @@ describe('expiry', () => {
     const state = await firstState(call);
     clock -= 61_000;
     expect(await call({ name: 'refund_order', arguments: args, requestState: state, inputResponses: yes })).toEqual(refused('invalid'));
-    expect(logs).toContainEqual(rejection('invalid', /issued in the future/));
+    expect(logs).toContainEqual(rejection('invalid', 'issued_in_future'));
     clock += 1_000;
     complete(await call({ name: 'refund_order', arguments: args, requestState: state, inputResponses: yes }));
   });
@@ -222,12 +212,7 @@ describe('changed machines', () => {
     expect(await after.call({ name: 'refund_order', arguments: args, requestState: state, inputResponses: yes })).toEqual(
       refused('outdated'),
     );
-    expect(after.logs).toContainEqual(
-      rejection(
-        'outdated',
-        "machine 'confirm' changed but its version is still '0'; bump its version and add a migration from '0', or states sealed before the change are refused",
-      ),
-    );
+    expect(after.logs).toContainEqual(rejection('outdated', 'machine_changed'));
   });
 
   it('refuses a state made by another version of the same machine as outdated', async () => {
@@ -241,14 +226,14 @@ describe('changed machines', () => {
 
 describe('requestState that is not a state', () => {
   it.each([
-    ['a number', 42, 'requestState is a number, not a string'],
-    ['null', null, 'requestState is a object, not a string'],
-    ['an object', { state: 'x' }, 'requestState is a object, not a string'],
-    ['the empty string', '', 'requestState is empty'],
-  ])('refuses %s as invalid, even though it is not absent', async (_, requestState, detail) => {
+    ['a number', 42],
+    ['null', null],
+    ['an object', { state: 'x' }],
+    ['the empty string', ''],
+  ])('refuses %s as invalid, even though it is not absent', async (_, requestState) => {
     const { call, logs } = makeEngine([refund]);
     expect(await call({ name: 'refund_order', arguments: args, requestState, inputResponses: yes })).toEqual(refused('invalid'));
-    expect(logs).toEqual([rejection('invalid', detail, { target: 'tool refund_order' })]);
+    expect(logs).toEqual([rejection('invalid', 'not_text', { target: 'tool refund_order' })]);
   });
 
   it('refuses a state over maxStateBytes before decoding it', async () => {
@@ -258,9 +243,7 @@ describe('requestState that is not a state', () => {
     expect(await small.call({ name: 'refund_order', arguments: args, requestState: state, inputResponses: yes })).toEqual(
       refused('invalid'),
     );
-    expect(small.logs).toContainEqual(
-      rejection('invalid', `requestState is ${state.length} bytes, over the ${state.length - 1}-byte limit`),
-    );
+    expect(small.logs).toContainEqual(rejection('invalid', 'too_large'));
     const exact = makeEngine([refund], { maxStateBytes: state.length });
     complete(await exact.call({ name: 'refund_order', arguments: args, requestState: state, inputResponses: yes }));
   });
@@ -268,7 +251,7 @@ describe('requestState that is not a state', () => {
   it('refuses a huge string under the default 64 KiB cap', async () => {
     const { call, logs } = makeEngine([refund]);
     expect(await call({ name: 'refund_order', arguments: args, requestState: `rt1.${'A'.repeat(70_000)}` })).toEqual(refused('invalid'));
-    expect(logs).toContainEqual(rejection('invalid', /requestState is 70004 bytes, over the 65536-byte limit/));
+    expect(logs).toContainEqual(rejection('invalid', 'too_large'));
   });
 
   it('refuses a state once the call has taken maxRounds rounds', async () => {
@@ -281,7 +264,7 @@ describe('requestState that is not a state', () => {
       await call({ name: 'refund_order', arguments: args, requestState: state, inputResponses: { confirm: accept({}) } }),
     ).requestState; // round 3
     expect(await call({ name: 'refund_order', arguments: args, requestState: state, inputResponses: yes })).toEqual(refused('invalid'));
-    expect(logs).toContainEqual(rejection('invalid', 'round 3 is past the limit of 3 rounds'));
+    expect(logs).toContainEqual(rejection('invalid', 'round_limit'));
   });
 
   it('never shows the precise reason to the client', async () => {

@@ -92,9 +92,7 @@ describe('the size of the state handed out', () => {
         },
       ],
     });
-    expect(logs).toContainEqual(
-      expect.objectContaining({ level: 'error', event: 'state_too_large', message: expect.stringContaining('over the 4096-byte limit') }),
-    );
+    expect(logs).toContainEqual(expect.objectContaining({ level: 'error', event: 'state_too_large', code: 'over_limit', limit: 4096 }));
   });
 });
 

@@ -62,7 +62,7 @@ describe('answering', () => {
       structuredContent: { outcome: 'refunded', orderId: 'ord_1' },
     });
     expect(logs).toContainEqual(
-      expect.objectContaining({ level: 'info', event: 'run_complete', target: 'tool refund_order', message: 'finished in round 2' }),
+      expect.objectContaining({ level: 'info', event: 'run_complete', code: 'finished', target: 'tool refund_order', round: 2 }),
     );
   });
 
@@ -98,7 +98,9 @@ describe('answering', () => {
     expect(logs).toContainEqual(
       expect.objectContaining({
         event: 'answer_invalid',
-        message: expect.stringMatching(/^answer to 'confirm' not accepted: confirm: Invalid input/),
+        code: 'not_accepted',
+        key: 'confirm',
+        reason: expect.stringMatching(/^confirm: Invalid input/),
       }),
     );
 

@@ -131,9 +131,12 @@ describe('structured content checked against the output schema', () => {
       expect.objectContaining({
         level: 'error',
         event: 'result_error',
+        code: 'finish_threw',
         target: 'tool refund_order',
-        message:
-          "Tool 'refund_order': turning the machine's output into the result failed: the structured result does not match the tool's output schema (cents: Too small: expected number to be >=0); fix result() or the schema",
+        error: expect.objectContaining({
+          message:
+            "the structured result does not match the tool's output schema (cents: Too small: expected number to be >=0); fix result() or the schema",
+        }),
       }),
     ]);
   });

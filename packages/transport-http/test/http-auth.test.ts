@@ -51,7 +51,7 @@ describe('an HTTP server with bearer authentication', () => {
     const party = await call(aliceClient);
     const answer = { requestState: party.requestState, inputResponses: { party: accept({ name: 'Ada', size: 2 }) } };
     await expect(call(bobClient, answer)).rejects.toMatchObject({ code: -32602 });
-    expect(server.logs).toContainEqual(expect.objectContaining({ event: 'state_rejected', message: expect.stringMatching(/principal/) }));
+    expect(server.logs).toContainEqual(expect.objectContaining({ event: 'state_rejected', code: 'other_principal' }));
     const seating = await call(aliceClient, answer);
     expect(seating.inputRequests?.seating?.params.message).toBe('Where should Ada sit?');
     expect(server.logs.find((entry) => entry.event === 'started')?.message).toContain(

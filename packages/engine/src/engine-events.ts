@@ -1,0 +1,122 @@
+// What the engine tells the operator about a round, as typed data: one member per kind of entry
+// (`event`), each with a stable reason `code` and the facts the entry's text is made of. The text is
+// made from the data (roundEventText) only when the engine was given a log; without one no entry is
+// built at all. Tests and log readers match `event` and `code`, not the wording.
+import { errorText } from './error-text.ts';
+import type { NonJson } from './json-value.ts';
+import type { EnvelopeRejection, StateRefusal } from './state-envelope.ts';
+import type { EngineLogEntry } from './step-outcome.ts';
+
+/** What one question-asking mode is called in a log line: `form elicitation`, `sampling (sampling/createMessage)`. */
+type ModeSupport = string;
+
+/** One entry of a round, as data. `target` and `run` are added when it is logged. */
+export type RoundEvent =
+  | {
+      level: 'warn';
+      event: 'state_rejected';
+      /** Which check refused the state. */
+      code: StateRefusal;
+      /** What the client was told (`data.reason`). */
+      reason: EnvelopeRejection['code'];
+      /** `requestState`, or `continuation token` for a state that came back through the model. */
+      state: 'requestState' | 'continuation token';
+      detail: string;
+      error?: unknown;
+    }
+  | { level: 'info'; event: 'state_migrated'; code: 'migrated'; machine: string; path: readonly string[] }
+  | { level: 'info'; event: 'machine_log'; code: 'machine_log'; args: readonly unknown[] }
+  | { level: 'warn'; event: 'progress_failed'; code: 'progress_threw'; child: string; error: unknown }
+  | { level: 'info'; event: 'request_cancelled'; code: 'cancelled'; machine: string }
+  | { level: 'error'; event: 'settle_timeout'; code: 'before_answers' | 'after_answers'; machine: string; timeoutMs: number }
+  | { level: 'error'; event: 'machine_error'; code: 'machine_failed'; machine: string; round: number; error: unknown }
+  | { level: 'error'; event: 'result_error'; code: 'finish_threw'; owner: string; error: unknown }
+  | { level: 'info'; event: 'run_complete'; code: 'finished'; round: number }
+  | { level: 'error'; event: 'too_many_questions'; code: 'over_255'; machine: string; count: number }
+  | { level: 'error'; event: 'machine_stuck'; code: 'asks_nothing'; machine: string; value: unknown }
+  | { level: 'info'; event: 'capability_missing'; code: 'cannot_ask'; keys: string; supports: ModeSupport }
+  | { level: 'info'; event: 'fallback_used'; code: 'asked_model'; keys: string; supports: ModeSupport }
+  | { level: 'error'; event: 'context_not_json'; code: 'not_json'; found: NonJson; round: number }
+  | { level: 'error'; event: 'state_too_large'; code: 'over_limit'; machine: string; round: number; bytes: number; limit: number }
+  | { level: 'error'; event: 'engine_error'; code: 'threw'; round: number; label: string; error: unknown }
+  | { level: 'warn'; event: 'inspect_failed'; code: 'inspect_threw'; error: unknown }
+  | { level: 'info'; event: 'answer_invalid'; code: 'not_an_object'; what: string }
+  | {
+      level: 'info';
+      event: 'answer_invalid';
+      /** `not_accepted`: the question's schema or the answer's form refused it; the others: it was too large. */
+      code: 'not_accepted' | 'too_large' | 'too_large_to_keep';
+      key: string;
+      reason: string;
+    }
+  | { level: 'info'; event: 'answer_ignored'; code: 'question_changed'; key: string };
+
+/** A round's entry as the log receives it: the data, where it happened, and its text. */
+export type LoggedRoundEvent = RoundEvent & { readonly message: string; readonly target: string; readonly run?: string };
+
+/** One argument of a machine's log() action as text. */
+const logText = (value: unknown): string => {
+  if (typeof value === 'string') return value;
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return String(value);
+  }
+};
+
+const STOPPED = 'invoked work still running was stopped (an at-most-once effect runs on, and its outcome is recorded)';
+
+/** The text of an entry, as the operator reads it. */
+export function roundEventText(e: RoundEvent): string {
+  switch (e.event) {
+    case 'state_rejected':
+      return `${e.state} refused (${e.reason}): ${e.detail}`;
+    case 'state_migrated':
+      return `state of machine '${e.machine}' migrated from version ${e.path.map((v) => `'${v}'`).join(' → ')}`;
+    case 'machine_log':
+      return e.args.map(logText).join(' ');
+    case 'progress_failed':
+      return `progress report for '${e.child}' threw`;
+    case 'request_cancelled':
+      return `the request was cancelled while machine '${e.machine}' was running; ${STOPPED}`;
+    case 'settle_timeout':
+      return e.code === 'before_answers'
+        ? `machine '${e.machine}' did not settle (timeout) before answers were fed`
+        : `machine '${e.machine}' did not settle within ${e.timeoutMs} ms; ${STOPPED}`;
+    case 'machine_error':
+      return `machine '${e.machine}' failed in round ${e.round}: ${errorText(e.error)}`;
+    case 'result_error':
+      return `${e.owner}: turning the machine's output into the result failed: ${(e.error as Error)?.message}`;
+    case 'run_complete':
+      return `finished in round ${e.round}`;
+    case 'too_many_questions':
+      return `machine '${e.machine}' asks ${e.count} questions at once; one round holds at most 255`;
+    case 'machine_stuck':
+      return `machine '${e.machine}' settled in state ${JSON.stringify(e.value)}, which neither asks for input nor is final. Add meta.ask to the state or a transition out of it.`;
+    case 'capability_missing':
+      return `cannot ask ${e.keys}: the request did not declare ${e.supports}`;
+    case 'fallback_used':
+      return `asked ${e.keys} through the model: the request did not declare ${e.supports}`;
+    case 'context_not_json':
+      return `${e.found.path} is ${e.found.what}: ${e.found.fix}. Only plain JSON survives between rounds, so round ${e.round} stops here.`;
+    case 'state_too_large':
+      return `round ${e.round} of machine '${e.machine}' would seal a state of ${e.bytes} bytes, over the ${e.limit}-byte limit (maxStateBytes, ROUNDTRIP_MAX_STATE_BYTES); keep less in context, or raise the limit`;
+    case 'engine_error':
+      return `round ${e.round} of ${e.label} threw: ${(e.error as Error)?.message ?? String(e.error)}`;
+    case 'inspect_failed':
+      return `the inspect hook threw: ${(e.error as Error)?.message}`;
+    case 'answer_invalid':
+      return e.code === 'not_an_object'
+        ? `inputResponses is a ${e.what}, not an object; answers ignored`
+        : `answer to '${e.key}' not accepted: ${e.reason}`;
+    case 'answer_ignored':
+      return `answer to '${e.key}' ignored: the question it answers is no longer the one being asked`;
+  }
+}
+
+/** Hands an entry to the log with its place and text; call only when there is a log. */
+export function logRoundEvent(log: (entry: EngineLogEntry) => void, target: string, run: string | undefined, e: RoundEvent): void {
+  const entry = { ...e, target, message: roundEventText(e) } as LoggedRoundEvent;
+  if (run) (entry as { run?: string }).run = run;
+  log(entry);
+}

@@ -1,0 +1,73 @@
+// Phase 2 of a round: the machine's actor, fresh or restored from the opened state, with what it reports
+// to (the engine's log, XState's inspection, progress) and the effect scope its effects read.
+import type { Actor, AnyActorRef, AnyStateMachine, Observer } from 'xstate';
+import { setEffectScope } from './effect-scope.ts';
+import { note } from './round-note.ts';
+import type { Round } from './round-types.ts';
+import { actorFor } from './snapshot-codec.ts';
+import type { CompactSnapshot } from './state-envelope.ts';
+
+/** A round's actor and what ends it: stop the actor, release the effect scope. */
+export interface RoundActor {
+  readonly actor: Actor<AnyStateMachine>;
+  readonly release: () => void;
+}
+
+// XState rethrows (from a timer) an error no observer handles; the snapshot keeps the error, so the
+// observer only has to exist. One for every round.
+const HANDLED: Observer<unknown> = { error: () => {} };
+// a machine's log() actions go to the engine's log; without one, nowhere (never to stdout, which a
+// stdio server keeps for the protocol)
+const NO_LOG = () => {};
+
+/** Creates the round's actor (not started) and gives its effects their scope. */
+export function createRoundActor(round: Round<unknown>, snapshot: CompactSnapshot | undefined): RoundActor {
+  const { ctx, target, request } = round;
+  const actor = actorFor(target.definition.machine.machine, target.args, snapshot, {
+    inspect: ctx.inspectActors,
+    logger: ctx.log ? (...args) => note(round, { level: 'info', event: 'machine_log', code: 'machine_log', args }) : NO_LOG,
+  });
+  const releaseScope = setEffectScope(actor.system, {
+    run: round.run,
+    ledger: ctx.ledger,
+    inflight: ctx.inflight,
+    now: ctx.now,
+    orphanAfterMs: ctx.settleTimeoutMs * 2,
+    log: ctx.log ? (entry) => ctx.log!({ target: target.label, ...entry }) : NO_LOG,
+  });
+  actor.subscribe(HANDLED);
+  if (request.onProgress) reportProgress(round, actor, request.onProgress);
+  return {
+    actor,
+    release: () => {
+      actor.stop();
+      releaseScope();
+    },
+  };
+}
+
+/** Reports each invoked child as it starts running, once. */
+function reportProgress(
+  round: Round<unknown>,
+  actor: Actor<AnyStateMachine>,
+  report: NonNullable<Round<unknown>['request']['onProgress']>,
+): void {
+  const owner = round.target.definition.owner;
+  const seen = new Set<string>();
+  let progress = 0;
+  actor.subscribe({
+    next: (snapshot) => {
+      for (const [id, child] of Object.entries(snapshot.children as Record<string, AnyActorRef | undefined>)) {
+        if (seen.has(id) || child?.getSnapshot().status !== 'active') continue;
+        seen.add(id);
+        try {
+          report({ progress: ++progress, message: `${owner}: running '${id}'` });
+        } catch (error) {
+          note(round, { level: 'warn', event: 'progress_failed', code: 'progress_threw', child: id, error });
+        }
+      }
+    },
+    // the HANDLED observer records nothing either: the snapshot holds the error
+    error: () => {},
+  });
+}
