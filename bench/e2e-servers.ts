@@ -72,6 +72,8 @@ export const newClient = () =>
 export interface StdioServer {
   client: Client;
   pid: number;
+  /** Resolves with the next stderr line (written from now on) that matches `pattern`. */
+  nextStderrLine(pattern: RegExp): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -84,12 +86,26 @@ export async function startStdio(files: BenchFiles, side: StdioSide, nodeArgs: s
     cwd: files.dir,
     stderr: 'pipe',
   });
-  transport.stderr?.on('data', () => {}); // drained, unread
+  let pending = '';
+  const waiters = new Set<(line: string) => boolean>();
+  transport.stderr?.on('data', (chunk: Buffer | string) => {
+    const lines = (pending + chunk.toString()).split('\n');
+    pending = lines.pop() ?? '';
+    for (const line of lines) for (const waiter of waiters) if (waiter(line)) waiters.delete(waiter);
+  });
+  const nextStderrLine = (pattern: RegExp) =>
+    new Promise<string>((resolve) => {
+      waiters.add((line) => {
+        if (!pattern.test(line)) return false;
+        resolve(line);
+        return true;
+      });
+    });
   const client = newClient();
   await client.connect(transport);
   const pid = transport.pid;
   if (pid === null) throw new Error(`the ${side} stdio server has no process id after connecting`);
-  return { client, pid, close: () => client.close() };
+  return { client, pid, nextStderrLine, close: () => client.close() };
 }
 
 export interface HttpServer {

@@ -6,11 +6,12 @@
 // peer keeps one live XState actor per conversation until it is answered (bench/peers/stateful-peer-stdio.ts);
 // the SDK peer (bench/peers/peer-stdio.ts, signed requestState) keeps nothing either. Every server over
 // stdio, bundled, one fresh process per server and scenario. Run from the repo root: `pnpm bench:memory`.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { Client } from '@modelcontextprotocol/client';
-import { prepareFiles, type StdioSide, startStdio } from './e2e-servers.ts';
+import { prepareFiles, type StdioServer, type StdioSide, startStdio } from './e2e-servers.ts';
 import { conversation, load } from './e2e-stats.ts';
 
 const TOTAL = 10_000;
@@ -18,12 +19,18 @@ const EVERY = 1_000;
 /** Requests kept in flight at once while asking (the client's side; the server keeps nothing of them unless stateful). */
 const PARALLEL = 8;
 const SIDES: StdioSide[] = ['ours', 'stateful', 'peer'];
+const WARM_UP = 200;
 
-const rssMiB = (pid: number) => {
-  const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-  if (!match) throw new Error(`no VmRSS in /proc/${pid}/status`);
-  return Number(match[1]) / 1024;
-};
+const PROBE = ['--expose-gc', '--import', fileURLToPath(new URL('./memory-probe.mjs', import.meta.url))];
+
+/** The server's RSS and live heap, MiB, right after a full GC (memory-probe.mjs answers SIGUSR2). */
+async function measure(server: StdioServer): Promise<{ rss: number; heap: number }> {
+  const line = server.nextStderrLine(/^\[memory-probe\] /);
+  process.kill(server.pid, 'SIGUSR2');
+  const match = /rss (\d+) heapUsed (\d+)/.exec(await line);
+  if (!match) throw new Error(`the memory probe wrote an unexpected line: ${await line}`);
+  return { rss: Number(match[1]) / 2 ** 20, heap: Number(match[2]) / 2 ** 20 };
+}
 
 type Round = { requestState?: string };
 const manual = { allowInputRequired: true } as const;
@@ -46,7 +53,8 @@ async function ask(client: Client, count: number): Promise<string[]> {
 }
 
 type Scenario = 'in flight' | 'sequential';
-const samples: Record<Scenario, Record<string, number[]>> = { 'in flight': {}, sequential: {} };
+type Sample = { rss: number; heap: number };
+const samples: Record<Scenario, Partial<Record<StdioSide, Sample[]>>> = { 'in flight': {}, sequential: {} };
 
 const dir = mkdtempSync(join(tmpdir(), 'roundtrip-bench-memory-'));
 const files = await prepareFiles(dir);
@@ -55,41 +63,43 @@ const started = performance.now();
 try {
   for (const scenario of ['in flight', 'sequential'] as const) {
     for (const side of SIDES) {
-      const server = await startStdio(files, side);
-      const rss = [rssMiB(server.pid)];
+      const server = await startStdio(files, side, PROBE);
       const kept: string[] = [];
       try {
+        for (let i = 0; i < WARM_UP; i++) await conversation(server.client);
+        const taken = [await measure(server)];
         for (let done = 0; done < TOTAL; done += EVERY) {
           if (scenario === 'in flight') kept.push(...(await ask(server.client, EVERY)));
           else for (let i = 0; i < EVERY; i++) await conversation(server.client);
-          rss.push(rssMiB(server.pid));
+          taken.push(await measure(server));
         }
+        samples[scenario][side] = taken;
       } finally {
         await server.close();
       }
-      samples[scenario][side] = rss;
     }
   }
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }
 
-const mib = (x: number) => x.toFixed(1).padStart(9);
 console.log(
-  `Server RSS, MiB (VmRSS), refund_order over stdio; ${availableParallelism()} cores, Node ${process.version}, load average ${loadBefore} → ${load()}, ${((performance.now() - started) / 1000).toFixed(0)} s`,
+  `Server memory after a full GC, MiB, refund_order over stdio; ${availableParallelism()} cores, Node ${process.version}, load average ${loadBefore} → ${load()}, ${((performance.now() - started) / 1000).toFixed(0)} s`,
 );
+console.log(`Each server warmed up with ${WARM_UP} whole conversations first; RSS (resident set) | live heap (heapUsed).`);
+const cell = (x: Sample) => `${x.rss.toFixed(1).padStart(7)} ${x.heap.toFixed(1).padStart(6)}`;
 for (const scenario of ['in flight', 'sequential'] as const) {
-  console.log(
-    `\n${scenario === 'in flight' ? 'conversations in flight (asked, not answered)' : 'conversations done one after another (ask, decline)'}`,
-  );
-  console.log(`${'conversations'.padEnd(14)}${SIDES.map((side) => side.padStart(9)).join('')}`);
+  const title =
+    scenario === 'in flight' ? 'conversations in flight (asked, not answered)' : 'conversations done one after another (ask, decline)';
+  console.log(`\n${title}`);
+  console.log(`${'conversations'.padEnd(14)}${SIDES.map((side) => `${side} rss | heap`.padStart(15)).join('')}`);
   for (let i = 0; i <= TOTAL / EVERY; i++)
-    console.log(`${String(i * EVERY).padEnd(14)}${SIDES.map((side) => mib(samples[scenario][side]![i]!)).join('')}`);
-  const growth = (side: StdioSide) => {
-    const rss = samples[scenario][side]!;
-    return ((rss[rss.length - 1]! - rss[1]!) * 1024) / (TOTAL - EVERY);
+    console.log(`${String(i * EVERY).padEnd(14)}${SIDES.map((side) => `  ${cell(samples[scenario][side]![i]!)}`).join('')}`);
+  const growth = (side: StdioSide, of: keyof Sample) => {
+    const taken = samples[scenario][side]!;
+    return ((taken[taken.length - 1]![of] - taken[1]![of]) * 1024) / (TOTAL - EVERY);
   };
   console.log(
-    `${'KiB per conv.'.padEnd(14)}${SIDES.map((side) => growth(side).toFixed(2).padStart(9)).join('')}  (from ${EVERY} to ${TOTAL})`,
+    `${'KiB per conv.'.padEnd(14)}${SIDES.map((side) => `  ${growth(side, 'rss').toFixed(2).padStart(7)} ${growth(side, 'heap').toFixed(2).padStart(6)}`).join('')}  (${EVERY} → ${TOTAL})`,
   );
 }
