@@ -169,13 +169,13 @@ describe('checkEnvelope', () => {
   });
 
   it.each([
-    ['audience', { aud: tag(9, TAG_BYTES.aud) }, 'sealed by another server (audience differs)'],
-    ['principal', { sub: tag(9, TAG_BYTES.sub) }, 'sealed for another principal'],
-    ['target', { target: tag(9, TAG_BYTES.target) }, 'sealed for another method or target (tool, prompt or resource)'],
-    ['arguments', { args: tag(9, TAG_BYTES.args) }, 'sealed for other arguments of this target'],
-  ] as const)('refuses an envelope bound to another %s as mismatch', (_, change, detail) => {
+    ['audience', { aud: tag(9, TAG_BYTES.aud) }, 'other_audience', 'sealed by another server (audience differs)'],
+    ['principal', { sub: tag(9, TAG_BYTES.sub) }, 'other_principal', 'sealed for another principal'],
+    ['target', { target: tag(9, TAG_BYTES.target) }, 'other_target', 'sealed for another method or target (tool, prompt or resource)'],
+    ['arguments', { args: tag(9, TAG_BYTES.args) }, 'other_arguments', 'sealed for other arguments of this target'],
+  ] as const)('refuses an envelope bound to another %s as mismatch', (_, change, why, detail) => {
     const result = check(encodeEnvelope(makeEnvelope()), { binding: { ...binding, ...change } });
-    expect(result).toEqual({ ok: false, rejection: { code: 'mismatch', detail } });
+    expect(result).toEqual({ ok: false, rejection: { code: 'mismatch', why, detail } });
   });
 
   it('refuses a state of a machine that changed without a version bump as outdated, telling the author to bump it', () => {
@@ -184,6 +184,7 @@ describe('checkEnvelope', () => {
       ok: false,
       rejection: {
         code: 'outdated',
+        why: 'machine_changed',
         detail:
           "machine 'refund' changed but its version is still '1'; bump its version and add a migration from '1', or states sealed before the change are refused",
       },
@@ -196,6 +197,7 @@ describe('checkEnvelope', () => {
       ok: false,
       rejection: {
         code: 'outdated',
+        why: 'no_migration',
         detail:
           "sealed by version '1' of machine 'refund', which is now version '3' with no migration from '1' (add migrations: { '1': { to, migrate } } to continue such states)",
       },
@@ -225,7 +227,7 @@ describe('checkEnvelope', () => {
     expect(check(encodeEnvelope(makeEnvelope({ round: 3 })), { maxRounds: 4 }).ok).toBe(true);
     expect(check(encodeEnvelope(makeEnvelope({ round: 4 })), { maxRounds: 4 })).toEqual({
       ok: false,
-      rejection: { code: 'invalid', detail: 'round 4 is past the limit of 4 rounds' },
+      rejection: { code: 'invalid', why: 'round_limit', detail: 'round 4 is past the limit of 4 rounds' },
     });
     expect(check(encodeEnvelope(makeEnvelope({ round: 0 })))).toMatchObject({ ok: false, rejection: { code: 'invalid' } });
   });
@@ -235,7 +237,7 @@ describe('checkEnvelope', () => {
     bytes[0] = 7;
     expect(check(bytes)).toEqual({
       ok: false,
-      rejection: { code: 'outdated', detail: 'envelope format version 7; this server reads version 2' },
+      rejection: { code: 'outdated', why: 'envelope_version', detail: 'envelope format version 7; this server reads version 2' },
     });
   });
 
@@ -246,13 +248,17 @@ describe('checkEnvelope', () => {
       ok: false,
       rejection: {
         code: 'outdated',
+        why: 'envelope_version',
         detail: 'envelope format version 1; this server reads version 2, sealed by an earlier release of Roundtrip (the user starts again)',
       },
     });
   });
 
   it('refuses garbage as invalid', () => {
-    const invalid = { ok: false, rejection: { code: 'invalid', detail: 'the sealed payload is not a Roundtrip state envelope' } };
+    const invalid = {
+      ok: false,
+      rejection: { code: 'invalid', why: 'not_envelope', detail: 'the sealed payload is not a Roundtrip state envelope' },
+    };
     expect(check(new Uint8Array(0))).toEqual(invalid);
     expect(check(new TextEncoder().encode('\u0002 this is not an envelope at all, just text'))).toEqual(invalid);
     const random = nacl.randomBytes(200);
