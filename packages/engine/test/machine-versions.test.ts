@@ -1,7 +1,7 @@
 // Machine versions: a state sealed by one version of a tool continues after a deploy of the next
 // version through the tool's migrations, or is refused with a start-again hint and a log line that says
 // why. Each deploy is simulated by two engines with the same keyring serving definitions of one name.
-import { describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { type AnyStateMachine, assign, fromPromise, setup } from 'xstate';
 import { z } from 'zod';
 import {
@@ -135,6 +135,8 @@ describe('a state sealed with a persisted invoked actor', () => {
   type PriceCtx = { total: number | null; answer: boolean | null };
   const okQuestions = defineQuestions<PriceCtx>()({ ok: { message: 'Pay {{total}}?', schema: z.object({ ok: z.boolean() }) } });
   const runs = { price: 0, quote: 0 };
+  // counted per test: a test's count must not depend on which tests ran before it (vitest --sequence.shuffle)
+  beforeEach(() => Object.assign(runs, { price: 0, quote: 0 }));
   // the pricing region stays in 'busy' after its promise finished, so the done child stays in the snapshot
   const pricingMachine = (version: string, id: 'price' | 'quote') =>
     setup({
