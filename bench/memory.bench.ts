@@ -92,7 +92,7 @@ for (const scenario of ['in flight', 'sequential'] as const) {
   const title =
     scenario === 'in flight' ? 'conversations in flight (asked, not answered)' : 'conversations done one after another (ask, decline)';
   console.log(`\n${title}`);
-  console.log(`${'conversations'.padEnd(14)}${SIDES.map((side) => `${side} rss | heap`.padStart(15)).join('')}`);
+  console.log(`${'conversations'.padEnd(14)}${SIDES.map((side) => `${side} rss | heap`.padStart(16)).join('')}`);
   for (let i = 0; i <= TOTAL / EVERY; i++)
     console.log(`${String(i * EVERY).padEnd(14)}${SIDES.map((side) => `  ${cell(samples[scenario][side]![i]!)}`).join('')}`);
   const growth = (side: StdioSide, of: keyof Sample) => {
