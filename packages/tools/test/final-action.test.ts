@@ -1,0 +1,150 @@
+// What a flow tool says about its final action, through a real engine (real sealing, the memory ledger):
+// its name (the effect's), a value a form asked to confirm read again before it acts (and where the flow
+// goes when it changed), a hook for a failed final action, async ended/stopped hooks, and the value a
+// load step loaded before, given to its loader when the flow comes back to it.
+import { RoundtripDefinitionError } from '@roundtrip/engine';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { ask, defineFlowTool, field, flowMachineConfig, load } from '../src/index.ts';
+import { accept, converse, decline } from './conversation.ts';
+
+/** A shop with one price, which the test changes between rounds; what was bought, and what each load saw before. */
+function shop() {
+  return { price: 10, bought: [] as number[], previous: [] as unknown[], failWith: undefined as Error | undefined };
+}
+
+function buyTool(s: ReturnType<typeof shop>, options: { failed?: boolean } = {}) {
+  return defineFlowTool({
+    name: 'buy',
+    description: 'Buys the widget at the price the user confirms',
+    input: z.object({ item: z.string() }),
+    finalName: 'purchase',
+    loaders: {
+      readPrice: async ({ previous }) => {
+        s.previous.push(previous);
+        return { cents: s.price };
+      },
+    },
+    steps: {
+      price: load({ run: 'readPrice', next: 'confirm' }),
+      confirm: ask({
+        message: 'Buy the {{input.item}} for {{price.cents}} cents?',
+        fields: { ok: field.boolean({ title: 'Buy it' }) },
+        confirmed: {
+          shown: ({ loaded }) => (loaded.price as { cents: number }).cents,
+          current: async () => s.price,
+          onChange: 'price',
+        },
+        next: [{ if: { 'confirm.ok': { eq: false } }, end: 'Not wanted.' }, { goto: 'finish' }],
+      }),
+    },
+    final: ({ loaded }) => {
+      if (s.failWith) throw s.failWith;
+      s.bought.push(loaded.price!.cents);
+      return { text: `Bought for ${loaded.price!.cents} cents.` };
+    },
+    ended: async ({ how }) => ({ text: `Kept (${how}).` }),
+    stopped: async ({ message }) => ({ text: `Stopped: ${message}` }),
+    ...(options.failed && {
+      failed: async ({ error }: { error: unknown }) => ({ text: `Not bought: ${(error as Error).message}`, isError: true }),
+    }),
+  });
+}
+
+const yes = { confirm: accept({ ok: true }) };
+
+describe('a value a form asked to confirm', () => {
+  it('is read again before the final action; unchanged, the final action runs once, and a replay gets its result', async () => {
+    const s = shop();
+    let c = await converse(buyTool(s), { item: 'widget' });
+    const asked = c.state!;
+    c = await c.answer(yes);
+    expect(c.text()).toBe('Bought for 10 cents.');
+    expect((await c.replay(asked, yes)).text()).toBe('Bought for 10 cents.');
+    expect(s.bought).toEqual([10]);
+  });
+
+  it('changed: the final action does not run; the flow loads again (its loader gets the value before) and asks again, without the old answer', async () => {
+    const s = shop();
+    let c = await converse(buyTool(s), { item: 'widget' });
+    expect(c.asked.confirm!.message).toBe('Buy the widget for 10 cents?');
+    s.price = 12;
+    c = await c.answer(yes);
+    expect(s.bought).toEqual([]);
+    expect(c.asked.confirm!.message).toBe('Buy the widget for 12 cents?');
+    expect(c.asked.confirm!.requestedSchema.properties.ok).not.toHaveProperty('default');
+    expect(s.previous).toEqual([undefined, { cents: 10 }]);
+    c = await c.answer(yes);
+    expect(c.text()).toBe('Bought for 12 cents.');
+    expect(s.bought).toEqual([12]);
+  });
+
+  it('is written into the machine config: the final action under its name, and the way back when the value changed', () => {
+    const finishing = (flowMachineConfig(buyTool(shop())).states as Record<string, Record<string, unknown>>).finishing!;
+    expect(finishing.entry).toEqual([{ type: 'runFinal', params: { actor: 'purchase' } }]);
+    expect(Object.keys(finishing.on as object)).toEqual(['xstate.done.actor.purchase', 'xstate.error.actor.purchase']);
+    expect((finishing.on as Record<string, unknown[]>)['xstate.error.actor.purchase']![0]).toEqual({
+      target: 'price',
+      guard: { type: 'confirmedChanged', params: { form: 'confirm' } },
+      actions: [{ type: 'forgetConfirmed', params: { form: 'confirm' } }],
+    });
+  });
+});
+
+describe('a failed final action', () => {
+  it('is worded by `failed` when the tool has it', async () => {
+    const s = shop();
+    s.failWith = new Error('the till is closed');
+    const c = await (await converse(buyTool(s, { failed: true }), { item: 'widget' })).answer(yes);
+    expect(c.last).toEqual({
+      type: 'complete',
+      result: { content: [{ type: 'text', text: 'Not bought: the till is closed' }], isError: true },
+    });
+  });
+
+  it('fails the round without `failed`, and the log says why', async () => {
+    const s = shop();
+    s.failWith = new Error('the till is closed');
+    const c = await (await converse(buyTool(s), { item: 'widget' })).answer(yes);
+    expect(c.last).toMatchObject({ type: 'complete', result: { isError: true } });
+    expect(c.logs.map((l) => l.message).join('\n')).toContain('the till is closed');
+  });
+});
+
+describe('async ended and stopped', () => {
+  it('word the end of a flow the user left, or a rule ended', async () => {
+    const declined = await (await converse(buyTool(shop()), { item: 'widget' })).answer({ confirm: decline });
+    expect(declined.text()).toBe('Kept (declined).');
+    const stopped = await (await converse(buyTool(shop()), { item: 'widget' })).answer({ confirm: accept({ ok: false }) });
+    expect(stopped.text()).toBe('Stopped: Not wanted.');
+  });
+});
+
+describe('problems of a final action', () => {
+  it('says when onChange names no step, and when finalName is taken by a loader', () => {
+    const define = (onChange: string, finalName: string) =>
+      defineFlowTool({
+        name: 'buy',
+        description: 'Buys',
+        input: z.object({}),
+        finalName,
+        loaders: { readPrice: async () => ({ cents: 1 }) },
+        steps: {
+          price: load({ run: 'readPrice', next: 'confirm' }),
+          confirm: ask({ message: 'Buy?', fields: { ok: field.boolean() }, confirmed: { shown: () => 1, current: () => 1, onChange } }),
+        },
+        final: () => ({ text: 'Bought.' }),
+      });
+    expect(() => define('prise', 'purchase')).toThrow(RoundtripDefinitionError);
+    let error: RoundtripDefinitionError | undefined;
+    try {
+      define('prise', 'readPrice');
+    } catch (e) {
+      error = e as RoundtripDefinitionError;
+    }
+    expect(error?.problems.map((p) => [p.path.join(' › '), p.message])).toEqual([
+      ["tool 'buy' › finalName", "'readPrice' cannot name the final action: it is taken by the flow's own actors, states or loaders."],
+      ["tool 'buy' › step 'confirm' › confirmed › onChange", "'prise' is not a step."],
+    ]);
+  });
+});
