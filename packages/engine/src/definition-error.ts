@@ -37,21 +37,28 @@ export interface DefinitionProblem<TCode extends string = DefinitionProblemCode>
 }
 
 /**
+ * The code of a problem in a thrown error: the engine's own, or one a package that checks more adds
+ * (@roundtrip/tools' FlowProblemCode). Spelled so the engine's codes are still suggested.
+ */
+type AnyProblemCode = DefinitionProblemCode | (string & {});
+
+/**
  * Thrown when a tool, prompt, resource or engine is defined in a way the engine cannot serve. Aimed at
  * the author: it lists every problem found (not only the first), each with where, what and the fix.
+ * Its problems may carry codes of the package that found them (a declared flow's, for one).
  */
-export class RoundtripDefinitionError<TCode extends string = DefinitionProblemCode> extends Error {
+export class RoundtripDefinitionError extends Error {
   override readonly name = 'RoundtripDefinitionError';
-  readonly problems: readonly DefinitionProblem<TCode>[];
+  readonly problems: readonly DefinitionProblem<AnyProblemCode>[];
 
-  constructor(problems: readonly DefinitionProblem<TCode>[]) {
-    const line = (p: DefinitionProblem<TCode>) => `${p.path.join(PATH_SEPARATOR)}: ${p.message} Fix: ${p.fix}`;
+  constructor(problems: readonly DefinitionProblem<AnyProblemCode>[]) {
+    const line = (p: DefinitionProblem<AnyProblemCode>) => `${p.path.join(PATH_SEPARATOR)}: ${p.message} Fix: ${p.fix}`;
     super(problems.length === 1 ? line(problems[0]!) : `${problems.length} problems:\n${problems.map((p) => `  - ${line(p)}`).join('\n')}`);
     this.problems = problems;
   }
 
   /** The code of the first problem, for the common one-problem case. */
-  get code(): TCode {
+  get code(): AnyProblemCode {
     return this.problems[0]!.code;
   }
 }

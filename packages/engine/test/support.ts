@@ -141,7 +141,7 @@ export function definitionError(fn: () => unknown): RoundtripDefinitionError {
 }
 
 /** The problems of the RoundtripDefinitionError `fn` throws. */
-export const problemsOf = (fn: () => unknown): readonly DefinitionProblem[] => definitionError(fn).problems;
+export const problemsOf = (fn: () => unknown): readonly DefinitionProblem<string>[] => definitionError(fn).problems;
 
 /** A promise with its resolve and reject, for holding work open until the test lets it go. */
 export function deferred<T = void>() {

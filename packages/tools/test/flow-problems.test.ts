@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { ask, askAll, defineFlowTool, field, form, type Leave, review, type StepSpec } from '../src/index.ts';
 
 /** The problems a declaration is refused with (it must be refused). */
-function problemsOf(steps: Record<string, StepSpec>, input: z.ZodObject = z.object({ topic: z.string() })): DefinitionProblem[] {
+function problemsOf(steps: Record<string, StepSpec>, input: z.ZodObject = z.object({ topic: z.string() })): DefinitionProblem<string>[] {
   try {
     defineFlowTool({ name: 'flow', description: 'A flow', input, steps, final: () => ({ text: 'done' }) });
   } catch (error) {

@@ -18,7 +18,7 @@ function problemsOf(steps: Record<string, StepSpec>, loaders: unknown): Array<[s
     });
   } catch (error) {
     expect(error).toBeInstanceOf(RoundtripDefinitionError);
-    return (error as RoundtripDefinitionError).problems.map((p: DefinitionProblem) => [p.path.join(' › '), p.message, p.fix]);
+    return (error as RoundtripDefinitionError).problems.map((p: DefinitionProblem<string>) => [p.path.join(' › '), p.message, p.fix]);
   }
   throw new Error('the declaration was accepted');
 }

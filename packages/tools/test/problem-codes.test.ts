@@ -12,10 +12,12 @@ describe('problem codes', () => {
     expectTypeOf<FlowProblemCode>().not.toExtend<DefinitionProblemCode>();
     expectTypeOf<FlowProblem>().toEqualTypeOf<DefinitionProblem<DefinitionProblemCode | FlowProblemCode>>();
     expectTypeOf<FlowProblem['code']>().toEqualTypeOf<DefinitionProblemCode | FlowProblemCode>();
-    // the engine's own problems, and its error by default, take only its codes
+    // the engine's own problems take only its codes; the error it throws carries any package's
     expectTypeOf<DefinitionProblem['code']>().toEqualTypeOf<DefinitionProblemCode>();
-    expectTypeOf<RoundtripDefinitionError['code']>().toEqualTypeOf<DefinitionProblemCode>();
-    expectTypeOf<RoundtripDefinitionError<FlowProblem['code']>['problems']>().toEqualTypeOf<readonly FlowProblem[]>();
+    expectTypeOf<DefinitionProblemCode | FlowProblemCode>().toExtend<RoundtripDefinitionError['code']>();
+    expectTypeOf<RoundtripDefinitionError['code']>().toExtend<string>();
+    const caught: unknown = new RoundtripDefinitionError([{ path: ['x'], code: 'invalid_step', message: 'm.', fix: 'f.' }]);
+    if (caught instanceof RoundtripDefinitionError) expectTypeOf(caught.code).not.toBeAny();
     // @ts-expect-error 'invalid_step' is a code of the tools, not of the engine
     const engineOnly: DefinitionProblem = { path: [], code: 'invalid_step', message: '', fix: '' };
     const flowProblem: FlowProblem = { ...engineOnly, code: 'invalid_step' };
@@ -43,7 +45,7 @@ describe('problem codes', () => {
       error = e;
     }
     expect(error).toBeInstanceOf(RoundtripDefinitionError);
-    const refused = error as RoundtripDefinitionError<FlowProblem['code']>;
+    const refused = error as RoundtripDefinitionError;
     // the condition's own place inside it is a segment of its own
     expect(refused.problems).toMatchObject([{ path: ["tool 'flow'", "step 'first'", 'next[0]', 'all[0]'], code: 'invalid_condition' }]);
     expect(refused.code).toBe('invalid_condition');
