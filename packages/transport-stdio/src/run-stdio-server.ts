@@ -1,3 +1,4 @@
+import type { Readable, Writable } from 'node:stream';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { type PromptDefinition, type ResourceDefinition, RoundtripDefinitionError, type ToolDefinition } from '@roundtrip/engine';
 import { createServerFactory } from '@roundtrip/mcp';
@@ -28,6 +29,12 @@ export interface StdioServerOptions extends ServerSettingsFromCode {
    * exits if something still holds it open: a stdio server whose host has gone has nothing left to serve.
    */
   onClose?: () => void | Promise<void>;
+  /**
+   * Streams to serve on instead of the process's stdin, stdout and stderr (a test's, or a program that
+   * embeds the server). The process is then left alone: no SIGTERM or SIGINT handlers, no exit after the
+   * connection ends, and stdout not taken for the protocol. The server ends when `stdin` ends, or on `close()`.
+   */
+  stdio?: { stdin: Readable; stdout: Writable; stderr: Writable };
 }
 
 export interface RunningStdioServer {
@@ -48,7 +55,8 @@ export interface RunningStdioServer {
  * await runStdioServer({ name: 'orders', version: '1.0.0', tools: [refundOrder], limits: { maxRounds: 20 }, onClose: () => store.close() });
  */
 export async function runStdioServer(options: StdioServerOptions): Promise<RunningStdioServer> {
-  const log = createStderrLog(options.name);
+  const given = options.stdio;
+  const log = createStderrLog(options.name, given && ((line) => given.stderr.write(line)));
   const settings = resolveServerSettings(options.name, options.env ?? process.env, options);
   for (const warning of settings.warnings) log({ level: 'warn', event: 'settings', message: warning });
   const served = await openServedEngine(options, settings, log);
@@ -66,13 +74,18 @@ export async function runStdioServer(options: StdioServerOptions): Promise<Runni
   });
   // our own line reader: a line over the limit is answered and skipped, where the SDK's would end the session;
   // it takes process.stdout for the protocol alone
-  const transport = new StdinLineTransport({ maxLineBytes: settings.maxRequestBytes, log });
+  const transport = new StdinLineTransport({
+    maxLineBytes: settings.maxRequestBytes,
+    log,
+    ...(given && { stdin: given.stdin, stdout: given.stdout }),
+  });
+  const stdin = given?.stdin ?? process.stdin;
   const handle = serveStdio(factory, { onerror: onError, transport });
 
   let closing: Promise<void> | undefined;
   const close = () =>
     (closing ??= (async () => {
-      process.stdin.off('end', close);
+      stdin.off('end', close);
       process.off('SIGTERM', close);
       process.off('SIGINT', close);
       try {
@@ -83,13 +96,15 @@ export async function runStdioServer(options: StdioServerOptions): Promise<Runni
         } finally {
           await served.close();
           // anything still holding the event loop (a legacy round waiting on the host) must not keep a closed server alive
-          setTimeout(() => process.exit(process.exitCode ?? 0), 1000).unref();
+          if (!given) setTimeout(() => process.exit(process.exitCode ?? 0), 1000).unref();
         }
       }
     })());
-  process.stdin.once('end', close);
-  process.once('SIGTERM', close);
-  process.once('SIGINT', close);
+  stdin.once('end', close);
+  if (!given) {
+    process.once('SIGTERM', close);
+    process.once('SIGINT', close);
+  }
   // logged once the signal handlers are in place: a supervisor that signals as soon as it reads this line gets a clean stop
   log({ level: 'info', event: 'started', message: startupMessage(options.name, options.version, engine, settings, 'stdio') });
   return { close };
