@@ -1,23 +1,20 @@
 // Fuzzed lines on the stdio server's stdin (seeded, so a failure replays): random bytes, broken and
 // valid JSON of every shape, JSON-RPC messages with wrong fields, oversized lines. Whatever arrives,
 // the server writes only JSON-RPC lines to stdout, answers every request it can tell is one, and
-// still serves a well-formed request sent after them all.
-import { join } from 'node:path';
+// still serves a well-formed request sent after them all. The server runs in this process on in-memory
+// streams (in-process-server.ts), the lines arriving in pieces of a pipe's size; an exception it let
+// escape would fail the run as an unhandled error.
 import { generateKey } from '@roundtrip/engine';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createBundles } from '../../mcp/test/fixtures/bundle-script.ts';
-import { modernMeta, type RawServer, spawnRawServer } from './fixtures/spawn-raw-server.ts';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type InProcessServer, startInProcess } from './fixtures/in-process-server.ts';
+import { modernMeta } from './fixtures/spawn-raw-server.ts';
 
-const bundles = createBundles();
-let script: string;
-beforeAll(async () => {
-  script = await bundles.of(join(import.meta.dirname, 'fixtures', 'greeting-server.ts'));
+const running: InProcessServer[] = [];
+afterEach(async () => {
+  await Promise.all(running.splice(0).map((server) => server.end()));
 });
-afterAll(() => bundles.remove());
-const running: RawServer[] = [];
-afterEach(() => {
-  for (const server of running.splice(0)) if (server.child.exitCode === null) server.child.kill('SIGKILL');
-});
+/** What a pipe hands a reader at most at once on Linux. */
+const PIPE_BYTES = 65_536;
 
 /** mulberry32: a small seeded generator, so that the same seed makes the same lines. */
 function random(seed: number) {
@@ -104,7 +101,7 @@ function fuzzLine(r: Random, n: number): Buffer {
 describe('fuzzed stdin', () => {
   for (const seed of [1, 20260728]) {
     it(`keeps stdout to JSON-RPC lines and keeps serving (seed ${seed})`, async () => {
-      const server = spawnRawServer(script, {
+      const server = await startInProcess({
         ROUNDTRIP_KEY: generateKey(),
         ROUNDTRIP_PRINCIPAL: 'ada',
         ROUNDTRIP_LEDGER: ':memory:',
@@ -118,12 +115,12 @@ describe('fuzzed stdin', () => {
       }
       const r = random(seed);
       const lines = Array.from({ length: 300 }, (_, n) => fuzzLine(r, n + 1000));
-      server.child.stdin.write(Buffer.concat(lines));
+      const fuzz = Buffer.concat(lines);
+      for (let at = 0; at < fuzz.length; at += PIPE_BYTES) server.write(fuzz.subarray(at, at + PIPE_BYTES));
       server.send({ jsonrpc: '2.0', id: 'last', method: 'tools/list', params: { _meta: modernMeta() } });
       const last = await server.next((m) => m.id === 'last');
       expect(last.result ?? last.error).toBeDefined();
-      server.child.stdin.end();
-      expect(await server.exited).toEqual({ code: 0, signal: null });
+      await server.end();
 
       for (const line of server.stdoutLines) {
         const reply = JSON.parse(line) as Record<string, unknown>;

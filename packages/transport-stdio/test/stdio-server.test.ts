@@ -1,6 +1,7 @@
 // The stdio server as a host runs it: a child process speaking JSON-RPC lines. Only what needs a real
-// process is here (stdout discipline, exit codes, settings, restarts); protocol behaviour is tested
-// in-process in protocol-server.test.ts.
+// process is here (stdout discipline, exit codes, bad settings, restarts); the settings it takes from the
+// environment are checked on a server in this process (in-process-server.ts), and protocol behaviour
+// in protocol-server.test.ts.
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -9,6 +10,7 @@ import { join } from 'node:path';
 import { generateKey } from '@roundtrip/engine';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createBundles } from '../../mcp/test/fixtures/bundle-script.ts';
+import { startInProcess } from './fixtures/in-process-server.ts';
 import { modernMeta, type RawServer, spawnRawServer } from './fixtures/spawn-raw-server.ts';
 
 const bundles = createBundles();
@@ -109,7 +111,7 @@ describe('the stdio server', () => {
     for (const line of server.stdoutLines) expect(JSON.parse(line)).toMatchObject({ jsonrpc: '2.0' });
   });
 
-  it('serves a 2025-06-18 host through a real elicitation/create, takes limits, the ledger and the inspector from the environment, and exits 0 when stdin closes', async () => {
+  it('serves a 2025-06-18 host through a real elicitation/create, takes limits, the ledger and the inspector from the environment, and closes when stdin ends', async () => {
     const ledger = join(tempDir('rt-ledger-'), 'effects.db');
     // an inspector page stand-in: the server reports its rounds to it (ROUNDTRIP_INSPECT)
     const rounds: Array<{ server: string; report: { round: number; outcome: string; answers: unknown } }> = [];
@@ -125,7 +127,7 @@ describe('the stdio server', () => {
       });
     });
     await new Promise<void>((resolve) => page.listen(0, '127.0.0.1', resolve));
-    const server = start({
+    const server = await startInProcess({
       ROUNDTRIP_KEY: generateKey(),
       ROUNDTRIP_LEDGER: ledger,
       ROUNDTRIP_MAX_ROUNDS: '30',
@@ -149,7 +151,8 @@ describe('the stdio server', () => {
     server.send({ jsonrpc: '2.0', id: ask.id as number, result: { action: 'accept', content: { name: 'Linus' } } });
     expect(((await server.next(byId(2))).result as Result).content?.[0]?.text).toBe('Hi, Linus!');
 
-    const log = await server.stderrMatching(/info started: /);
+    // logged before runStdioServer resolved
+    const log = server.stderr();
     expect(log).toMatch(
       new RegExp(
         `state lifetime 120s, settle timeout 10000 ms, at most 30 rounds, states up to 65536 bytes; effect ledger ${escapeRegExp(ledger)}\\)`,
@@ -162,8 +165,7 @@ describe('the stdio server', () => {
       ['greeting-test', 1, 'input_required', {}],
       ['greeting-test', 2, 'complete', { who: { action: 'accept', fields: ['name'] } }],
     ]);
-    server.child.stdin.end();
-    expect(await server.exited).toEqual({ code: 0, signal: null });
+    await server.end();
     for (const line of server.stdoutLines) expect(JSON.parse(line)).toMatchObject({ jsonrpc: '2.0' });
   });
 
