@@ -19,7 +19,7 @@ import { FINISHING, type StateBuilder, type StateConfig } from './flow-transitio
 import { isAsyncFunction } from './flow-work.ts';
 import { knownPaths, pathsOfSteps } from './known-paths.ts';
 import type { Loader, LoadStep } from './load-spec.ts';
-import { emptyParts, type FlowFacts, type FlowParts, stepKindOf } from './step-kinds.ts';
+import { emptyParts, type FlowFacts, type FlowParts, stepKindOf, stepWays } from './step-kinds.ts';
 
 /** A flow written as a machine config, and what its named parts need to know. */
 export interface CompiledFlow {
@@ -144,7 +144,7 @@ export function compileFlow(
     p.add(['steps'], 'invalid_step', 'the flow has no steps.', 'Add at least one step, e.g. ask({ message, fields }).');
   const loaderFns = checkLoaders(p, loaders, new Set([...loads.values()].map((load) => load.run)));
   const fieldsOf = new Map([...forms].map(([name, f]) => [name, f.spec.fields ?? {}]));
-  const graph = flowGraph(steps);
+  const graph = flowGraph(steps, (step) => stepWays(steps, step));
   const facts: FlowFacts = { steps, graph, known: knownPaths(input, fieldsOf, [...loads.keys()]), parts, loaders: loaderFns };
   for (const [name, step] of Object.entries(steps)) {
     const kind = stepKindOf(step);

@@ -20,6 +20,14 @@ export interface FlowGraph {
   readonly silent: ReadonlySet<string>;
 }
 
+/** What the graph needs of a step besides its `next`: whether it asks nothing, and where else it can go. */
+export interface StepWays {
+  /** It asks nothing and takes no round (a load step). */
+  readonly silent: boolean;
+  /** Steps (or FINISH) it can go to besides its `next` rules (a page's alternative). */
+  readonly exits: readonly string[];
+}
+
 /** The rules of a step's `next`, with the default (the following step, or finish) filled in. */
 function rulesOf(steps: Readonly<Record<string, StepSpec>>, order: readonly string[], name: string): NextRule[] {
   const next = steps[name]!.next;
@@ -29,19 +37,19 @@ function rulesOf(steps: Readonly<Record<string, StepSpec>>, order: readonly stri
   return [...next];
 }
 
-export function flowGraph(steps: Readonly<Record<string, StepSpec>>): FlowGraph {
+/** The graph of `steps`; `waysOf` says what each step's kind adds to its `next` (step-kinds.ts). */
+export function flowGraph(steps: Readonly<Record<string, StepSpec>>, waysOf: (name: string) => StepWays): FlowGraph {
   const order = Object.keys(steps);
   const rules = new Map<string, NextRule[]>();
   const forward = new Map<string, Set<string>>();
   const before = new Map<string, Set<string>>([...order, FINISH].map((name) => [name, new Set<string>()]));
-  const silent = new Set(order.filter((name) => steps[name]?.kind === 'load'));
+  const silent = new Set(order.filter((name) => waysOf(name).silent));
   for (const name of order) {
     const own = rulesOf(steps, order, name);
     rules.set(name, own);
     // a rule with a condition may fail: then the following rules apply, and when none holds the step stays
     const targets = new Set(own.flatMap((r) => (r.goto === undefined ? [] : [r.goto])));
-    const step = steps[name]!;
-    if (step.kind === 'page') targets.add(step.alternative);
+    for (const exit of waysOf(name).exits) targets.add(exit);
     forward.set(name, targets);
     for (const target of targets) before.get(target)?.add(name);
   }

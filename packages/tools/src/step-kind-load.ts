@@ -6,6 +6,8 @@ import type { LoadStep } from './load-spec.ts';
 import type { StepKind } from './step-kinds.ts';
 
 export const loadKind: StepKind<LoadStep> = {
+  silent: true,
+
   collect(_p, name, step, parts) {
     parts.formsOfStep.set(name, []);
     parts.loads.set(name, step);

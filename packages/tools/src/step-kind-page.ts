@@ -41,5 +41,7 @@ export const pageKind: StepKind<PageStep> = {
     }
   },
 
+  exits: (step) => [step.alternative],
+
   build: (b, name, step) => pageState(b, name, step),
 };

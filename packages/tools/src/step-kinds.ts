@@ -4,7 +4,7 @@
 // spec in the StepSpec union, and one line in STEP_KINDS below.
 import type { KnownPaths } from './conditions.ts';
 import type { FlowProblems } from './flow-checks.ts';
-import type { FlowGraph } from './flow-graph.ts';
+import type { FlowGraph, StepWays } from './flow-graph.ts';
 import type { FormSpec, PageStep, ReviewStep, StepSpec } from './flow-spec.ts';
 import type { StateBuilder, StateConfig } from './flow-transitions.ts';
 import type { Loader, LoadStep } from './load-spec.ts';
@@ -51,6 +51,10 @@ export interface StepKind<S extends StepSpec> {
    * are checked for every kind). `before` is what its messages can read; `p` adds under the step.
    */
   check(p: FlowProblems, f: FlowFacts, name: string, step: S, before: KnownPaths): void;
+  /** The step asks nothing and takes no round (a load): going back passes over it. */
+  readonly silent?: boolean;
+  /** Steps (or 'finish') it can go to besides its `next` rules (a page's alternative). */
+  exits?(step: S): readonly string[];
   /** The step's state config, once the flow has no problems; may record in `parts` what only the build knows. */
   build(b: StateBuilder, name: string, step: S, parts: FlowParts, steps: Readonly<Record<string, StepSpec>>): StateConfig;
 }
@@ -69,6 +73,13 @@ const STEP_KINDS: { readonly [K in KindName]: StepKind<Extract<StepSpec, { kind:
 export function stepKindOf(step: unknown): StepKind<StepSpec> | undefined {
   const kind = (step as { kind?: unknown } | null | undefined)?.kind;
   return typeof kind === 'string' && Object.hasOwn(STEP_KINDS, kind) ? (STEP_KINDS[kind as KindName] as StepKind<StepSpec>) : undefined;
+}
+
+/** What the graph needs of a step of `steps` besides its `next` (nothing for a value that is not a step). */
+export function stepWays(steps: Readonly<Record<string, StepSpec>>, name: string): StepWays {
+  const step = steps[name];
+  const kind = stepKindOf(step);
+  return { silent: kind?.silent ?? false, exits: (kind && step && kind.exits?.(step)) ?? [] };
 }
 
 /** Parts with nothing gathered yet. */
