@@ -7,6 +7,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import Database from 'better-sqlite3';
 import { openSqliteOrdersStore } from '../apps/demo/src/sqlite-orders-store.ts';
 import { bundleForNode } from '../apps/demo/test/support/bundle.ts';
 import { generateKey } from '../packages/engine/src/index.ts';
@@ -26,6 +27,27 @@ const ENTRIES: Record<StdioSide, Partial<Record<Transport, URL>>> = {
   stateful: { stdio: new URL('./peers/stateful-peer-stdio.ts', import.meta.url) },
 };
 
+/** Paid orders added for benches that refund (one each): `ord_bench_0` … */
+const REFUNDABLE_ORDERS = 20_000;
+export const refundableOrder = (i: number) => {
+  if (i >= REFUNDABLE_ORDERS) throw new Error(`only ${REFUNDABLE_ORDERS} refundable orders are made; ask for fewer refunds`);
+  return `ord_bench_${i}`;
+};
+
+function addOrders(path: string, count: number): void {
+  const db = new Database(path);
+  try {
+    const insert = db.prepare(
+      "INSERT INTO orders (id, customer, amount_cents, currency, status, created_at) VALUES (?, 'ada', 4900, 'USD', 'paid', '2026-05-12T10:15:00.000Z')",
+    );
+    db.transaction(() => {
+      for (let i = 0; i < count; i++) insert.run(refundableOrder(i));
+    })();
+  } finally {
+    db.close();
+  }
+}
+
 export interface BenchFiles {
   dir: string;
   env: Record<string, string>;
@@ -37,6 +59,7 @@ export interface BenchFiles {
 export async function prepareFiles(dir: string, extraEnv: Record<string, string> = {}): Promise<BenchFiles> {
   const db = join(dir, 'orders.db');
   await openSqliteOrdersStore(db).close();
+  addOrders(db, REFUNDABLE_ORDERS);
   const env = {
     ROUNDTRIP_DB: db,
     ROUNDTRIP_KEY: generateKey(),

@@ -2,8 +2,9 @@
 // nothing refunded) on our demo server and on the peer in bench/peers (the same tool hand-written on the
 // official SDK), over real stdio processes and over stateless Streamable HTTP (sequential, and 20 in
 // flight), the official v2 client pinned to 2026-07-28. Both servers are bundled by the same esbuild and
-// read the same SQLite orders file. Run from the repo root: `pnpm bench:e2e [stdio|http|all]` (about 2 min
-// for all). With CPU_PROF=<dir> the servers run with --cpu-prof into that folder.
+// read the same SQLite orders file. Run from the repo root: `pnpm bench:e2e [stdio|http|accept|all]` (about
+// 2 min for all; `accept`, not part of all, times confirmed refunds instead, each of another order). With
+// CPU_PROF=<dir> the servers run with --cpu-prof into that folder.
 //
 // Sides run in alternating batches (the order flipped every batch); a figure is the median of the
 // per-batch median ratios ours / peer, and the p99 of every conversation of each side.
@@ -11,11 +12,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/client';
-import { connectHttp, prepareFiles, type Side, startHttp, startStdio } from './e2e-servers.ts';
+import { connectHttp, prepareFiles, refundableOrder, type Side, startHttp, startStdio } from './e2e-servers.ts';
 import { alternate, conversation, report } from './e2e-stats.ts';
 
 const which = process.argv[2] ?? 'all';
-if (!['stdio', 'http', 'all'].includes(which)) throw new Error(`unknown part '${which}': give stdio, http or all.`);
+if (!['stdio', 'http', 'accept', 'all'].includes(which)) throw new Error(`unknown part '${which}': give stdio, http, accept or all.`);
 const BATCHES = 20;
 const SEQUENTIAL_PER_BATCH = 50;
 const IN_FLIGHT = 20;
@@ -47,7 +48,27 @@ console.log(
   `refund_order conversations (ask, then decline), ours (the demo) / peer (SDK alone); ${availableParallelism()} cores, Node ${process.version}`,
 );
 try {
-  if (which !== 'http') {
+  if (which === 'accept') {
+    // a confirmed refund, each of another order: ours runs it once through the effect ledger (claim, the
+    // store's transaction, outcome), the peer in the store's one transaction
+    const servers = { ours: await startStdio(files, 'ours', nodeArgs), peer: await startStdio(files, 'peer', nodeArgs) };
+    let next = 0;
+    const refunds = async (client: Client, count: number) => {
+      const times: number[] = [];
+      for (let i = 0; i < count; i++) times.push(await conversation(client, refundableOrder(next++), 'accept'));
+      return times;
+    };
+    try {
+      for (const side of ['ours', 'peer'] as const) await refunds(servers[side].client, WARM_UP);
+      report(
+        'stdio, sequential, confirmed refunds (accept)',
+        await alternate(BATCHES, (side) => refunds(servers[side].client, SEQUENTIAL_PER_BATCH), pidsOf(servers)),
+      );
+    } finally {
+      await Promise.all([servers.ours.close(), servers.peer.close()]);
+    }
+  }
+  if (which === 'stdio' || which === 'all') {
     const servers = { ours: await startStdio(files, 'ours', nodeArgs), peer: await startStdio(files, 'peer', nodeArgs) };
     try {
       for (const side of ['ours', 'peer'] as const) await sequential(servers[side].client, WARM_UP);
@@ -59,7 +80,7 @@ try {
       await Promise.all([servers.ours.close(), servers.peer.close()]);
     }
   }
-  if (which !== 'stdio') {
+  if (which === 'http' || which === 'all') {
     const servers = { ours: await startHttp(files, 'ours', nodeArgs), peer: await startHttp(files, 'peer', nodeArgs) };
     const clients: Record<Side, Client[]> = { ours: [], peer: [] };
     try {

@@ -61,7 +61,7 @@ async function run(url: URL, seconds: number): Promise<{ perSecond: number; tall
         onResponse: (status, body, context) => {
           const state = status === 200 ? (JSON.parse(body) as { result?: { requestState?: string } }).result?.requestState : undefined;
           if (state === undefined) fail(`ask: ${status} ${body.slice(0, 200)}`);
-          context.requestState = state;
+          (context as { requestState?: string }).requestState = state;
         },
       },
       {
@@ -73,7 +73,11 @@ async function run(url: URL, seconds: number): Promise<{ perSecond: number; tall
             jsonrpc: '2.0',
             id: 2,
             method: 'tools/call',
-            params: { ...params, requestState: context.requestState, inputResponses: { confirm: { action: 'decline' } } },
+            params: {
+              ...params,
+              requestState: (context as { requestState?: string }).requestState,
+              inputResponses: { confirm: { action: 'decline' } },
+            },
           }),
         }),
         onResponse: (status, body) => {
