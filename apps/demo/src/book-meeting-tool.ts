@@ -2,7 +2,7 @@
 // machine: when and for how many (one form), a room only for more than 5 people, a review, then the
 // booking, made at most once per conversation through the engine's effect ledger.
 import { safeText, type ToolDefinition } from '@roundtrip/engine';
-import { ask, defineFlowTool, type FlowToolResult, field, review } from '@roundtrip/tools';
+import { defineFlowTool, type FlowToolResult, field } from '@roundtrip/tools';
 import { z } from 'zod';
 import { type BookingResult, type Meeting, type MeetingsStore, ROOMS, type RoomId } from './meetings-store.ts';
 
@@ -95,35 +95,33 @@ export function createBookMeetingTool(store: Pick<MeetingsStore, 'book' | 'holde
     annotations: { destructiveHint: false, idempotentHint: false, readOnlyHint: false, openWorldHint: false },
     input: z.object({ topic: z.string().min(1).max(120).describe('What the meeting is about') }),
     output: bookingOutput,
-    steps: {
-      when: ask({
-        message: 'When should "{{input.topic}}" take place, and for how many people?',
-        fields: {
-          date: field.text({ title: 'Date', description: 'YYYY-MM-DD', format: 'date' }),
-          time: field.select({ title: 'Time', options: TIMES }),
-          attendees: field.integer({ title: 'Attendees', min: 1, max: 40 }),
-        },
-        // async: it reads the meetings store, so it runs as an invoked actor the round waits for
-        check: async ({ answer }) => {
-          if (answer.date < today()) return `${answer.date} is in the past`;
-          return answer.attendees > ROOMS.huddle.capacity ? undefined : roomProblem(store, 'huddle', answer);
-        },
-        next: [{ if: { 'when.attendees': { gt: ROOMS.huddle.capacity } }, goto: 'room' }, { goto: 'confirm' }],
-      }),
-      room: ask({
-        message: 'Which room for {{when.attendees}} people on {{when.date}} at {{when.time}}?',
-        fields: { room: field.select({ title: 'Room', options: BIG_ROOMS }) },
-        // `answers` is not typed from the steps here: the earlier form's values are read as unknown
-        check: async ({ answer, answers }) => {
-          const when = answers.when as Slot | undefined;
-          return when ? roomProblem(store, answer.room, when) : undefined;
-        },
-        onDecline: 'back',
-      }),
-      confirm: review({ message: 'Book "{{input.topic}}"?', labels: { confirm: 'Book it' } }),
-    },
+    // declared in order: each step's check sees the answers before it, typed, and `final` gets `when` as
+    // required (every way to the booking passes it) and `room` as optional (asked only for more than 5)
+    steps: (flow) =>
+      flow
+        .ask('when', {
+          message: 'When should "{{input.topic}}" take place, and for how many people?',
+          fields: {
+            date: field.text({ title: 'Date', description: 'YYYY-MM-DD', format: 'date' }),
+            time: field.select({ title: 'Time', options: TIMES }),
+            attendees: field.integer({ title: 'Attendees', min: 1, max: 40 }),
+          },
+          // async: it reads the meetings store, so it runs as an invoked actor the round waits for
+          check: async ({ answer }) => {
+            if (answer.date < today()) return `${answer.date} is in the past`;
+            return answer.attendees > ROOMS.huddle.capacity ? undefined : roomProblem(store, 'huddle', answer);
+          },
+          next: [{ if: { 'when.attendees': { gt: ROOMS.huddle.capacity } }, goto: 'room' }, { goto: 'confirm' }],
+        })
+        .ask('room', {
+          message: 'Which room for {{when.attendees}} people on {{when.date}} at {{when.time}}?',
+          fields: { room: field.select({ title: 'Room', options: BIG_ROOMS }) },
+          check: async ({ answer, answers }) => roomProblem(store, answer.room, answers.when),
+          onDecline: 'back',
+        })
+        .review('confirm', { message: 'Book "{{input.topic}}"?', labels: { confirm: 'Book it' } }),
     final: async ({ input, answers }) => {
-      const { date, time, attendees } = answers.when!;
+      const { date, time, attendees } = answers.when;
       const room: RoomId = answers.room?.room ?? 'huddle';
       // a change at the review keeps the room chosen before, whose size was checked for the old count
       if (attendees > ROOMS[room].capacity) return bookedResult({ status: 'too_small', room, slot: { date, time, attendees } });

@@ -1,7 +1,7 @@
 // The `report_incident` tool, declared as a flow: the severity first, then one round asking the details
 // and, only for a high severity, whether to page the on-call engineer; the report is recorded once.
 import { safeText, type ToolDefinition } from '@roundtrip/engine';
-import { ask, askAll, defineFlowTool, field, form } from '@roundtrip/tools';
+import { defineFlowTool, field } from '@roundtrip/tools';
 import { z } from 'zod';
 import type { IncidentsStore } from './incidents-store.ts';
 
@@ -43,31 +43,33 @@ export function createReportIncidentTool(store: Pick<IncidentsStore, 'record'>):
     annotations: { destructiveHint: false, idempotentHint: false, readOnlyHint: false, openWorldHint: false },
     input: z.object({ summary: z.string().min(1).max(120).describe('One line on what is wrong, e.g. "Checkout times out"') }),
     output: incidentOutput,
-    steps: {
-      severity: ask({
-        message: 'How severe is "{{input.summary}}"?',
-        fields: { level: field.select({ title: 'Severity', options: SEVERITIES }) },
-      }),
-      report: askAll({
-        forms: {
-          details: form({
-            message: 'Which services does "{{input.summary}}" affect, and what happened?',
-            fields: {
-              services: field.multiSelect({ title: 'Affected services', options: SERVICES, min: 1 }),
-              description: field.text({ title: 'What happened', description: 'At least 20 characters', minLength: 20, maxLength: 500 }),
+    // declared in order: `final` gets the severity and the details as required (every way to it asks
+    // them) and the on-call form as optional (asked only for a high severity)
+    steps: (flow) =>
+      flow
+        .ask('severity', {
+          message: 'How severe is "{{input.summary}}"?',
+          fields: { level: field.select({ title: 'Severity', options: SEVERITIES }) },
+        })
+        .askAll('report', {
+          forms: {
+            details: {
+              message: 'Which services does "{{input.summary}}" affect, and what happened?',
+              fields: {
+                services: field.multiSelect({ title: 'Affected services', options: SERVICES, min: 1 }),
+                description: field.text({ title: 'What happened', description: 'At least 20 characters', minLength: 20, maxLength: 500 }),
+              },
             },
-          }),
-          oncall: form({
-            message: 'A high-severity incident: page the on-call engineer now?',
-            fields: { page: field.boolean({ title: 'Page the on-call engineer' }) },
-            if: { 'severity.level': { eq: 'high' } },
-          }),
-        },
-      }),
-    },
+            oncall: {
+              message: 'A high-severity incident: page the on-call engineer now?',
+              fields: { page: field.boolean({ title: 'Page the on-call engineer' }) },
+              if: { 'severity.level': { eq: 'high' } },
+            },
+          },
+        }),
     final: async ({ input, answers }) => {
-      const { level } = answers.severity!;
-      const { services, description } = answers.details!;
+      const { level } = answers.severity;
+      const { services, description } = answers.details;
       const incident = await store.record({
         summary: input.summary,
         severity: level,

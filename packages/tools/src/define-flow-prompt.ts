@@ -6,14 +6,15 @@ import type { EndedInfo, StoppedInfo } from './define-flow-tool.ts';
 import type { FlowOutcome } from './flow-context.ts';
 import { registerFlow } from './flow-registry.ts';
 import type { FinalInput } from './flow-setup.ts';
-import type { AnswersOf, StepSpec } from './flow-spec.ts';
+import type { StepSpec } from './flow-spec.ts';
+import { type DeclaredSteps, declaredSteps, type FinalAnswersOf, type FlowSteps, type StepsOf } from './flow-steps.ts';
 import { checkedMigrations, type FlowVersioning, withVersion } from './flow-version.ts';
 import type { FlowLoaders, LoadedOf, LoadersOf } from './load-spec.ts';
 
 export interface FlowPromptConfig<
   TArgs extends z.ZodObject,
-  TSteps extends Record<string, StepSpec>,
-  TLoaders extends FlowLoaders<z.output<TArgs>, TSteps> = Record<never, never>,
+  TSteps extends Record<string, StepSpec> | FlowSteps,
+  TLoaders extends FlowLoaders<z.output<TArgs>, StepsOf<TSteps>> = Record<never, never>,
 > extends FlowVersioning {
   /** Prompt name as clients ask for it: 1–128 characters of letters, digits, `_`, `-` and `.`. */
   readonly name: string;
@@ -21,30 +22,31 @@ export interface FlowPromptConfig<
   readonly title?: string;
   /** The prompt's arguments (strings on the wire); templates and conditions read them as `input.<name>`. */
   readonly arguments?: TArgs;
-  readonly steps: TSteps;
+  readonly steps: DeclaredSteps<z.output<TArgs>, TSteps>;
   /** The functions the `load` steps run, by name (see defineFlowTool). */
-  readonly loaders?: LoadersOf<TLoaders, z.output<TArgs>, TSteps>;
+  readonly loaders?: LoadersOf<TLoaders, z.output<TArgs>, StepsOf<TSteps>>;
   /** Writes the prompt's messages from the arguments and the answers. */
   readonly final: (args: {
     input: z.output<TArgs>;
-    answers: AnswersOf<TSteps>;
-    loaded: LoadedOf<TSteps, TLoaders>;
+    answers: FinalAnswersOf<TSteps>;
+    loaded: LoadedOf<StepsOf<TSteps>, TLoaders>;
   }) => PromptMessageView[] | Promise<PromptMessageView[]>;
   /** The messages when the user declined, cancelled or abandoned; by default one user message saying so. */
-  readonly ended?: (info: EndedInfo<TSteps, z.output<TArgs>, LoadedOf<TSteps, TLoaders>>) => PromptMessageView[];
+  readonly ended?: (info: EndedInfo<TSteps, z.output<TArgs>, LoadedOf<StepsOf<TSteps>, TLoaders>>) => PromptMessageView[];
   /** The messages when an `end` rule ended the flow or a load failed; by default one user message with the flow's message. */
-  readonly stopped?: (info: StoppedInfo<TSteps, z.output<TArgs>, LoadedOf<TSteps, TLoaders>>) => PromptMessageView[];
+  readonly stopped?: (info: StoppedInfo<TSteps, z.output<TArgs>, LoadedOf<StepsOf<TSteps>, TLoaders>>) => PromptMessageView[];
 }
 
 /** Defines a prompt whose questions are declared as steps. Throws a RoundtripDefinitionError listing every problem. */
 export function defineFlowPrompt<
-  const TSteps extends Record<string, StepSpec>,
+  const TSteps extends Record<string, StepSpec> | FlowSteps,
   const TArgs extends z.ZodObject = z.ZodObject<Record<never, never>>,
-  TLoaders extends FlowLoaders<z.output<TArgs>, TSteps> = Record<never, never>,
+  TLoaders extends FlowLoaders<z.output<TArgs>, StepsOf<TSteps>> = Record<never, never>,
 >(config: FlowPromptConfig<TArgs, TSteps, TLoaders>): PromptDefinition {
   const args = (config.arguments ?? z.object({})) as z.ZodObject;
   const final = (input: FinalInput) => config.final(input as never);
-  const declared = declareFlow(`prompt '${config.name}'`, config.name, args, config.steps, final, config.loaders);
+  const steps = declaredSteps(config.steps);
+  const declared = declareFlow(`prompt '${config.name}'`, config.name, args, steps, final, config.loaders);
   const flow = withVersion(declared, config.version, final);
   const definition = definePrompt({
     ...(config.migrations ? { migrations: checkedMigrations(flow.compiled, config.version, config.migrations) } : {}),

@@ -6,7 +6,8 @@ import type { EndedInfo, StoppedInfo } from './define-flow-tool.ts';
 import type { FlowOutcome } from './flow-context.ts';
 import { registerFlow } from './flow-registry.ts';
 import type { FinalInput } from './flow-setup.ts';
-import type { AnswersOf, StepSpec } from './flow-spec.ts';
+import type { StepSpec } from './flow-spec.ts';
+import { type DeclaredSteps, declaredSteps, type FinalAnswersOf, type FlowSteps, type StepsOf } from './flow-steps.ts';
 import { checkedMigrations, type FlowVersioning, withVersion } from './flow-version.ts';
 import type { FlowLoaders, LoadedOf, LoadersOf } from './load-spec.ts';
 
@@ -18,9 +19,9 @@ type DefaultVariables<U extends string> = z.ZodObject<{ [K in UriVariables<U>]: 
 
 export interface FlowResourceConfig<
   U extends string,
-  TSteps extends Record<string, StepSpec>,
+  TSteps extends Record<string, StepSpec> | FlowSteps,
   TVars extends z.ZodObject = DefaultVariables<U>,
-  TLoaders extends FlowLoaders<z.output<TVars>, TSteps> = Record<never, never>,
+  TLoaders extends FlowLoaders<z.output<TVars>, StepsOf<TSteps>> = Record<never, never>,
 > extends FlowVersioning {
   /** A fixed URI, or a URI template whose `{variables}` are the input (`statement://customers/{customer}`). */
   readonly uri: U;
@@ -34,32 +35,33 @@ export interface FlowResourceConfig<
    * reason. By default each is any string.
    */
   readonly variables?: TVars;
-  readonly steps: TSteps;
+  readonly steps: DeclaredSteps<z.output<TVars>, TSteps>;
   /** The functions the `load` steps run, by name (see defineFlowTool). */
-  readonly loaders?: LoadersOf<TLoaders, z.output<TVars>, TSteps>;
+  readonly loaders?: LoadersOf<TLoaders, z.output<TVars>, StepsOf<TSteps>>;
   /** Writes the resource's body from the URI's variables (`input`) and the answers. */
   readonly final: (args: {
     input: z.output<TVars>;
-    answers: AnswersOf<TSteps>;
-    loaded: LoadedOf<TSteps, TLoaders>;
+    answers: FinalAnswersOf<TSteps>;
+    loaded: LoadedOf<StepsOf<TSteps>, TLoaders>;
   }) => ResourceBody | Promise<ResourceBody>;
   /** The body when the user declined, cancelled or abandoned; by default a text saying so. */
-  readonly ended?: (info: EndedInfo<TSteps, z.output<TVars>, LoadedOf<TSteps, TLoaders>>) => ResourceBody;
+  readonly ended?: (info: EndedInfo<TSteps, z.output<TVars>, LoadedOf<StepsOf<TSteps>, TLoaders>>) => ResourceBody;
   /** The body when an `end` rule ended the flow or a load failed; by default the flow's message. */
-  readonly stopped?: (info: StoppedInfo<TSteps, z.output<TVars>, LoadedOf<TSteps, TLoaders>>) => ResourceBody;
+  readonly stopped?: (info: StoppedInfo<TSteps, z.output<TVars>, LoadedOf<StepsOf<TSteps>, TLoaders>>) => ResourceBody;
 }
 
 /** Defines a resource whose questions are declared as steps. Throws a RoundtripDefinitionError listing every problem. */
 export function defineFlowResource<
   const U extends string,
-  const TSteps extends Record<string, StepSpec>,
+  const TSteps extends Record<string, StepSpec> | FlowSteps,
   TVars extends z.ZodObject = DefaultVariables<U>,
-  TLoaders extends FlowLoaders<z.output<TVars>, TSteps> = Record<never, never>,
+  TLoaders extends FlowLoaders<z.output<TVars>, StepsOf<TSteps>> = Record<never, never>,
 >(config: FlowResourceConfig<U, TSteps, TVars, TLoaders>): ResourceDefinition {
   const names = [...String(config.uri).matchAll(/\{([^{}]+)\}/g)].map((m) => m[1]!);
   const variables = (config.variables as z.ZodObject | undefined) ?? z.object(Object.fromEntries(names.map((name) => [name, z.string()])));
   const final = (input: FinalInput) => config.final(input as never);
-  const declared = declareFlow(`resource '${config.name}'`, config.name, variables, config.steps, final, config.loaders);
+  const steps = declaredSteps(config.steps);
+  const declared = declareFlow(`resource '${config.name}'`, config.name, variables, steps, final, config.loaders);
   const flow = withVersion(declared, config.version, final);
   const definition = defineResource({
     ...(config.migrations ? { migrations: checkedMigrations(flow.compiled, config.version, config.migrations) } : {}),

@@ -66,7 +66,13 @@ export interface FlowToolConfig<
   readonly annotations?: ToolAnnotations;
   /** The tool's arguments; templates and conditions read them as `input.<name>`. */
   readonly input: TInput;
-  /** The steps in order: each goes to the next unless its `next` says otherwise; after the last, `final` runs. */
+  /**
+   * The steps in order: each goes to the next unless its `next` says otherwise; after the last, `final`
+   * runs. Either a record (`{ when: ask(…), confirm: review(…) }`) or, typed all the way, a function
+   * declaring them in order, `(flow) => flow.ask('when', …).review('confirm', …)`: each step's check,
+   * `show`, conditions and messages then see the answers before it, and `final` gets required the
+   * answers every way to it passes (see StepsBuilder).
+   */
   readonly steps: DeclaredSteps<z.output<TInput>, TSteps>;
   /**
    * The functions the `load` steps run, by name (`load({ run: 'findOrder' })`), as actors are named in

@@ -35,6 +35,17 @@ export type {
   StepSpec,
 } from './flow-spec.ts';
 export { ask, askAll, form, openPage, review } from './flow-spec.ts';
+export type {
+  FinalAnswersOf,
+  FirstSteps,
+  FlowSteps,
+  OrderedArgs,
+  OrderedCheckArgs,
+  OrderedFormSpec,
+  OrderedNext,
+  OrderedNextRule,
+  StepsBuilder,
+} from './flow-steps.ts';
 export { flowUserView } from './flow-user-view.ts';
 export type { FlowVersioning } from './flow-version.ts';
 export type { LoadErrorArgs, LoadedOf, Loader, LoaderArgs, LoadStep } from './load-spec.ts';

@@ -1,0 +1,293 @@
+// Steps declared in order, `steps: (flow) => flow.ask('when', …).ask('room', …).review('confirm', …)`: each
+// step's check, `show`, conditions and templates see the input and the answers of the steps before it,
+// typed, and the final action gets required the answers no path to it can miss. The builder only types
+// and collects: what it makes is the same record of steps that `ask`, `askAll`, `review`, … make.
+import type { Condition } from './conditions.ts';
+import {
+  type AnswersOf,
+  type AskStep,
+  askAll as askAllStep,
+  ask as askStep,
+  type Fields,
+  type FormAnswer,
+  type FormSpec,
+  type Leave,
+  openPage as pageStep,
+  type ReviewStep,
+  review as reviewStep,
+  type Shown,
+  type StepFallback,
+  type StepSpec,
+} from './flow-spec.ts';
+import { type LoadErrorArgs, type LoadStep, load as loadStep } from './load-spec.ts';
+import type { CheckedTemplate, Template } from './template-paths.ts';
+
+type Simplify<T> = { [K in keyof T]: T[K] } & {};
+/** The values conditions and templates of a step read: the input, and the answers before it. */
+type Values<TInput, TSeen> = Simplify<{ input: TInput } & TSeen>;
+type LoadedValues = Readonly<Record<string, unknown>>;
+type CheckResult = string | undefined;
+
+/** A step name not declared before; a repeated one is refused with this sentence as its expected type. */
+type NewName<K extends string, TSteps> = K extends keyof TSteps ? `step '${K}' is declared already: give this step another name` : K;
+
+/** The answers after one more form: required when every way on from here has it, else optional. */
+type WithAnswer<TSeen, K extends string, V, TRequired extends boolean> = TRequired extends true
+  ? Simplify<TSeen & { [P in K]: V }>
+  : Simplify<TSeen & { [P in K]?: V }>;
+
+/** Whether a form is on every way from here: the flow has not branched, and it cannot be skipped or left out. */
+// (a form's own `if` or leave not given is inferred as `unknown`)
+type Sure<TStraight extends boolean, TLeaves, TIf> = TStraight extends false
+  ? false
+  : 'skip' extends TLeaves
+    ? false
+    : [Given<TIf>] extends [undefined]
+      ? true
+      : false;
+type Given<T> = unknown extends T ? undefined : T;
+
+/** What a check of a flow declared in order sees: the answer, the input, and the answers of the steps before. */
+export interface OrderedCheckArgs<TFields extends Fields, TInput, TSeen> {
+  readonly answer: FormAnswer<TFields>;
+  readonly input: TInput;
+  readonly answers: TSeen;
+  readonly loaded: LoadedValues;
+}
+
+/** One rule of `next` (see NextRule), its condition over the input and the answers up to this step. */
+export type OrderedNextRule<TValues> =
+  | { readonly if?: Condition<TValues>; readonly goto: string; readonly end?: undefined }
+  | { readonly if?: Condition<TValues>; readonly end: Template<TValues>; readonly goto?: undefined };
+
+/** Where a step goes once answered: a step name, `'finish'`, or rules tried in order. */
+export type OrderedNext<TValues> = string | readonly OrderedNextRule<TValues>[];
+
+/** A form of a flow declared in order (see FormSpec): its check sees the answers before its step. */
+export interface OrderedFormSpec<TFields extends Fields, TInput, TSeen, TValues = Values<TInput, TSeen>>
+  extends Omit<FormSpec<TFields>, 'check' | 'if'> {
+  /** Why the answer does not fit (it is asked again with the reason), or undefined; may be `async`. */
+  check?(args: OrderedCheckArgs<TFields, TInput, TSeen>): CheckResult | Promise<CheckResult>;
+  /** In a step of several forms: ask this one only when the condition holds (the form is then optional). */
+  readonly if?: Condition<TValues>;
+}
+
+/** What a review's `show` or a page's check of a flow declared in order sees. */
+export interface OrderedArgs<TInput, TSeen> {
+  readonly input: TInput;
+  readonly answers: TSeen;
+  readonly loaded: LoadedValues;
+}
+
+declare const finalAnswers: unique symbol;
+
+/** Steps declared in order: the record of steps, and (type only) the answers the final action receives. */
+export interface FlowSteps<TSteps extends Record<string, StepSpec> = Record<string, StepSpec>, TFinal = unknown> {
+  /** The steps by name, in the order declared. */
+  readonly steps: TSteps;
+  /** Type only: the answers the final action receives. */
+  readonly [finalAnswers]?: TFinal;
+}
+
+/**
+ * Declares a flow's steps in order; each call adds one step, after the ones before. A step's check,
+ * `show`, conditions and messages see the input and the answers of the steps before it.
+ *
+ * In the final action's answers (and in the checks of later steps), a form is required when it is on
+ * every way there: no step before it can branch (has a `next`, or is a page with its `alternative`),
+ * it cannot be skipped (`onDecline`/`onCancel: 'skip'`, the step's or the form's), and it is asked
+ * always (no `if`). Every other form is optional. This never makes required a form that may be missing;
+ * it may leave optional one that every path happens to pass (after a branch whose ways meet again).
+ */
+export interface StepsBuilder<
+  TInput,
+  TSteps extends Record<string, StepSpec>,
+  TSeen,
+  TStraight extends boolean,
+  TLoads = Record<never, never>,
+> extends FlowSteps<TSteps, TSeen> {
+  /** One form named after the step (see `ask`). */
+  ask<
+    const K extends string,
+    const TFields extends Fields,
+    const TMessage extends string,
+    const TNext extends OrderedNext<Values<TInput, TLoads & TSeen & { [P in K]: FormAnswer<TFields> }>> | undefined = undefined,
+    const TDecline extends Leave = 'end',
+    const TCancel extends Leave = 'end',
+  >(
+    name: NewName<K, TSteps>,
+    spec: OrderedFormSpec<TFields, TInput, TSeen, Values<TInput, TLoads & TSeen>> & {
+      /** The question, a template over the input and the answers before (`{{input.topic}}`, `{{when.date}}`). */
+      readonly message: CheckedTemplate<TMessage, Values<TInput, TLoads & TSeen>>;
+      readonly next?: TNext;
+      readonly onDecline?: TDecline;
+      readonly onCancel?: TCancel;
+    },
+  ): StepsBuilder<
+    TInput,
+    Simplify<TSteps & { [P in K]: AskStep<{ $self: TFields }> }>,
+    WithAnswer<TSeen, K, FormAnswer<TFields>, Sure<TStraight, TDecline | TCancel, undefined>>,
+    [TNext] extends [undefined] ? TStraight : false,
+    TLoads
+  >;
+
+  /** Several independent forms in one round, each named by its key (see `askAll`). */
+  askAll<
+    const K extends string,
+    const TForms extends Record<string, Fields>,
+    const TMessages extends { readonly [F in keyof TForms]: string },
+    const TIfs extends { readonly [F in keyof TForms]?: unknown } = Record<never, never>,
+    const TDeclines extends { readonly [F in keyof TForms]?: unknown } = Record<never, never>,
+    const TCancels extends { readonly [F in keyof TForms]?: unknown } = Record<never, never>,
+    const TNext extends
+      | OrderedNext<Values<TInput, TLoads & TSeen & { [F in keyof TForms]?: FormAnswer<TForms[F]> }>>
+      | undefined = undefined,
+    const TDecline extends Leave = 'end',
+    const TCancel extends Leave = 'end',
+  >(
+    name: NewName<K, TSteps>,
+    spec: {
+      readonly forms: { readonly [F in keyof TForms]: OrderedFormSpec<TForms[F], TInput, TSeen, Values<TInput, TLoads & TSeen>> } & {
+        readonly [F in keyof TMessages]: { readonly message: CheckedTemplate<TMessages[F], Values<TInput, TLoads & TSeen>> };
+      } & {
+        readonly [F in keyof TIfs]: { readonly if?: TIfs[F] };
+      } & { readonly [F in keyof TDeclines]: { readonly onDecline?: TDeclines[F] } } & {
+        readonly [F in keyof TCancels]: { readonly onCancel?: TCancels[F] };
+      };
+      readonly fallback?: StepFallback;
+      readonly next?: TNext;
+      readonly onDecline?: TDecline;
+      readonly onCancel?: TCancel;
+    },
+  ): StepsBuilder<
+    TInput,
+    Simplify<TSteps & { [P in K]: AskStep<TForms> }>,
+    Simplify<
+      TSeen & {
+        [F in keyof TForms as Sure<
+          TStraight,
+          TDecline | TCancel | Given<TDeclines[F & keyof TDeclines]> | Given<TCancels[F & keyof TCancels]>,
+          TIfs[F & keyof TIfs]
+        > extends true
+          ? F
+          : never]: FormAnswer<TForms[F]>;
+      } & {
+        [F in keyof TForms as Sure<
+          TStraight,
+          TDecline | TCancel | Given<TDeclines[F & keyof TDeclines]> | Given<TCancels[F & keyof TCancels]>,
+          TIfs[F & keyof TIfs]
+        > extends true
+          ? never
+          : F]?: FormAnswer<TForms[F]>;
+      }
+    >,
+    [TNext] extends [undefined] ? TStraight : false,
+    TLoads
+  >;
+
+  /** The answers so far, with confirm, change one answer, or abandon (see `review`). */
+  review<
+    const K extends string,
+    const TMessage extends string,
+    const TNext extends OrderedNext<Values<TInput, TLoads & TSeen>> | undefined = undefined,
+  >(
+    name: NewName<K, TSteps>,
+    spec: {
+      readonly message: CheckedTemplate<TMessage, Values<TInput, TLoads & TSeen>>;
+      readonly labels?: Partial<ReviewStep['labels']>;
+      show?(args: OrderedArgs<TInput, TSeen>): Shown | Promise<Shown>;
+      readonly fallback?: StepFallback;
+      readonly next?: TNext;
+      readonly onCancel?: Leave;
+    },
+  ): StepsBuilder<TInput, Simplify<TSteps & { [P in K]: ReviewStep }>, TSeen, [TNext] extends [undefined] ? TStraight : false, TLoads>;
+
+  /** Sends the user to a web page; clients that cannot open one go to `alternative` (see `openPage`). */
+  openPage<const K extends string, const TMessage extends string, const TUrl extends string>(
+    name: NewName<K, TSteps>,
+    spec: {
+      readonly message: CheckedTemplate<TMessage, Values<TInput, TLoads & TSeen>>;
+      /** An https URL template; values are URL-encoded. */
+      readonly url: CheckedTemplate<TUrl, Values<TInput, TLoads & TSeen>>;
+      readonly alternative: string;
+      check?(args: OrderedArgs<TInput, TSeen>): CheckResult | Promise<CheckResult>;
+      readonly next?: OrderedNext<Values<TInput, TLoads & TSeen>>;
+      readonly onDecline?: Leave;
+      readonly onCancel?: Leave;
+    },
+  ): StepsBuilder<TInput, Simplify<TSteps & { [P in K]: PageStep }>, TSeen, false, TLoads>;
+
+  /** Calls the loader named `run` and keeps its JSON result under the step's name (see `load`). */
+  load<
+    const K extends string,
+    const TRun extends string,
+    const TNext extends OrderedNext<LoadValues<TInput, TLoads & TSeen, K>> | undefined = undefined,
+  >(
+    name: NewName<K, TSteps>,
+    spec: {
+      readonly run: TRun;
+      readonly retries?: number;
+      readonly onError?: string | ((args: LoadErrorArgs) => string);
+      readonly next?: TNext;
+    },
+  ): StepsBuilder<
+    TInput,
+    Simplify<TSteps & { [P in K]: LoadStep<TRun> }>,
+    TSeen,
+    [TNext] extends [undefined] ? TStraight : false,
+    Simplify<TLoads & { [P in K]: LoadedValue }>
+  >;
+}
+
+type PageStep = ReturnType<typeof pageStep>;
+/** What a load step's rules read: the values so far and the loaded value, JSON of a shape known at run time. */
+type LoadValues<TInput, TSeen, K extends string> = Values<TInput, TSeen & { [P in K]: LoadedValue }>;
+/** A loaded value as templates and conditions see it: JSON whose shape is known at run time (any path under it). */
+type LoadedValue = Readonly<Record<string, unknown>>;
+
+/** The builder a flow's `steps` function gets: no steps yet, nothing answered, nothing branched. */
+export type FirstSteps<TInput> = StepsBuilder<TInput, Record<never, never>, Record<never, never>, true>;
+
+/** A flow's steps as declared: the record (`{ when: ask(…) }`) or the function over a builder. */
+export type DeclaredSteps<TInput, TSteps> = TSteps | ((flow: FirstSteps<TInput>) => TSteps);
+
+/** The record of steps behind a declaration. */
+export type StepsOf<TSteps> = TSteps extends FlowSteps<infer S, unknown> ? S : TSteps;
+
+class Builder {
+  constructor(readonly steps: Readonly<Record<string, StepSpec>>) {}
+
+  private with(name: string, step: StepSpec): Builder {
+    if (Object.hasOwn(this.steps, name)) throw new TypeError(`step '${name}' is declared twice: give one of them another name.`);
+    return new Builder({ ...this.steps, [name]: step });
+  }
+  ask(name: string, spec: FormSpec & { next?: AskStep['next']; onDecline?: Leave; onCancel?: Leave }) {
+    return this.with(name, askStep(spec));
+  }
+  askAll(name: string, spec: Parameters<typeof askAllStep>[0]) {
+    return this.with(name, askAllStep(spec));
+  }
+  review(name: string, spec: Parameters<typeof reviewStep>[0]) {
+    return this.with(name, reviewStep(spec));
+  }
+  openPage(name: string, spec: Parameters<typeof pageStep>[0]) {
+    return this.with(name, pageStep(spec));
+  }
+  load(name: string, spec: Parameters<typeof loadStep>[0]) {
+    return this.with(name, loadStep(spec));
+  }
+}
+
+/** The record of steps of a declaration: as given, or made by its function from an empty builder. */
+export function declaredSteps(steps: unknown): Readonly<Record<string, StepSpec>> {
+  if (typeof steps !== 'function') return steps as Readonly<Record<string, StepSpec>>;
+  const built: unknown = steps(new Builder({}));
+  if (!(built instanceof Builder))
+    throw new TypeError(
+      'the steps function returned something other than its builder: return the chain of steps, `(flow) => flow.ask(…).review(…)`.',
+    );
+  return built.steps;
+}
+
+/** The answers the final action receives: from a declaration in order, required where no path misses them; from a record, all optional. */
+export type FinalAnswersOf<TSteps> = TSteps extends FlowSteps<Record<string, StepSpec>, infer TFinal> ? TFinal : AnswersOf<TSteps>;
