@@ -1,21 +1,19 @@
 // Benchmark of one MRTR retry round of the `refund_order` tool, against the bare XState cycle of the same
-// machine measured in the same process and run, with the engine before b0938e8 (from git) beside today's.
-// Run from the repo root: `pnpm bench` (with NODE_OPTIONS=--expose-gc it collects before every sample).
-//
-// Every figure is relative to a baseline measured in this run (ratios), or a size in characters; absolute
-// µs/op depend on the machine and are printed only to make the ratios checkable.
-//
+// machine measured in the same process and run, with the engine before b0938e8 (from git) beside today's,
+// and each round kind against its floor (round-guard.ts). `pnpm bench` from the repo root (NODE_OPTIONS=
+// --expose-gc collects before every sample); `pnpm bench --guard` times the guard only.
+// Every figure is a ratio to a baseline of this run, or a size in characters; absolute µs/op depend on the
+// machine and are printed only to make the ratios checkable.
 // Method (bench/harness.ts): warm-up and calibration, then 11 rounds, each case a fixed iteration count per
 // round, the order flipped every round, each case timed next to the one it is compared with; a figure is
 // the median over the rounds of µs/op, and a ratio the median of per-round paired ratios (each sample over
 // the other case's sample of the same round), which cancels most of the drift a busy 2-core machine adds.
 // GC pauses of the main thread are charged to the sample they fall in, so the before/after figures are also
 // printed without them (how much GC a round causes depends on the heap it runs in as much as on the round).
-//
 // Files: refund-tool.ts (the tool in the engine's second shape), engine-before.ts (the old engine and the
-// demo's tool at 8ad16d2, from git), pieces.ts (the breakdown; old pieces beside new), harness.ts.
-// Today's engine is used through its public API and `@roundtrip/engine/internal` only, both by path:
-// `@roundtrip/engine` does not resolve from the workspace root (bench/ is no workspace package).
+// demo's tool at 8ad16d2, from git), pieces.ts (the breakdown; old pieces beside new), round-guard.ts and
+// flow-tool.ts (round/floor), harness.ts. Today's engine is used through its public API and
+// `@roundtrip/engine/internal` only, both by path (bench/ is no workspace package).
 
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
@@ -35,8 +33,11 @@ import { type EngineBefore, loadEngineBefore } from './engine-before.ts';
 import { type Case, fmt, gc, lpad, mk, pad, ROUNDS, results, runCases, table } from './harness.ts';
 import { buildPieces } from './pieces.ts';
 import { createRefundOrderTool, memoryOrdersStore } from './refund-tool.ts';
+import { buildGuard, guardLines } from './round-guard.ts';
 
 const repoRoot = fileURLToPath(new URL('..', import.meta.url));
+/** `pnpm bench --guard`: only the round/floor guard (about 30 s), as .ci/run runs it. */
+const GUARD_ONLY = process.argv.includes('--guard');
 const dir = mkdtempSync(join(tmpdir(), 'roundtrip-bench-'));
 const AUDIENCE = 'bench';
 const PRINCIPAL = 'bench-principal';
@@ -95,7 +96,7 @@ async function retriesOf(callTool: CallTool, who: string) {
 const now = await retriesOf(engine.callTool, 'engine');
 
 // the engine at 8ad16d2 with the demo's tool at 8ad16d2, same key, same kind of store
-const loaded = await loadEngineBefore(repoRoot, dir);
+const loaded = GUARD_ONLY ? 'not measured with --guard' : await loadEngineBefore(repoRoot, dir);
 let beforeSkipped: string | undefined;
 let before:
   | (Awaited<ReturnType<typeof retriesOf>> & {
@@ -141,6 +142,23 @@ const xstateCycle = (event: { type: string } | undefined) => () => {
   a.send(declineEvent as never);
   if (a.getSnapshot().status !== 'done') throw new Error('the baseline decline did not finish');
   a.stop();
+}
+
+// the guard: each round kind next to its floor (round-guard.ts), last in the output
+const guard = await buildGuard({
+  engineFor: (tools) => createEngine({ tools: tools as Parameters<typeof createEngine>[0]['tools'], keyring, audience: AUDIENCE }),
+  keyring,
+  capabilities,
+  principal: PRINCIPAL,
+  refund: { machine, args, ...now, declineEvent },
+});
+if (GUARD_ONLY) {
+  const seconds = await runCases(guard.cases);
+  console.log(`Roundtrip round/floor guard: each round kind against its floor, ${ROUNDS} rounds, ${fmt(seconds)} s`);
+  table(guard.cases);
+  for (const line of guardLines(results(guard.cases).paired)) console.log(line);
+  rmSync(dir, { recursive: true, force: true });
+  process.exit(guard.sinkOf() === -1 ? 1 : 0); // stdout to a pipe is synchronous on Linux: nothing is cut
 }
 
 const pieces = buildPieces({
@@ -212,6 +230,7 @@ const cases: Case[] = [
   'old-decline',
   'xs-ignored',
 ].flatMap((n) => caseNamed(n) ?? []);
+cases.push(...guard.cases);
 for (const c of pieces.pieceCases) {
   cases.push(c);
   for (const changed of pieces.changedCases) if (changed.partner === c.name) cases.push(changed.case);
@@ -372,5 +391,9 @@ if (before) {
   );
 }
 
-if (sink + pieces.sinkOf() === -1) console.log(byName('rt-invalid').label); // keep the results alive
+if (sink + pieces.sinkOf() + guard.sinkOf() === -1) console.log(byName('rt-invalid').label); // keep the results alive
 rmSync(dir, { recursive: true, force: true });
+
+console.log('\n== Each round kind against its floor (bench/round-guard.ts): median of per-round paired ratios');
+table(guard.cases);
+for (const line of guardLines(paired)) console.log(line);
