@@ -14,5 +14,8 @@ export default defineConfig({
     isolate: false,
     // the folder the workers' shared bundles go to (packages/mcp/test/fixtures/worker-bundles.ts), removed after the run
     globalSetup: ['packages/mcp/test/fixtures/bundle-folder-setup.ts'],
+    // transformed modules kept on disk (node_modules/.experimental-vitest-cache, keyed by content): a second run skips
+    // most of the transform (engine and tools tests: 3.8 s of transform down to 0.9 s)
+    experimental: { fsModuleCache: true },
   },
 });
