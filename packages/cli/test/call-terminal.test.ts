@@ -3,7 +3,7 @@
 // of a module, given after `--`) are the bundled ones (see bundled-cli.ts): each starts in a fraction of
 // the time the workspace bin takes; call-command.test.ts runs `call <module>.ts` through the real bin.
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, watch } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -27,6 +27,20 @@ const panes: TmuxPane[] = [];
 afterEach(() => {
   for (const pane of panes.splice(0)) pane.close();
 });
+
+/** Resolves once the file at `path` (in a folder that exists) holds `text`: checked whenever something in its folder changes. */
+function fileShows(path: string, text: string): Promise<void> {
+  return new Promise((resolve) => {
+    const check = () => {
+      if (!existsSync(path) || !readFileSync(path, 'utf8').includes(text)) return;
+      watcher.close();
+      resolve();
+    };
+    const watcher = watch(dirname(path), check);
+    // once the watch is on, so that a write before it is not missed
+    check();
+  });
+}
 
 /** `roundtrip <args…> -- <the bundled serve of trip-definitions>` in a new pane. */
 function open(...args: string[]) {
@@ -96,7 +110,7 @@ describe.skipIf(!hasTmux && !required)('the terminal host in a pseudo-terminal',
     );
     panes.push(pane);
     // the request is in flight once the server has logged it (bounded by the test's timeout)
-    while (!existsSync(log) || !readFileSync(log, 'utf8').includes('working')) await new Promise((resolve) => setTimeout(resolve, 50));
+    await fileShows(log, 'working');
     pane.keys('C-c');
     const shown = await pane.waitFor(/roundtrip call: (interrupted\.|[^\n]*did not answer)/);
     expect(shown).toContain('roundtrip call: interrupted.');
