@@ -2,7 +2,15 @@
 // its name (the effect's), a value a form asked to confirm read again before it acts (and where the flow
 // goes when it changed), a hook for a failed final action, async ended/stopped hooks, and the value a
 // load step loaded before, given to its loader when the flow comes back to it.
-import { RoundtripDefinitionError } from '@roundtrip/engine';
+import {
+  createEngine,
+  createKeyring,
+  type EffectLedger,
+  EffectOutcomeUnknownError,
+  generateKey,
+  RoundtripDefinitionError,
+  type StepOutcome,
+} from '@roundtrip/engine';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ask, defineFlowTool, field, flowMachineConfig, load } from '../src/index.ts';
@@ -101,6 +109,47 @@ describe('a failed final action', () => {
       type: 'complete',
       result: { content: [{ type: 'text', text: 'Not bought: the till is closed' }], isError: true },
     });
+  });
+
+  it('gets EffectOutcomeUnknownError when the server that ran it stopped before recording its outcome', async () => {
+    // a ledger whose every effect was claimed by a process that has ended: the outcome is unknown
+    const keys: string[] = [];
+    const ledger: EffectLedger = {
+      read: (key) => {
+        keys.push(key.effect);
+        return { state: 'running', startedAt: 0, abandoned: true };
+      },
+      claim: () => ({ state: 'running', startedAt: 0, abandoned: true }),
+      complete: () => {},
+    };
+    let seen: unknown;
+    const s = shop();
+    const tool = defineFlowTool({
+      name: 'buy',
+      description: 'Buys',
+      input: z.object({}),
+      finalName: 'purchase',
+      steps: { confirm: ask({ message: 'Buy?', fields: { ok: field.boolean() } }) },
+      final: () => {
+        s.bought.push(1);
+        return { text: 'Bought.' };
+      },
+      failed: async ({ error }) => {
+        seen = error;
+        return { text: 'Whether it was bought is unknown; the orders say so.' };
+      },
+    });
+    const engine = createEngine({ tools: [tool], keyring: createKeyring([generateKey()]), audience: 'final-action', ledger });
+    const request = { name: 'buy', arguments: {}, principal: 'ada', capabilities: { elicitation: {} } };
+    const first = (await engine.callTool(request)) as Extract<StepOutcome<unknown>, { type: 'input_required' }>;
+    const last = await engine.callTool({ ...request, requestState: first.requestState, inputResponses: { confirm: accept({ ok: true }) } });
+    expect(last).toEqual({
+      type: 'complete',
+      result: { content: [{ type: 'text', text: 'Whether it was bought is unknown; the orders say so.' }] },
+    });
+    expect(seen).toBeInstanceOf(EffectOutcomeUnknownError);
+    expect(new Set(keys)).toEqual(new Set(['purchase']));
+    expect(s.bought).toEqual([]);
   });
 
   it('fails the round without `failed`, and the log says why', async () => {
