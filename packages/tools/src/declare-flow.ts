@@ -5,6 +5,7 @@ import { ProblemList } from '@roundtrip/engine/internal';
 import type { AnyStateMachine } from 'xstate';
 import type { z } from 'zod';
 import { type CompiledFlow, compileFlow } from './compile-flow.ts';
+import { asDeclared } from './engine-door.ts';
 import type { FlowProblems } from './flow-checks.ts';
 import type { FlowOutcome } from './flow-context.ts';
 import { flowQuestions } from './flow-questions.ts';
@@ -48,9 +49,9 @@ export function endedResult<T>(owner: string, outcome: Ended, hooks: EndedHooks<
   const { status: _ended, ...info } = outcome;
   if (outcome.how === 'stopped' || outcome.how === 'failed') {
     const message = endedText(owner, outcome);
-    return hooks.stopped ? hooks.stopped({ ...info, message } as never) : otherwise(message, true);
+    return hooks.stopped ? asDeclared(hooks.stopped)({ ...info, message }) : otherwise(message, true);
   }
-  return hooks.ended ? hooks.ended(info as never) : otherwise(endedText(owner, outcome), false);
+  return hooks.ended ? asDeclared(hooks.ended)(info) : otherwise(endedText(owner, outcome), false);
 }
 
 export function declareFlow(

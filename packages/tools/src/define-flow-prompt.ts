@@ -1,11 +1,11 @@
 // A prompt declared as a flow: it asks its questions, then its final action writes the messages.
-import { definePrompt, type PromptDefinition, type PromptMessageView } from '@roundtrip/engine';
+import type { PromptDefinition, PromptMessageView } from '@roundtrip/engine';
 import { z } from 'zod';
 import { declareFlow, endedResult } from './declare-flow.ts';
 import type { EndedInfo, StoppedInfo } from './define-flow-tool.ts';
+import { asDeclared, flowPrompt } from './engine-door.ts';
 import type { FlowOutcome } from './flow-context.ts';
 import { registerFlow } from './flow-registry.ts';
-import type { FinalInput } from './flow-setup.ts';
 import type { StepSpec } from './flow-spec.ts';
 import { type DeclaredSteps, declaredSteps, type FinalAnswersOf, type FlowSteps, type StepsOf } from './flow-steps.ts';
 import { checkedMigrations, type FlowVersioning, withVersion } from './flow-version.ts';
@@ -44,11 +44,11 @@ export function defineFlowPrompt<
   TLoaders extends FlowLoaders<z.output<TArgs>, StepsOf<TSteps>> = Record<never, never>,
 >(config: FlowPromptConfig<TArgs, TSteps, TLoaders>): PromptDefinition {
   const args = (config.arguments ?? z.object({})) as z.ZodObject;
-  const final = (input: FinalInput) => config.final(input as never);
+  const final = asDeclared(config.final);
   const steps = declaredSteps(config.steps);
   const declared = declareFlow(`prompt '${config.name}'`, config.name, args, steps, final, config.loaders);
   const flow = withVersion(declared, config.version, final);
-  const definition = definePrompt({
+  const definition = flowPrompt({
     ...(config.migrations ? { migrations: checkedMigrations(flow.compiled, config.version, config.migrations) } : {}),
     name: config.name,
     description: config.description,
@@ -60,7 +60,7 @@ export function defineFlowPrompt<
       if (output.status === 'done') return output.result as PromptMessageView[];
       return endedResult(config.title ?? config.name, output, config, (text): PromptMessageView[] => [{ role: 'user', text }]);
     },
-  } as never);
+  });
   registerFlow(definition, flow, final);
   return definition;
 }

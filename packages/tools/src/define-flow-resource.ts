@@ -1,11 +1,11 @@
 // A resource declared as a flow: reading it asks its questions, then its final action writes the body.
-import { defineResource, type ResourceBody, type ResourceDefinition } from '@roundtrip/engine';
+import type { ResourceBody, ResourceDefinition } from '@roundtrip/engine';
 import { z } from 'zod';
 import { declareFlow, endedResult } from './declare-flow.ts';
 import type { EndedInfo, StoppedInfo } from './define-flow-tool.ts';
+import { asDeclared, flowResource } from './engine-door.ts';
 import type { FlowOutcome } from './flow-context.ts';
 import { registerFlow } from './flow-registry.ts';
-import type { FinalInput } from './flow-setup.ts';
 import type { StepSpec } from './flow-spec.ts';
 import { type DeclaredSteps, declaredSteps, type FinalAnswersOf, type FlowSteps, type StepsOf } from './flow-steps.ts';
 import { checkedMigrations, type FlowVersioning, withVersion } from './flow-version.ts';
@@ -59,11 +59,11 @@ export function defineFlowResource<
 >(config: FlowResourceConfig<U, TSteps, TVars, TLoaders>): ResourceDefinition {
   const names = [...String(config.uri).matchAll(/\{([^{}]+)\}/g)].map((m) => m[1]!);
   const variables = (config.variables as z.ZodObject | undefined) ?? z.object(Object.fromEntries(names.map((name) => [name, z.string()])));
-  const final = (input: FinalInput) => config.final(input as never);
+  const final = asDeclared(config.final);
   const steps = declaredSteps(config.steps);
   const declared = declareFlow(`resource '${config.name}'`, config.name, variables, steps, final, config.loaders);
   const flow = withVersion(declared, config.version, final);
-  const definition = defineResource({
+  const definition = flowResource({
     ...(config.migrations ? { migrations: checkedMigrations(flow.compiled, config.version, config.migrations) } : {}),
     uri: config.uri,
     name: config.name,
@@ -77,7 +77,7 @@ export function defineFlowResource<
       if (output.status === 'done') return output.result as ResourceBody;
       return endedResult(config.title ?? config.name, output, config, (text): ResourceBody => text);
     },
-  } as never);
+  });
   registerFlow(definition, flow, final);
   return definition;
 }

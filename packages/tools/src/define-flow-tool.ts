@@ -1,11 +1,12 @@
 // A tool declared as a flow of questions, served by the engine like any other tool.
-import { defineTool, type QuestionFallback, type ToolAnnotations, type ToolDefinition, type ToolResultView } from '@roundtrip/engine';
+import type { QuestionFallback, ToolAnnotations, ToolDefinition, ToolResultView } from '@roundtrip/engine';
 import type { z } from 'zod';
 import { declareFlow, endedResult } from './declare-flow.ts';
+import { asDeclared, flowTool } from './engine-door.ts';
 import { confirmedNow, confirmedShown, type FinalFailed, withFinalAction } from './final-action.ts';
 import type { FlowOutcome } from './flow-context.ts';
 import { registerFlow } from './flow-registry.ts';
-import { type FinalInput, type FinishInput, flowMachine, shownNow } from './flow-setup.ts';
+import { type FinishInput, flowMachine, shownNow } from './flow-setup.ts';
 import type { AnswersOf, StepSpec } from './flow-spec.ts';
 import { type DeclaredSteps, declaredSteps, type FinalAnswersOf, type FlowSteps, type StepsOf } from './flow-steps.ts';
 import { checkedMigrations, type FlowVersioning, withVersion } from './flow-version.ts';
@@ -147,14 +148,14 @@ export function defineFlowTool<
   TLoaders extends FlowLoaders<z.output<TInput>, StepsOf<TSteps>> = Record<never, never>,
 >(config: FlowToolConfig<TInput, TSteps, TOutput, TLoaders>): ToolDefinition {
   const owner = `tool '${config.name}'`;
-  const final = (args: FinalInput) => config.final(args as never);
+  const final = asDeclared(config.final);
   const steps = declaredSteps(config.steps);
   const declared = declareFlow(owner, config.name, config.input, steps, final, config.loaders, config.fallback);
   const finalAction = { name: config.finalName, handlesFailure: config.failed !== undefined };
   const named = withFinalAction(owner, declared, steps, finalAction, (compiled) => flowMachine(compiled, final));
   const flow = withVersion(named, config.version, final);
   const review = (input: FinishInput) => (input.review ? shownNow(flow.compiled, input.review, input) : null);
-  const definition = defineTool({
+  const definition = flowTool({
     ...(config.migrations ? { migrations: checkedMigrations(flow.compiled, config.version, config.migrations) } : {}),
     name: config.name,
     description: config.description,
@@ -164,8 +165,9 @@ export function defineFlowTool<
     output: config.output,
     questions: flow.questions,
     machine: flow.machine,
-    effects: {
-      [finalAction.name ?? 'finish']: {
+    final: {
+      name: finalAction.name ?? 'finish',
+      effect: {
         once: true,
         // what the last review showed from the server's data, and the values forms asked to confirm,
         // read again right before the final action
@@ -174,11 +176,11 @@ export function defineFlowTool<
           current: ({ input }: { input: FinishInput }) => confirmedNow(flow.compiled, input, review),
         },
       },
-    } as never,
+    },
     result: (output: FlowOutcome | FinalFailed): ToolResultView<unknown> | Promise<ToolResultView<unknown>> => {
       if (output.status === 'failed') {
         const { status: _failed, ...info } = output;
-        return config.failed!(info as never);
+        return asDeclared(config.failed!)(info);
       }
       if (output.status === 'done') {
         const view = output.result as ToolResultView<unknown>;
@@ -188,7 +190,7 @@ export function defineFlowTool<
       }
       return endedResult(config.title ?? config.name, output, config, (text, error) => (error ? { text, isError: true } : { text }));
     },
-  } as never);
+  });
   registerFlow(definition, flow, final);
   return definition;
 }

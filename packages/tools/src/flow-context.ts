@@ -62,6 +62,8 @@ export type FlowEvent = {
   output?: unknown;
   error?: unknown;
   input?: unknown;
+  /** The engine's client event: what the client can show (forms, pages). */
+  elicitation?: { readonly form: boolean; readonly url: boolean };
 };
 
 /**

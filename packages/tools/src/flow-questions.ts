@@ -1,7 +1,8 @@
 // The questions of a compiled flow: one per form and one per review, messages rendered from context.
-import { type AnyQuestions, defineQuestions, type FormView, type QuestionFallback } from '@roundtrip/engine';
+import type { AnyQuestions, FormView, QuestionFallback } from '@roundtrip/engine';
 import { z } from 'zod';
 import type { CompiledFlow } from './compile-flow.ts';
+import { flowQuestionSet } from './engine-door.ts';
 import { type FlowContext, valuesOf } from './flow-context.ts';
 import type { StepFallback } from './flow-spec.ts';
 import { ABANDON, CONFIRM, changeOption } from './flow-states.ts';
@@ -140,5 +141,5 @@ export function flowQuestions(flow: CompiledFlow, fallback?: QuestionFallback): 
       ...fallbackOf(spec.fallback, fallback),
     };
   }
-  return defineQuestions<FlowContext>()({ ...specs, ...pages } as never) as unknown as AnyQuestions;
+  return flowQuestionSet<FlowContext>({ ...specs, ...pages });
 }

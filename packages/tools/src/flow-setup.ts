@@ -1,13 +1,12 @@
 // The one setup() behind every declared flow: the named guards, actions and the final actor that the
 // JSON config refers to. Only the answers' checks and the final action differ from flow to flow.
-import { type ClientEvent, ConfirmedValueChangedError } from '@roundtrip/engine';
+import { ConfirmedValueChangedError } from '@roundtrip/engine';
 import { type AnyStateMachine, assign, fromPromise, setup, spawnChild, stopChild } from 'xstate';
 import type { CompiledFlow } from './compile-flow.ts';
 import { type Condition, evaluateCondition } from './conditions.ts';
 import { confirmedChanged, finalNameOf } from './final-action.ts';
 import {
   answersOnTrail,
-  type EndedHow,
   enteredTrail,
   type FlowContext,
   type FlowEvent,
@@ -17,6 +16,7 @@ import {
   valuesOf,
   withLastAnswer,
 } from './flow-context.ts';
+import type { ConditionParams, EndParams, FormParams, FormsParams, OptionParams, StepParams, StepRuleParams } from './flow-params.ts';
 import type { Shown } from './flow-spec.ts';
 import { changeOption } from './flow-states.ts';
 import { notAPromise, withWorkInputs, workActions, workActors } from './flow-work.ts';
@@ -56,9 +56,6 @@ const NOT_ON_THE_WAY = 'that step was not part of this conversation, so there is
 /** Why a review is shown again: what it showed changed before the final action could run. */
 const CHANGED = 'what was shown changed before it could be done; the new values are above';
 
-type Params = Record<string, unknown>;
-const param = (params: unknown, key: string): unknown => (params as Params)[key];
-
 /**
  * The machine of a compiled flow: its JSON config with the shared implementations. `final` is the
  * declared final action; the flow's output is `{ status: 'done', result }` or `{ status: 'ended', … }`.
@@ -79,7 +76,7 @@ export function flowMachine(flow: CompiledFlow, final: (input: FinalInput) => un
     if (page) return notAPromise(page.check?.(seen(context)), `the check of page '${form}'`) ?? undefined;
     const check = flow.forms.get(form)?.spec.check;
     if (!check || !event.content) return undefined;
-    return notAPromise(check({ answer: event.content as never, ...seen(context) }), `the check of '${form}'`) ?? undefined;
+    return notAPromise(check({ answer: event.content, ...seen(context) }), `the check of '${form}'`) ?? undefined;
   };
   // the step before this one on the trail that asked something (loads are passed over)
   const askedBefore = (trail: readonly string[]) => [...trail.slice(0, -1)].reverse().find((step) => !flow.loads.has(step));
@@ -88,15 +85,14 @@ export function flowMachine(flow: CompiledFlow, final: (input: FinalInput) => un
     const answer = context.answers[form];
     return answer ? reasonFor(form, context, { type: `${form}.accept`, key: form, content: answer }) : undefined;
   };
-  const formsParam = (params: unknown) => (param(params, 'forms') as string[] | undefined) ?? [];
   // a load's rules read its value from its done event, before it is kept: the load is the step entered last
   const loading = (context: FlowContext, event?: FlowEvent) => {
     const step = context.trail[context.trail.length - 1];
     const load = step === undefined ? undefined : flow.loads.get(step);
     return load && event?.type === `xstate.done.actor.${load.run}` ? { [step!]: event.output ?? null } : {};
   };
-  const holds = (condition: unknown, context: FlowContext, event?: FlowEvent) =>
-    condition === undefined || evaluateCondition(condition as Condition, { ...valuesOf(context, event), ...loading(context, event) });
+  const holds = (condition: Condition | undefined, context: FlowContext, event?: FlowEvent) =>
+    condition === undefined || evaluateCondition(condition, { ...valuesOf(context, event), ...loading(context, event) });
   const chosen = (event: FlowEvent) => event.content?.choice;
 
   const finishActor = fromPromise<FinishOutput, FinishInput>(async ({ input }) => ({
@@ -112,33 +108,27 @@ export function flowMachine(flow: CompiledFlow, final: (input: FinalInput) => un
       ...({ [finalName]: finishActor } as { finish: typeof finishActor }),
     },
     guards: {
-      when: ({ context, event }, params: Params) => holds(param(params, 'condition'), context, event),
-      answeredBefore: ({ context, event }, params: Params) =>
-        context.reviewing &&
-        formsOf(String(param(params, 'step'))).every((form) => context.answers[form] !== undefined) &&
-        holds(param(params, 'condition'), context, event),
-      formAnsweredBefore: ({ context }, params: Params) =>
-        context.reviewing && context.answers[String(param(params, 'form'))] !== undefined,
+      when: ({ context, event }, { condition }: ConditionParams) => holds(condition, context, event),
+      answeredBefore: ({ context, event }, { step, condition }: StepRuleParams) =>
+        context.reviewing && formsOf(step).every((form) => context.answers[form] !== undefined) && holds(condition, context, event),
+      formAnsweredBefore: ({ context }, { form }: FormParams) => context.reviewing && context.answers[form] !== undefined,
       // an answer given before (not skipped), to check again while reviewing
-      keptAnswer: ({ context }, params: Params) => context.reviewing && Boolean(context.answers[String(param(params, 'form'))]),
+      keptAnswer: ({ context }, { form }: FormParams) => context.reviewing && Boolean(context.answers[form]),
       checkRefused: ({ event }) => typeof event.output === 'string',
-      keptAnswerFails: ({ context }, params: Params) =>
-        context.reviewing && formsParam(params).some((form) => keptAnswerReason(form, context) !== undefined),
-      answerFails: ({ context, event }, params: Params) => reasonFor(String(param(params, 'form')), context, event) !== undefined,
+      keptAnswerFails: ({ context }, { forms = [] }: FormsParams) =>
+        context.reviewing && forms.some((form) => keptAnswerReason(form, context) !== undefined),
+      answerFails: ({ context, event }, { form }: FormParams) => reasonFor(form, context, event) !== undefined,
       // a value a form asked to confirm changed before the final action could act (final-action.ts)
-      confirmedChanged: ({ event }, params: Params) =>
-        event.error instanceof ConfirmedValueChangedError && confirmedChanged(event.error, String(param(params, 'form'))),
-      shownChanged: ({ context, event }, params: Params) =>
-        event.error instanceof ConfirmedValueChangedError && lastShowingReview(flow, context) === param(params, 'step'),
+      confirmedChanged: ({ event }, { form }: FormParams) =>
+        event.error instanceof ConfirmedValueChangedError && confirmedChanged(event.error, form),
+      shownChanged: ({ context, event }, { step }: StepParams) =>
+        event.error instanceof ConfirmedValueChangedError && lastShowingReview(flow, context) === step,
       clientOpensPages: ({ context }) => context.client?.url === true,
       clientKnown: ({ context }) => context.client !== undefined,
-      cameFrom: ({ context }, params: Params) => askedBefore(context.trail) === param(params, 'step'),
-      reviewChoice: ({ context, event }, params: Params) =>
-        chosen(event) === param(params, 'option') && holds(param(params, 'condition'), context, event),
-      changeStep: ({ context, event }, params: Params) => {
-        const step = String(param(params, 'step'));
-        return chosen(event) === changeOption(step) && context.trail.includes(step);
-      },
+      cameFrom: ({ context }, { step }: StepParams) => askedBefore(context.trail) === step,
+      reviewChoice: ({ context, event }, { option, condition }: OptionParams) =>
+        chosen(event) === option && holds(condition, context, event),
+      changeStep: ({ context, event }, { step }: StepParams) => chosen(event) === changeOption(step) && context.trail.includes(step),
     },
     actions: {
       ...(workActions(flow, formsOf) as Record<never, never>),
@@ -150,9 +140,8 @@ export function flowMachine(flow: CompiledFlow, final: (input: FinalInput) => un
         problems: {},
         reviewing: false,
       })),
-      enterStep: assign(({ context }, params: Params) => ({ trail: enteredTrail(context.trail, String(param(params, 'step'))) })),
-      store: assign(({ context, event }, params: Params) => {
-        const form = String(param(params, 'form'));
+      enterStep: assign(({ context }, { step }: StepParams) => ({ trail: enteredTrail(context.trail, step) })),
+      store: assign(({ context, event }, { form }: FormParams) => {
         const { [form]: _solved, ...problems } = context.problems;
         return {
           answers: { ...context.answers, [form]: event.content ?? {} },
@@ -160,18 +149,18 @@ export function flowMachine(flow: CompiledFlow, final: (input: FinalInput) => un
           ...withLastAnswer(context, form, event.content),
         };
       }),
-      skipStep: assign(({ context }, params: Params) => ({
-        answers: { ...context.answers, ...Object.fromEntries(formsOf(String(param(params, 'step'))).map((form) => [form, null])) },
+      skipStep: assign(({ context }, { step }: StepParams) => ({
+        answers: { ...context.answers, ...Object.fromEntries(formsOf(step).map((form) => [form, null])) },
       })),
-      skipForm: assign(({ context }, params: Params) => ({ answers: { ...context.answers, [String(param(params, 'form'))]: null } })),
-      forgetStep: assign(({ context }, params: Params) => {
-        const forget = new Set(formsOf(String(param(params, 'step'))));
+      skipForm: assign(({ context }, { form }: FormParams) => ({ answers: { ...context.answers, [form]: null } })),
+      forgetStep: assign(({ context }, { step }: StepParams) => {
+        const forget = new Set(formsOf(step));
         return { answers: Object.fromEntries(Object.entries(context.answers).filter(([form]) => !forget.has(form))) };
       }),
-      dropFailingAnswers: assign(({ context }, params: Params) => {
+      dropFailingAnswers: assign(({ context }, { forms = [] }: FormsParams) => {
         const answers = { ...context.answers };
         const problems = { ...context.problems };
-        for (const form of formsParam(params)) {
+        for (const form of forms) {
           const reason = keptAnswerReason(form, context);
           if (reason === undefined) continue;
           delete answers[form];
@@ -179,28 +168,22 @@ export function flowMachine(flow: CompiledFlow, final: (input: FinalInput) => un
         }
         return { answers, problems };
       }),
-      rememberProblem: assign(({ context, event }, params: Params) => {
-        const form = String(param(params, 'form'));
+      rememberProblem: assign(({ context, event }, { form }: FormParams) => {
         // a refused answer is kept to fill the form in again; a review's choice is not
         const kept = flow.forms.has(form) ? withLastAnswer(context, form, event.content) : {};
         return { problems: { ...context.problems, [form]: reasonFor(form, context, event) ?? NOT_ON_THE_WAY }, ...kept };
       }),
-      endFlow: assign(({ context }, params: Params) => {
-        const ended = { step: String(param(params, 'step')), how: param(params, 'how') as EndedHow };
+      endFlow: assign(({ context }, { step, how, message }: EndParams) => {
         // an `end` rule's message, rendered with what the flow knows now
-        const message = param(params, 'message');
-        return { ended: typeof message === 'string' ? { ...ended, message: renderText(message, valuesOf(context)) } : ended };
+        return { ended: message === undefined ? { step, how } : { step, how, message: renderText(message, valuesOf(context)) } };
       }),
       startReview: assign({ reviewing: true }),
-      noteClient: assign(({ event }) => ({ client: (event as unknown as ClientEvent).elicitation })),
-      noteShown: assign(({ context }, params: Params) => {
-        const step = String(param(params, 'step'));
+      noteClient: assign(({ event }) => ({ client: event.elicitation })),
+      noteShown: assign(({ context }, { step }: StepParams) => {
         const shown = notAPromise(shownNow(flow, step, seen(context)), `the show of review '${step}'`);
         return { shown: { ...context.shown, [step]: shown ?? {} } };
       }),
-      rememberChange: assign(({ context }, params: Params) => ({
-        problems: { ...context.problems, [String(param(params, 'step'))]: CHANGED },
-      })),
+      rememberChange: assign(({ context }, { step }: StepParams) => ({ problems: { ...context.problems, [step]: CHANGED } })),
       keepResult: assign(({ context, event }) => {
         const output = event.output as FinishOutput;
         return { result: output.result, earlier: output.answers !== stableJson(answersOnTrail(context, formsOf)) };
@@ -215,8 +198,7 @@ export function flowMachine(flow: CompiledFlow, final: (input: FinalInput) => un
       }),
       stopFinal: stopChild(finalName),
       // the confirmed value changed: the form is asked again, without its answer (it confirmed the old value)
-      forgetConfirmed: assign(({ context }, params: Params) => {
-        const form = String(param(params, 'form'));
+      forgetConfirmed: assign(({ context }, { form }: FormParams) => {
         const { [form]: _answer, ...answers } = context.answers;
         const { [form]: _last, ...lastAnswers } = context.lastAnswers ?? {};
         return { answers, lastAnswers };
@@ -228,6 +210,8 @@ export function flowMachine(flow: CompiledFlow, final: (input: FinalInput) => un
       },
     },
   });
+  // the config is JSON made from the steps at run time: XState types a config written out in the code, so
+  // the machine is checked by the engine when it compiles the definition (every guard, action and actor named)
   return machineSetup.createMachine({
     ...withWorkInputs(flow.config, flow),
     output: ({ context }: { context: FlowContext }) =>

@@ -163,7 +163,7 @@ const SELF = '$self';
 /** One form, asked alone: the step's name is the form's name. */
 export function ask<const TFields extends Fields>(spec: FormSpec<TFields> & StepCommon): AskStep<{ [SELF]: TFields }> {
   const { next, onDecline, onCancel, ...form } = spec;
-  return { kind: 'ask', form: form as unknown as FormSpec, forms: undefined, next, onDecline, onCancel };
+  return { kind: 'ask', form, forms: undefined, next, onDecline, onCancel };
 }
 
 /** One form of an `askAll` step; gives its check a typed answer. */

@@ -5,12 +5,12 @@ import { firstNonJson } from '@roundtrip/engine/internal';
 import { type AnyActorLogic, assign, fromPromise, log } from 'xstate';
 import type { CompiledFlow } from './compile-flow.ts';
 import { answersOnTrail, type FlowContext, type FlowEvent, loadedOnTrail, valuesOf, withLastAnswer } from './flow-context.ts';
+import type { FormParams, StepParams, WhatParams } from './flow-params.ts';
 import type { Shown } from './flow-spec.ts';
 import { renderText } from './safe-text.ts';
 
 type Params = Record<string, unknown>;
 type Args = { context: FlowContext; event: FlowEvent };
-const param = (params: unknown, key: string): string => String((params as Params)[key]);
 
 /** What every piece of invoked work is given: the input, the answers and the values loaded on the way here. */
 interface WorkInput {
@@ -70,7 +70,7 @@ export function workActors(flow: CompiledFlow): Record<string, AnyActorLogic> {
     actors[name] = fromPromise<unknown, LoadInput>(({ input, signal }) => runLoader(flow, input, signal));
   actors.check = fromPromise<string | null, CheckInput>(async ({ input: { form, answer, ...args } }) => {
     const page = flow.pages.get(form);
-    const reason = page ? await page.check?.(args) : await flow.forms.get(form)?.spec.check?.({ answer: answer as never, ...args });
+    const reason = page ? await page.check?.(args) : await flow.forms.get(form)?.spec.check?.({ answer, ...args });
     return reason ?? null;
   });
   actors.show = fromPromise<Shown, ShowInput>(
@@ -124,8 +124,7 @@ function failureMessage(flow: CompiledFlow, step: string, context: FlowContext, 
 /** The named actions that keep what invoked work returned, and end the flow when a load failed. */
 export function workActions(flow: CompiledFlow, formsOf: (step: string) => readonly string[]) {
   return {
-    keepLoaded: assign(({ context, event }: Args, params: Params) => {
-      const step = param(params, 'step');
+    keepLoaded: assign(({ context, event }: Args, { step }: StepParams) => {
       const value = event.output === undefined ? null : event.output;
       const found = firstNonJson(value, 'result');
       if (found)
@@ -134,43 +133,38 @@ export function workActions(flow: CompiledFlow, formsOf: (step: string) => reado
         );
       return { loaded: { ...context.loaded, [step]: value } };
     }),
-    loadFailed: assign(({ context, event }: Args, params: Params) => {
-      const step = param(params, 'step');
+    loadFailed: assign(({ context, event }: Args, { step }: StepParams) => {
       const message = failureMessage(flow, step, context, event.error, formsOf);
       return { ended: message === undefined ? { step, how: 'failed' as const } : { step, how: 'failed' as const, message } };
     }),
     // the user reads the step's message; the author reads why in the server's log
-    logLoadFailure: log(({ event }: Args, params: Params) => {
-      const step = param(params, 'step');
+    logLoadFailure: log(({ event }: Args, { step }: StepParams) => {
       const spec = flow.loads.get(step);
       const tries = 1 + (spec?.retries ?? 0);
       return `load step '${step}': loader '${spec?.run}' failed (${tries === 1 ? 'one try' : `${tries} tries`}), so the flow ended: ${errorText(event.error)}`;
     }),
-    hold: assign(({ context, event }: Args, params: Params) => ({
-      held: { ...context.held, [param(params, 'form')]: event.content ?? {} },
-      ...withLastAnswer(context, param(params, 'form'), event.content),
+    hold: assign(({ context, event }: Args, { form }: FormParams) => ({
+      held: { ...context.held, [form]: event.content ?? {} },
+      ...withLastAnswer(context, form, event.content),
     })),
-    holdKept: assign(({ context }: Args, params: Params) => {
-      const form = param(params, 'form');
+    holdKept: assign(({ context }: Args, { form }: FormParams) => {
       return { held: { ...context.held, [form]: context.answers[form] ?? {} } };
     }),
-    storeHeld: assign(({ context }: Args, params: Params) => {
-      const form = param(params, 'form');
+    storeHeld: assign(({ context }: Args, { form }: FormParams) => {
       const { [form]: answer, ...held } = context.held ?? {};
       const { [form]: _solved, ...problems } = context.problems;
       return { answers: { ...context.answers, [form]: answer ?? {} }, held, problems };
     }),
-    rememberRefusal: assign(({ context, event }: Args, params: Params) => {
-      const form = param(params, 'form');
+    rememberRefusal: assign(({ context, event }: Args, { form }: FormParams) => {
       const { [form]: _refused, ...held } = context.held ?? {};
       const { [form]: _kept, ...answers } = context.answers;
       return { answers, held, problems: { ...context.problems, [form]: String(event.output) } };
     }),
-    keepShown: assign(({ context, event }: Args, params: Params) => ({
-      shown: { ...context.shown, [param(params, 'step')]: (event.output ?? {}) as Shown },
+    keepShown: assign(({ context, event }: Args, { step }: StepParams) => ({
+      shown: { ...context.shown, [step]: (event.output ?? {}) as Shown },
     })),
-    failStep: ({ event }: Args, params: Params) => {
-      throw new Error(`${param(params, 'what')} failed: ${errorText(event.error)}`, { cause: event.error });
+    failStep: ({ event }: Args, { what }: WhatParams) => {
+      throw new Error(`${what} failed: ${errorText(event.error)}`, { cause: event.error });
     },
   };
 }
