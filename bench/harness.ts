@@ -12,6 +12,11 @@ export interface Case {
   iterations: number;
   /** µs per call, one per round. */
   samples: number[];
+  /**
+   * µs of this process's CPU time (user + system, all its threads) per call, one per round: unlike wall
+   * time, it leaves out the time the process waited for a core that others held.
+   */
+  cpuSamples: number[];
   /** µs per call the main thread spent in GC pauses, one per round (filled in after the rounds). */
   gcSamples: number[];
   /** start and end of each round's sample, ms (performance.now) */
@@ -26,6 +31,7 @@ export const mk = (name: string, label: string, run: () => unknown, weight: numb
   weight,
   iterations: 0,
   samples: [],
+  cpuSamples: [],
   gcSamples: [],
   windows: [],
 });
@@ -38,11 +44,16 @@ export const gc = (globalThis as { gc?: () => void }).gc;
 
 async function timeIt(c: Case, iterations: number, window?: Array<[number, number]>): Promise<number> {
   const run = c.run;
+  const cpuStart = process.cpuUsage();
   const start = performance.now();
   if (c.async) for (let i = 0; i < iterations; i++) await run();
   else for (let i = 0; i < iterations; i++) run();
   const end = performance.now();
-  window?.push([start, end]);
+  if (window) {
+    const cpu = process.cpuUsage(cpuStart);
+    window.push([start, end]);
+    c.cpuSamples.push((cpu.user + cpu.system) / iterations);
+  }
   return end - start;
 }
 
@@ -134,7 +145,15 @@ export function results(cases: Case[]) {
     const bs = byName(b).samples;
     return median(byName(a).samples.map((x, i) => x - bs[i]!));
   };
-  return { byName, us, gcUs, paired, pairedDiff, pairedNoGc, pairedDiffNoGc };
+  /** median over rounds of a's / b's CPU time per call of the same round */
+  const pairedCpu = (a: string, b: string) => {
+    const bs = byName(b).cpuSamples;
+    const xs = byName(a).cpuSamples.map((x, i) => x / bs[i]!);
+    return { ratio: median(xs), lo: Math.min(...xs), hi: Math.max(...xs) };
+  };
+  /** median over rounds of CPU µs per call */
+  const cpuUs = (name: string) => median(byName(name).cpuSamples);
+  return { byName, us, gcUs, paired, pairedDiff, pairedNoGc, pairedDiffNoGc, pairedCpu, cpuUs };
 }
 
 export function table(rows: Case[]): void {

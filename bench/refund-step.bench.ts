@@ -156,7 +156,7 @@ if (GUARD_ONLY) {
   const seconds = await runCases(guard.cases);
   console.log(`Roundtrip round/floor guard: each round kind against its floor, ${ROUNDS} rounds, ${fmt(seconds)} s`);
   table(guard.cases);
-  for (const line of guardLines(results(guard.cases).paired)) console.log(line);
+  for (const line of guardLines(results(guard.cases))) console.log(line);
   rmSync(dir, { recursive: true, force: true });
   process.exit(guard.sinkOf() === -1 ? 1 : 0); // stdout to a pipe is synchronous on Linux: nothing is cut
 }
@@ -236,7 +236,8 @@ for (const c of pieces.pieceCases) {
   for (const changed of pieces.changedCases) if (changed.partner === c.name) cases.push(changed.case);
 }
 const elapsed = await runCases(cases);
-const { byName, us, gcUs, paired, pairedDiff, pairedNoGc, pairedDiffNoGc } = results(cases);
+const measured = results(cases);
+const { byName, us, gcUs, paired, pairedDiff, pairedNoGc, pairedDiffNoGc } = measured;
 
 // ─── report ─────────────────────────────────────────────────────────────────────────────────────────
 
@@ -264,9 +265,8 @@ console.log(`method: warm-up, then ${ROUNDS} rounds in alternating order; figure
 console.log(
   `after = working tree (engine second shape, b0938e8 and later); before = ${before ? `${before.engine.rev.slice(0, 7)} from git` : `not measured (${beforeSkipped})`}`,
 );
-console.log('');
 
-console.log('== Throughput');
+console.log('\n== Throughput');
 table([...mainCases, ...beforeCases]);
 console.log('');
 
@@ -396,4 +396,4 @@ rmSync(dir, { recursive: true, force: true });
 
 console.log('\n== Each round kind against its floor (bench/round-guard.ts): median of per-round paired ratios');
 table(guard.cases);
-for (const line of guardLines(paired)) console.log(line);
+for (const line of guardLines(measured)) console.log(line);

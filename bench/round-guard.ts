@@ -156,7 +156,18 @@ export async function buildGuard(input: GuardInput) {
   return { cases, sinkOf: () => sink };
 }
 
-/** The guard's report: a table, then one machine-readable line per kind (the last lines of the output). */
-export function guardLines(paired: (a: string, b: string) => { ratio: number; lo: number; hi: number }): string[] {
-  return GUARD_KINDS.map((kind) => `round/floor ${kind} ${paired(`g-${kind}`, `f-${kind}`).ratio.toFixed(2)}`);
+type Paired = (a: string, b: string) => { ratio: number; lo: number; hi: number };
+
+/**
+ * The guard's report: per kind the CPU µs per call of round and floor and both ratios, then one
+ * machine-readable line per kind (the last lines of the output). The guarded ratio is of CPU time
+ * (process.cpuUsage, all threads): on a shared machine wall time also counts the waits for a core.
+ */
+export function guardLines(r: { pairedCpu: Paired; paired: Paired; cpuUs: (name: string) => number }): string[] {
+  const range = (p: ReturnType<Paired>) => `${p.ratio.toFixed(2)} (per-round ${p.lo.toFixed(2)}–${p.hi.toFixed(2)})`;
+  const info = GUARD_KINDS.map((kind) => {
+    const [round, floor] = [`g-${kind}`, `f-${kind}`];
+    return `${kind.padEnd(8)} CPU µs per call: round ${r.cpuUs(round).toFixed(1)}, floor ${r.cpuUs(floor).toFixed(1)}; ratio of CPU time ${range(r.pairedCpu(round, floor))}, of wall time ${range(r.paired(round, floor))}`;
+  });
+  return [...info, ...GUARD_KINDS.map((kind) => `round/floor ${kind} ${r.pairedCpu(`g-${kind}`, `f-${kind}`).ratio.toFixed(2)}`)];
 }

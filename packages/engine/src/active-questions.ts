@@ -21,6 +21,8 @@ export interface ActiveQuestion {
   /** What is pinned beside the message: the page, or the sampling request as canonical JSON. */
   asked: string | undefined;
   hash: Uint8Array;
+  /** The context it was rendered from: the same context (XState replaces it on change) renders the same. */
+  context: unknown;
 }
 
 /** Renders a URL-mode question's page; only https (or http on localhost) is sent. */
@@ -49,8 +51,8 @@ function render(question: CompiledQuestion, context: unknown): string {
 }
 
 /**
- * The questions the active states ask now. `cache` keeps hashes already computed in this request,
- * so a question rendered twice in one round is hashed once.
+ * The questions the active states ask now. `cache` keeps the questions already rendered in this request:
+ * one asked again from the same context is not rendered again, and one rendered the same is hashed once.
  */
 export function activeQuestions(
   machine: CompiledMachine,
@@ -60,18 +62,24 @@ export function activeQuestions(
   const out: ActiveQuestion[] = [];
   for (const stateId of Object.keys(snapshot.getMeta())) {
     for (const question of machine.asksByState.get(stateId) ?? []) {
+      const known = cache.get(question);
+      if (known !== undefined && known.context === snapshot.context) {
+        out.push(known);
+        continue;
+      }
       const message = render(question, snapshot.context);
       const url = renderUrl(question, snapshot.context);
       const sampling = question.sampling === undefined ? undefined : renderSampling(question.key, question.sampling, snapshot.context);
       // what the client is asked, beside the message: the page, or the whole sampling request
       const asked = url ?? (sampling === undefined ? undefined : canonicalJson(sampling));
       const { requestedSchema, schemaText } = renderForm(question, snapshot.context);
-      let active = cache.get(question);
+      let active = known;
       if (!active || active.message !== message || active.asked !== asked || active.requestedSchema !== requestedSchema) {
         const pinned = asked === undefined ? `${message}\0${schemaText}` : `${message}\0${schemaText}\0${asked}`;
-        active = { question, message, url, sampling, requestedSchema, asked, hash: digestBytes(pinned, TAG_BYTES.question) };
-        cache.set(question, active);
-      }
+        const hash = digestBytes(pinned, TAG_BYTES.question);
+        active = { question, message, url, sampling, requestedSchema, asked, hash, context: snapshot.context };
+      } else active = { ...active, context: snapshot.context };
+      cache.set(question, active);
       out.push(active);
     }
   }

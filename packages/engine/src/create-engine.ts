@@ -206,6 +206,7 @@ export function createEngine(options: EngineOptions): Engine {
     throw definitionError(['createEngine', 'keyring'], 'invalid_key', 'no keyring was given.', 'Pass createKeyring([key]).');
 
   const principalTags = new Map<string, Uint8Array>();
+  const argsTags = new Map<string, Uint8Array>();
   const ctx: StepContext = {
     keyring: options.keyring,
     audienceTag: digestBytes(`aud\0${options.audience}`, TAG_BYTES.aud),
@@ -228,7 +229,17 @@ export function createEngine(options: EngineOptions): Engine {
       }
       return tag;
     },
-    argsTag: (scope, args) => digestBytes(`${scope}\0${canonicalJson(args)}`, TAG_BYTES.args),
+    // the same arguments come back every round of a conversation: their digest is kept (up to 256)
+    argsTag: (scope, args) => {
+      const text = `${scope}\0${canonicalJson(args)}`;
+      let tag = argsTags.get(text);
+      if (!tag) {
+        if (argsTags.size >= 256) argsTags.clear();
+        tag = digestBytes(text, TAG_BYTES.args);
+        argsTags.set(text, tag);
+      }
+      return tag;
+    },
   };
   // tags that stay the same from request to request, computed once
   const targetTags = new Map<string, Uint8Array>();

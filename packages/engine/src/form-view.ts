@@ -51,6 +51,7 @@ export function renderForm(question: CompiledQuestion, context: unknown): { requ
     throw new Error(`the form of question '${question.key}' returned ${JSON.stringify(view)}, not { defaults?, offer? }`);
   const shape = question.schema.shape as Record<string, { safeParse(value: unknown): { success: boolean } }>;
   const properties: Record<string, ElicitationProperty> = {};
+  let changed = false;
   for (const [field, property] of Object.entries(question.requestedSchema.properties)) {
     let fitted = narrowed(property, view.offer?.[field]);
     const value = view.defaults?.[field];
@@ -62,7 +63,11 @@ export function renderForm(question: CompiledQuestion, context: unknown): { requ
       fitted = rest as ElicitationProperty;
     }
     properties[field] = fitted;
+    if (fitted !== property) changed = true;
   }
+  // a view that changes no field (no defaults that fit, no options narrowed) sends the compiled form,
+  // whose schema text is already made
+  if (!changed) return question;
   const requestedSchema = { ...question.requestedSchema, properties };
   return { requestedSchema, schemaText: canonicalJson(requestedSchema) };
 }

@@ -22,11 +22,7 @@ import type { StepOutcome } from './step-outcome.ts';
  * One round of any MRTR method: size cap, open, check, rehydrate, feed answers, settle, answer.
  * Methods differ only in what `target` holds.
  */
-export async function runStep<TResult>(
-  ctx: StepContext,
-  target: StepTarget<TResult>,
-  request: RoundRequest,
-): Promise<StepOutcome<TResult>> {
+export function runStep<TResult>(ctx: StepContext, target: StepTarget<TResult>, request: RoundRequest): Promise<StepOutcome<TResult>> {
   const inspect = ctx.inspect;
   const trace = inspect ? newTrace() : undefined;
   const round: Round<TResult> = {
@@ -43,14 +39,14 @@ export async function runStep<TResult>(
     run: '',
     number: 1,
   };
-  const outcome = await step(round);
-  if (inspect && trace) {
-    const at = ctx.now();
-    const show = ctx.inspectAnswers === 'shown';
-    const facts = { target: target.label, machine: target.definition.machine.id, trace, request, outcome, show, at };
-    reportRound(inspect, facts, (error) => note(round, { level: 'warn', event: 'inspect_failed', code: 'inspect_threw', error }));
-  }
-  return outcome;
+  const outcome = step(round);
+  if (!inspect || !trace) return outcome;
+  return outcome.then((ended) => {
+    const facts = { target: target.label, machine: target.definition.machine.id, trace, request, outcome: ended };
+    const report = { ...facts, show: ctx.inspectAnswers === 'shown', at: ctx.now() };
+    reportRound(inspect, report, (error) => note(round, { level: 'warn', event: 'inspect_failed', code: 'inspect_threw', error }));
+    return ended;
+  });
 }
 
 async function step<TResult>(round: Round<TResult>): Promise<StepOutcome<TResult>> {
@@ -63,7 +59,9 @@ async function step<TResult>(round: Round<TResult>): Promise<StepOutcome<TResult
   let running: RoundActor | undefined;
   try {
     running = createRoundActor(round, envelope?.snapshot);
-    return await runActor(round, running.actor as AnyActorRef, envelope !== undefined, envelope?.questions, runId);
+    // awaited only when the round waits for something (invoked work, an async result)
+    const outcome = runActor(round, running.actor as AnyActorRef, envelope !== undefined, envelope?.questions, runId);
+    return outcome instanceof Promise ? await outcome : outcome;
   } catch (error) {
     const label = round.target.label;
     return failRound(round, { level: 'error', event: 'engine_error', code: 'threw', round: round.number, label, error });
@@ -73,14 +71,16 @@ async function step<TResult>(round: Round<TResult>): Promise<StepOutcome<TResult
   }
 }
 
-/** Start, settle, feed, settle, answer. */
-async function runActor<TResult>(
+type Outcome<TResult> = StepOutcome<TResult> | Promise<StepOutcome<TResult>>;
+
+/** Start and settle; then feed the answers (a promise only when the machine had to be waited for). */
+function runActor<TResult>(
   round: Round<TResult>,
   actor: AnyActorRef,
   continuing: boolean,
   pinnedByState: Map<string, Uint8Array> | undefined,
   runId: Uint8Array,
-): Promise<StepOutcome<TResult>> {
+): Outcome<TResult> {
   const { ctx, request, target } = round;
   const machine = target.definition.machine;
   actor.start();
@@ -89,9 +89,22 @@ async function runActor<TResult>(
     return refuseState(round, { code: 'outdated', why: 'snapshot_misfit', detail }, actor.getSnapshot().error);
   }
   if (machine.handlesClientEvent) actor.send(clientEvent(request.capabilities));
-  const first = settledNow(actor) ? 'settled' : await settleActor(actor, ctx.settleTimeoutMs, request.signal);
-  if (first !== 'settled') return unsettled(round, first, 'before_answers');
+  if (settledNow(actor)) return feed(round, actor, continuing, pinnedByState, runId);
+  return settleActor(actor, ctx.settleTimeoutMs, request.signal).then((first) =>
+    first === 'settled' ? feed(round, actor, continuing, pinnedByState, runId) : unsettled(round, first, 'before_answers'),
+  );
+}
 
+/** Feed the answers and settle; then answer. */
+function feed<TResult>(
+  round: Round<TResult>,
+  actor: AnyActorRef,
+  continuing: boolean,
+  pinnedByState: Map<string, Uint8Array> | undefined,
+  runId: Uint8Array,
+): Outcome<TResult> {
+  const { ctx, request, target } = round;
+  const machine = target.definition.machine;
   // pin: answers count only for questions the opened state proves were asked
   const rendered = new Map<CompiledQuestion, ActiveQuestion>();
   let pinned = pinnedByState ?? NOTHING_PINNED;
@@ -99,9 +112,21 @@ async function runActor<TResult>(
     pinned = new Map(activeQuestions(machine, actor.getSnapshot(), rendered).map((a) => [a.question.key, a.hash]));
   }
   const { notes } = feedAnswers({ round, actor, machine, rendered, pinned, continuing });
+  if (settledNow(actor)) return answer(round, actor, runId, rendered, notes);
+  return settleActor(actor, ctx.settleTimeoutMs, request.signal).then((settled) =>
+    settled === 'settled' ? answer(round, actor, runId, rendered, notes) : unsettled(round, settled, 'after_answers'),
+  );
+}
 
-  const settled = settledNow(actor) ? 'settled' : await settleActor(actor, ctx.settleTimeoutMs, request.signal);
-  if (settled !== 'settled') return unsettled(round, settled, 'after_answers');
+/** The settled machine's answer: its failure, its result, or its next questions. */
+function answer<TResult>(
+  round: Round<TResult>,
+  actor: AnyActorRef,
+  runId: Uint8Array,
+  rendered: Map<CompiledQuestion, ActiveQuestion>,
+  notes: ReadonlyMap<string, string>,
+): Outcome<TResult> {
+  const machine = round.target.definition.machine;
   const snapshot = actor.getSnapshot() as AnyMachineSnapshot;
   if (round.trace) round.trace.settled = snapshot.value;
   if (snapshot.status === 'error') {

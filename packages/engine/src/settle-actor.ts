@@ -9,9 +9,9 @@ export type SettleResult = 'settled' | 'timeout' | 'aborted';
  */
 function isSettled(snapshot: AnyMachineSnapshot): boolean {
   if (snapshot.status !== 'active') return true;
-  return Object.values(snapshot.children as Record<string, AnyActorRef | undefined>).every(
-    (child) => child === undefined || child.getSnapshot().status !== 'active',
-  );
+  const children = snapshot.children as Record<string, AnyActorRef | undefined>;
+  for (const id in children) if (children[id]?.getSnapshot().status === 'active') return false;
+  return true;
 }
 
 /** The actor is settled now: no need to wait. */

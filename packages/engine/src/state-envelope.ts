@@ -153,11 +153,16 @@ export function decodeEnvelope(bytes: Uint8Array): StateEnvelope | { version: nu
   if (bytes[0] !== ENVELOPE_VERSION) return { version: bytes[0]! };
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   let at = 1;
+  // views into the opened bytes, which nothing else holds or changes
   const take = (n: number): Uint8Array => {
     if (at + n > bytes.length) throw new RangeError('envelope truncated');
-    const part = bytes.slice(at, at + n);
+    const part = bytes.subarray(at, at + n);
     at += n;
     return part;
+  };
+  const byte = (): number => {
+    if (at >= bytes.length) throw new RangeError('envelope truncated');
+    return bytes[at++]!;
   };
   try {
     const iat = view.getUint32(at);
@@ -168,16 +173,16 @@ export function decodeEnvelope(bytes: Uint8Array): StateEnvelope | { version: nu
     const target = take(TAG_BYTES.target);
     const args = take(TAG_BYTES.args);
     const machine = take(TAG_BYTES.machine);
-    const versionLength = take(1)[0]!;
+    const versionLength = byte();
     if (versionLength > MAX_MACHINE_VERSION_BYTES) return undefined;
     const machineVersion = decoder.decode(take(versionLength));
     const round = view.getUint16(at);
     at += 2;
     const run = take(TAG_BYTES.run);
-    const count = take(1)[0]!;
+    const count = byte();
     const questions = new Map<string, Uint8Array>();
     for (let i = 0; i < count; i++) {
-      const key = decoder.decode(take(take(1)[0]!));
+      const key = decoder.decode(take(byte()));
       questions.set(key, take(TAG_BYTES.question));
     }
     const parsed = JSON.parse(decoder.decode(bytes.subarray(at))) as Omit<CompactSnapshot, 'version'>;
@@ -190,7 +195,11 @@ export function decodeEnvelope(bytes: Uint8Array): StateEnvelope | { version: nu
 }
 
 /** Whether two tags or digests hold the same bytes. */
-export const sameBytes = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.every((x, i) => x === b[i]);
+export function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
 
 /** What an envelope is checked against besides its binding. */
 export interface EnvelopeLimits {
