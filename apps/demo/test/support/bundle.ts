@@ -15,9 +15,9 @@ import { copyWorkerBundle } from '../../../../packages/mcp/test/fixtures/worker-
  */
 export async function bundleForNode(entry: URL, outfile: string): Promise<string> {
   // built once per test worker (worker-bundles.ts), copied to outfile
-  await copyWorkerBundle(`entry ${entry.href}`, outfile, async (dir) => {
-    await bundle({ entryPoints: [fileURLToPath(entry)], outfile: join(dir, 'bundle.mjs') });
-    return join(dir, 'bundle.mjs');
-  });
+  await copyWorkerBundle(`entry ${entry.href}`, outfile, async (dir) => ({
+    inputs: await bundle({ entryPoints: [fileURLToPath(entry)], outfile: join(dir, 'bundle.mjs') }),
+    output: join(dir, 'bundle.mjs'),
+  }));
   return outfile;
 }
