@@ -87,12 +87,12 @@ console.log(
   `Server memory after a full GC, MiB, refund_order over stdio; ${availableParallelism()} cores, Node ${process.version}, load average ${loadBefore} → ${load()}, ${((performance.now() - started) / 1000).toFixed(0)} s`,
 );
 console.log(`Each server warmed up with ${WARM_UP} whole conversations first; RSS (resident set) | live heap (heapUsed).`);
-const cell = (x: Sample) => `${x.rss.toFixed(1).padStart(7)} ${x.heap.toFixed(1).padStart(6)}`;
+const cell = (x: Sample) => `${x.rss.toFixed(1).padStart(11)} ${x.heap.toFixed(1).padStart(7)}`;
 for (const scenario of ['in flight', 'sequential'] as const) {
   const title =
     scenario === 'in flight' ? 'conversations in flight (asked, not answered)' : 'conversations done one after another (ask, decline)';
   console.log(`\n${title}`);
-  console.log(`${'conversations'.padEnd(14)}${SIDES.map((side) => `${side} rss | heap`.padStart(16)).join('')}`);
+  console.log(`${'conversations'.padEnd(14)}${SIDES.map((side) => `${side} rss | heap`.padStart(21)).join('')}`);
   for (let i = 0; i <= TOTAL / EVERY; i++)
     console.log(`${String(i * EVERY).padEnd(14)}${SIDES.map((side) => `  ${cell(samples[scenario][side]![i]!)}`).join('')}`);
   const growth = (side: StdioSide, of: keyof Sample) => {
@@ -100,6 +100,6 @@ for (const scenario of ['in flight', 'sequential'] as const) {
     return ((taken[taken.length - 1]![of] - taken[1]![of]) * 1024) / (TOTAL - EVERY);
   };
   console.log(
-    `${'KiB per conv.'.padEnd(14)}${SIDES.map((side) => `  ${growth(side, 'rss').toFixed(2).padStart(7)} ${growth(side, 'heap').toFixed(2).padStart(6)}`).join('')}  (${EVERY} → ${TOTAL})`,
+    `${'KiB per conv.'.padEnd(14)}${SIDES.map((side) => `  ${growth(side, 'rss').toFixed(2).padStart(11)} ${growth(side, 'heap').toFixed(2).padStart(7)}`).join('')}  (${EVERY} → ${TOTAL})`,
   );
 }
