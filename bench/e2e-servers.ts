@@ -15,7 +15,7 @@ import { generateKey } from '../packages/engine/src/index.ts';
 export type Side = 'ours' | 'peer';
 /** The stateful peer (live XState actors per conversation) exists over stdio only. */
 export type StdioSide = Side | 'stateful';
-export type Transport = 'stdio' | 'http';
+type Transport = 'stdio' | 'http';
 
 /** The entries bundled, by side and transport. */
 const ENTRIES: Record<StdioSide, Partial<Record<Transport, URL>>> = {
@@ -82,7 +82,7 @@ export async function prepareFiles(dir: string, extraEnv: Record<string, string>
   return { dir, env, bundle };
 }
 
-export const newClient = () =>
+const newClient = () =>
   new Client(
     { name: 'bench', version: '0' },
     {

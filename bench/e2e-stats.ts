@@ -27,7 +27,7 @@ export async function conversation(client: Client, orderId = 'ord_51', answer: '
   return ms;
 }
 
-export function percentile(values: number[], p: number): number {
+function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
   if (p === 50) {
     const middle = sorted.length >> 1;
@@ -39,7 +39,7 @@ export function percentile(values: number[], p: number): number {
 export const median = (values: number[]) => percentile(values, 50);
 export const load = () => loadavg()[0]!.toFixed(2);
 
-export interface SideSamples {
+interface SideSamples {
   /** Every conversation's ms. */
   all: number[];
   /** Each batch's median ms. */
@@ -60,7 +60,7 @@ export interface Paired {
 const empty = (): SideSamples => ({ all: [], batchMedians: [], batchRates: [], cpuMs: 0 });
 
 /** CPU ms (user + system) a process has used so far, from /proc (Linux; 10 ms ticks). */
-export function processCpuMs(pid: number): number {
+function processCpuMs(pid: number): number {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return (Number(fields[11]) + Number(fields[12])) * 10;
