@@ -45,7 +45,7 @@ for (const kind of measured.keys())
 if (failed) {
   console.error(
     'The engine got slower against its floor than BENCHMARKS.md allows (20 % over its baseline). Profile the round ' +
-      '(node --cpu-prof --import tsx bench/profile-round.ts reask) and remove what it added, or, if the cost is intended, ' +
+      '(node --cpu-prof --import tsx bench/profile-round.bench.ts reask) and remove what it added, or, if the cost is intended, ' +
       'measure again and update the baseline in BENCHMARKS.md with the reason.',
   );
   process.exit(1);

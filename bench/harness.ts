@@ -61,7 +61,7 @@ async function timeIt(c: Case, iterations: number, window?: Array<[number, numbe
  * Warm-up and calibration (each case twice, to let the JIT settle, then sized to about TARGET_MS ×
  * weight), then ROUNDS rounds, every case once per round, the order flipped every round. Returns seconds.
  */
-export async function runCases(cases: Case[]): Promise<number> {
+export async function runCases(cases: Case[], rounds = ROUNDS): Promise<number> {
   const started = performance.now();
   for (const pass of [0, 1]) {
     for (const c of cases) {
@@ -82,7 +82,7 @@ export async function runCases(cases: Case[]): Promise<number> {
     for (const e of list.getEntries()) pauses.push([e.startTime, e.duration]);
   });
   observer.observe({ entryTypes: ['gc'] });
-  for (let round = 0; round < ROUNDS; round++) {
+  for (let round = 0; round < rounds; round++) {
     const order = round % 2 === 0 ? cases : [...cases].reverse();
     for (const c of order) {
       gc?.();
@@ -151,9 +151,11 @@ export function results(cases: Case[]) {
     const xs = byName(a).cpuSamples.map((x, i) => x / bs[i]!);
     return { ratio: median(xs), lo: Math.min(...xs), hi: Math.max(...xs) };
   };
+  /** a's least CPU time per call over the rounds / b's: what each costs with the least interference */
+  const minCpu = (a: string, b: string) => Math.min(...byName(a).cpuSamples) / Math.min(...byName(b).cpuSamples);
   /** median over rounds of CPU µs per call */
   const cpuUs = (name: string) => median(byName(name).cpuSamples);
-  return { byName, us, gcUs, paired, pairedDiff, pairedNoGc, pairedDiffNoGc, pairedCpu, cpuUs };
+  return { byName, us, gcUs, paired, pairedDiff, pairedNoGc, pairedDiffNoGc, pairedCpu, cpuUs, minCpu };
 }
 
 export function table(rows: Case[]): void {

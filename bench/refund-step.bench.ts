@@ -33,7 +33,7 @@ import { type EngineBefore, loadEngineBefore } from './engine-before.ts';
 import { type Case, fmt, gc, lpad, mk, pad, ROUNDS, results, runCases, table } from './harness.ts';
 import { buildPieces } from './pieces.ts';
 import { createRefundOrderTool, memoryOrdersStore } from './refund-tool.ts';
-import { buildGuard, guardLines } from './round-guard.ts';
+import { buildGuard, GUARD_ROUNDS, guardLines } from './round-guard.ts';
 
 const repoRoot = fileURLToPath(new URL('..', import.meta.url));
 /** `pnpm bench --guard`: only the round/floor guard (about 30 s), as .ci/run runs it. */
@@ -153,8 +153,8 @@ const guard = await buildGuard({
   refund: { machine, args, ...now, declineEvent },
 });
 if (GUARD_ONLY) {
-  const seconds = await runCases(guard.cases);
-  console.log(`Roundtrip round/floor guard: each round kind against its floor, ${ROUNDS} rounds, ${fmt(seconds)} s`);
+  const seconds = await runCases(guard.cases, GUARD_ROUNDS);
+  console.log(`Roundtrip round/floor guard: each round kind against its floor, ${GUARD_ROUNDS} rounds, ${fmt(seconds)} s`);
   table(guard.cases);
   for (const line of guardLines(results(guard.cases))) console.log(line);
   rmSync(dir, { recursive: true, force: true });

@@ -25,6 +25,18 @@ export interface ActiveQuestion {
   context: unknown;
 }
 
+// the last pinned text of each question and its digest: a question asked again as it was (a re-ask, or
+// the same message in another conversation) is not hashed again
+const lastDigest = new WeakMap<CompiledQuestion, { pinned: string; hash: Uint8Array }>();
+
+function questionDigest(question: CompiledQuestion, pinned: string): Uint8Array {
+  const last = lastDigest.get(question);
+  if (last?.pinned === pinned) return last.hash;
+  const hash = digestBytes(pinned, TAG_BYTES.question);
+  lastDigest.set(question, { pinned, hash });
+  return hash;
+}
+
 /** Renders a URL-mode question's page; only https (or http on localhost) is sent. */
 function renderUrl(question: CompiledQuestion, context: unknown): string | undefined {
   if (question.url === undefined) return undefined;
@@ -76,7 +88,7 @@ export function activeQuestions(
       let active = known;
       if (!active || active.message !== message || active.asked !== asked || active.requestedSchema !== requestedSchema) {
         const pinned = asked === undefined ? `${message}\0${schemaText}` : `${message}\0${schemaText}\0${asked}`;
-        const hash = digestBytes(pinned, TAG_BYTES.question);
+        const hash = questionDigest(question, pinned);
         active = { question, message, url, sampling, requestedSchema, asked, hash, context: snapshot.context };
       } else active = { ...active, context: snapshot.context };
       cache.set(question, active);

@@ -162,6 +162,12 @@ function uniqueBy<T>(problems: ProblemList, kind: string, items: readonly T[], k
 
 const argumentProblems = (issues: readonly { path: PropertyKey[]; message: string }[]) => issuesText(issues, '(arguments)');
 
+/** A tool's failure as the client sees it: an error result the model reads. */
+const toolError = (text: string): StepOutcome<CallToolResult> => ({
+  type: 'complete',
+  result: { content: [{ type: 'text', text }], isError: true },
+});
+
 /**
  * Creates the engine that serves definitions over MRTR: each request opens the sealed state it
  * carries, rehydrates the machine, feeds in the answers, runs it until it settles, and answers with
@@ -256,16 +262,14 @@ export function createEngine(options: EngineOptions): Engine {
     error: { code, message, ...optional('data', data) },
   });
 
+  const continuationTagOf = (tool: string) => targetTag(`tools/call\0${tool}\0continuation`);
+
   async function callTool(request: ToolCallRequest): Promise<StepOutcome<CallToolResult>> {
     const tool = tools.get(request.name);
     if (!tool) return rpcError(ErrorCode.InvalidParams, `Unknown tool: ${clip(request.name)}`, { tools: [...tools.keys()] });
     const definition = internalsOf(tool);
-    const toolError = (text: string): StepOutcome<CallToolResult> => ({
-      type: 'complete',
-      result: { content: [{ type: 'text', text }], isError: true },
-    });
     // a tool with fallback questions takes the model's answers and continuation token beside its own arguments
-    const call = fallbackCall(tool, definition.machine, request, () => targetTag(`tools/call\0${tool.name}\0continuation`));
+    const call = fallbackCall(tool, definition.machine, request, continuationTagOf);
     if (!call.ok) return toolError(call.text);
     const parsed = definition.args.safeParse(call.args ?? {});
     if (!parsed.success) {

@@ -24,6 +24,11 @@ export function setEffectScope(system: object, scope: EffectScope): () => void {
   return () => scopes.delete(system);
 }
 
+/** Ends the scope of the round whose actor system this is (what setEffectScope's returned function does). */
+export function clearEffectScope(system: object): void {
+  scopes.delete(system);
+}
+
 export function effectScopeOf(system: object): EffectScope | undefined {
   return scopes.get(system);
 }

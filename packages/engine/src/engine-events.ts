@@ -52,7 +52,7 @@ export type RoundEvent =
   | { level: 'info'; event: 'answer_ignored'; code: 'question_changed'; key: string };
 
 /** A round's entry as the log receives it: the data, where it happened, and its text. */
-export type LoggedRoundEvent = RoundEvent & { readonly message: string; readonly target: string; readonly run?: string };
+type LoggedRoundEvent = RoundEvent & { readonly message: string; readonly target: string; readonly run?: string };
 
 /** One argument of a machine's log() action as text. */
 const logText = (value: unknown): string => {
@@ -67,7 +67,7 @@ const logText = (value: unknown): string => {
 const STOPPED = 'invoked work still running was stopped (an at-most-once effect runs on, and its outcome is recorded)';
 
 /** The text of an entry, as the operator reads it. */
-export function roundEventText(e: RoundEvent): string {
+function roundEventText(e: RoundEvent): string {
   switch (e.event) {
     case 'state_rejected':
       return `${e.state} refused (${e.reason}): ${e.detail}`;

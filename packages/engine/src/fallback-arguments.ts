@@ -147,19 +147,19 @@ export type FallbackCall =
 
 /**
  * Reads one tools/call: a tool without fallback questions passes as it came; one with them has its
- * fallback arguments taken out (see readFallbackCall). `continuationTag` is computed only when needed.
+ * fallback arguments taken out (see readFallbackCall). `continuationTag` (of the tool) is computed only when needed.
  */
 export function fallbackCall(
   tool: { readonly name: string; readonly outputSchema: ToolInputSchema | undefined },
   machine: Pick<CompiledMachine, 'asksByState'>,
   request: RoundRequest & { arguments?: unknown },
-  continuationTag: () => Uint8Array,
+  continuationTag: (tool: string) => Uint8Array,
 ): FallbackCall {
   if (fallbackQuestions(machine).length === 0) return { ok: true, args: request.arguments, round: request, modelFallback: undefined };
   const call = readFallbackCall(tool.name, request);
   if (!call.ok) return call;
   const answer = fallbackResult(tool.outputSchema !== undefined);
-  return { ...call, modelFallback: { tool: tool.name, continuationTag: continuationTag(), continued: call.continued, answer } };
+  return { ...call, modelFallback: { tool: tool.name, continuationTag: continuationTag(tool.name), continued: call.continued, answer } };
 }
 
 /**

@@ -1,17 +1,11 @@
 // Phase 2 of a round: the machine's actor, fresh or restored from the opened state, with what it reports
 // to (the engine's log, XState's inspection, progress) and the effect scope its effects read.
 import type { Actor, AnyActorRef, AnyStateMachine, Observer } from 'xstate';
-import { setEffectScope } from './effect-scope.ts';
+import { clearEffectScope, setEffectScope } from './effect-scope.ts';
 import { note } from './round-note.ts';
 import type { Round } from './round-types.ts';
 import { actorFor } from './snapshot-codec.ts';
 import type { CompactSnapshot } from './state-envelope.ts';
-
-/** A round's actor and what ends it: stop the actor, release the effect scope. */
-export interface RoundActor {
-  readonly actor: Actor<AnyStateMachine>;
-  readonly release: () => void;
-}
 
 // XState rethrows (from a timer) an error no observer handles; the snapshot keeps the error, so the
 // observer only has to exist. One for every round.
@@ -20,14 +14,14 @@ const HANDLED: Observer<unknown> = { error: () => {} };
 // stdio server keeps for the protocol)
 const NO_LOG = () => {};
 
-/** Creates the round's actor (not started) and gives its effects their scope. */
-export function createRoundActor(round: Round<unknown>, snapshot: CompactSnapshot | undefined): RoundActor {
+/** Creates the round's actor (not started) and gives its effects their scope; endRoundActor ends both. */
+export function createRoundActor(round: Round<unknown>, snapshot: CompactSnapshot | undefined): Actor<AnyStateMachine> {
   const { ctx, target, request } = round;
   const actor = actorFor(target.definition.machine.machine, target.args, snapshot, {
     inspect: ctx.inspectActors,
     logger: ctx.log ? (...args) => note(round, { level: 'info', event: 'machine_log', code: 'machine_log', args }) : NO_LOG,
   });
-  const releaseScope = setEffectScope(actor.system, {
+  setEffectScope(actor.system, {
     run: round.run,
     ledger: ctx.ledger,
     inflight: ctx.inflight,
@@ -37,13 +31,13 @@ export function createRoundActor(round: Round<unknown>, snapshot: CompactSnapsho
   });
   actor.subscribe(HANDLED);
   if (request.onProgress) reportProgress(round, actor, request.onProgress);
-  return {
-    actor,
-    release: () => {
-      actor.stop();
-      releaseScope();
-    },
-  };
+  return actor;
+}
+
+/** Stops the round's actor (and what it invoked) and ends its effects' scope. */
+export function endRoundActor(actor: Actor<AnyStateMachine>): void {
+  actor.stop();
+  clearEffectScope(actor.system);
 }
 
 /** Reports each invoked child as it starts running, once. */

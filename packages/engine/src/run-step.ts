@@ -8,7 +8,7 @@ import { encodeBase64url } from './base64url.ts';
 import { clientEvent } from './client-event.ts';
 import { feedAnswers } from './feed-answers.ts';
 import type { CompiledQuestion } from './questions.ts';
-import { createRoundActor, type RoundActor } from './round-actor.ts';
+import { createRoundActor, endRoundActor } from './round-actor.ts';
 import { failRound, note } from './round-note.ts';
 import { openPhase, refuseState } from './round-open.ts';
 import { askPhase, finishPhase } from './round-outcome.ts';
@@ -56,18 +56,18 @@ async function step<TResult>(round: Round<TResult>): Promise<StepOutcome<TResult
   const runId = envelope?.run ?? nacl.randomBytes(TAG_BYTES.run);
   if (!envelope) round.run = encodeBase64url(runId);
   if (round.trace) Object.assign(round.trace, { run: round.run, round: round.number, from: envelope?.snapshot.v });
-  let running: RoundActor | undefined;
+  let actor: ReturnType<typeof createRoundActor> | undefined;
   try {
-    running = createRoundActor(round, envelope?.snapshot);
+    actor = createRoundActor(round, envelope?.snapshot);
     // awaited only when the round waits for something (invoked work, an async result)
-    const outcome = runActor(round, running.actor as AnyActorRef, envelope !== undefined, envelope?.questions, runId);
+    const outcome = runActor(round, actor as AnyActorRef, envelope !== undefined, envelope?.questions, runId);
     return outcome instanceof Promise ? await outcome : outcome;
   } catch (error) {
     const label = round.target.label;
     return failRound(round, { level: 'error', event: 'engine_error', code: 'threw', round: round.number, label, error });
   } finally {
     // every effect has read its scope when it started; nothing of the round runs on after this
-    running?.release();
+    if (actor) endRoundActor(actor);
   }
 }
 

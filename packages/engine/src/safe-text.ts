@@ -8,6 +8,9 @@ const HIDDEN = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}\u115f\u1160\u3164\uffa0]+/gu;
 // The same characters (and any control), one at a time, for text that must show them instead of dropping them.
 const ESCAPED = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}\u115f\u1160\u3164\uffa0]/gu;
 
+// Printable ASCII words with single spaces between them, nothing at either end: already safe as it is.
+const PLAIN = /^[\x21-\x7e]+(?: [\x21-\x7e]+)*$/;
+
 /** How long a value may be, in UTF-16 code units, unless the caller says otherwise. */
 const DEFAULT_MAX_CHARS = 200;
 
@@ -50,7 +53,9 @@ export function safeText(value: string | number | boolean | bigint, options: Saf
   if (!Number.isInteger(max) || max < 1) {
     throw new RangeError(`safeText: maxChars must be a whole number of at least 1, not ${String(max)}; leave it out for 200.`);
   }
-  const text = String(value).replace(HIDDEN, ' ').replace(/\s+/g, ' ').trim();
+  const raw = String(value);
+  if (PLAIN.test(raw)) return cut(raw, max);
+  const text = raw.replace(HIDDEN, ' ').replace(/\s+/g, ' ').trim();
   return cut(text, max);
 }
 

@@ -147,45 +147,54 @@ export function encodeEnvelope(e: StateEnvelope): Uint8Array {
   return out;
 }
 
+/** Where decodeEnvelope reads. */
+interface Reader {
+  readonly bytes: Uint8Array;
+  at: number;
+}
+
+/** The next `n` bytes, as a view of the opened bytes (which nothing else holds or changes). */
+function take(r: Reader, n: number): Uint8Array {
+  if (r.at + n > r.bytes.length) throw new RangeError('envelope truncated');
+  const part = r.bytes.subarray(r.at, r.at + n);
+  r.at += n;
+  return part;
+}
+
+/** The next byte. */
+function byte(r: Reader): number {
+  if (r.at >= r.bytes.length) throw new RangeError('envelope truncated');
+  return r.bytes[r.at++]!;
+}
+
 /** Reads an envelope; the format version alone when it is not version 2; undefined when the bytes are not an envelope. */
 export function decodeEnvelope(bytes: Uint8Array): StateEnvelope | { version: number } | undefined {
   if (bytes.length < 1) return undefined;
   if (bytes[0] !== ENVELOPE_VERSION) return { version: bytes[0]! };
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  let at = 1;
-  // views into the opened bytes, which nothing else holds or changes
-  const take = (n: number): Uint8Array => {
-    if (at + n > bytes.length) throw new RangeError('envelope truncated');
-    const part = bytes.subarray(at, at + n);
-    at += n;
-    return part;
-  };
-  const byte = (): number => {
-    if (at >= bytes.length) throw new RangeError('envelope truncated');
-    return bytes[at++]!;
-  };
+  const r: Reader = { bytes, at: 1 };
   try {
-    const iat = view.getUint32(at);
-    const exp = view.getUint32(at + 4);
-    at += 8;
-    const aud = take(TAG_BYTES.aud);
-    const sub = take(TAG_BYTES.sub);
-    const target = take(TAG_BYTES.target);
-    const args = take(TAG_BYTES.args);
-    const machine = take(TAG_BYTES.machine);
-    const versionLength = byte();
+    const iat = view.getUint32(r.at);
+    const exp = view.getUint32(r.at + 4);
+    r.at += 8;
+    const aud = take(r, TAG_BYTES.aud);
+    const sub = take(r, TAG_BYTES.sub);
+    const target = take(r, TAG_BYTES.target);
+    const args = take(r, TAG_BYTES.args);
+    const machine = take(r, TAG_BYTES.machine);
+    const versionLength = byte(r);
     if (versionLength > MAX_MACHINE_VERSION_BYTES) return undefined;
-    const machineVersion = decoder.decode(take(versionLength));
-    const round = view.getUint16(at);
-    at += 2;
-    const run = take(TAG_BYTES.run);
-    const count = byte();
+    const machineVersion = decoder.decode(take(r, versionLength));
+    const round = view.getUint16(r.at);
+    r.at += 2;
+    const run = take(r, TAG_BYTES.run);
+    const count = byte(r);
     const questions = new Map<string, Uint8Array>();
     for (let i = 0; i < count; i++) {
-      const key = decoder.decode(take(byte()));
-      questions.set(key, take(TAG_BYTES.question));
+      const key = decoder.decode(take(r, byte(r)));
+      questions.set(key, take(r, TAG_BYTES.question));
     }
-    const parsed = JSON.parse(decoder.decode(bytes.subarray(at))) as Omit<CompactSnapshot, 'version'>;
+    const parsed = JSON.parse(decoder.decode(bytes.subarray(r.at))) as Omit<CompactSnapshot, 'version'>;
     if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed) || !('v' in parsed) || !('c' in parsed)) return undefined;
     const snapshot: CompactSnapshot = { version: machineVersion, ...parsed };
     return { iat, exp, aud, sub, target, args, machine, round, run, questions, snapshot };
@@ -215,6 +224,11 @@ export interface EnvelopeLimits {
 /** A checked envelope; `migrateFrom` is set when it was sealed by an older version that migrations lead from. */
 export type CheckedEnvelope = { ok: true; envelope: StateEnvelope; migrateFrom?: string } | { ok: false; rejection: EnvelopeRejection };
 
+const reject = (code: EnvelopeRejection['code'], why: StateRefusal, detail: string): CheckedEnvelope => ({
+  ok: false,
+  rejection: { code, why, detail },
+});
+
 /**
  * Checks an opened state against the current request, the machine and the clock. Integrity is
  * already proven by the box; this proves the state belongs here and now, and was sealed by this
@@ -227,10 +241,6 @@ export function checkEnvelope(
   limits: EnvelopeLimits,
 ): CheckedEnvelope {
   const { nowSeconds, maxRounds } = limits;
-  const reject = (code: EnvelopeRejection['code'], why: StateRefusal, detail: string) => ({
-    ok: false as const,
-    rejection: { code, why, detail },
-  });
   const decoded = decodeEnvelope(plaintext);
   if (decoded === undefined) return reject('invalid', 'not_envelope', 'the sealed payload is not a Roundtrip state envelope');
   if (!('snapshot' in decoded)) {

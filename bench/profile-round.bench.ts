@@ -1,4 +1,4 @@
-// Profiles one round kind of the engine: `node --cpu-prof --import tsx bench/profile-round.ts reask|decline|flow10 [iterations]`
+// Profiles one round kind of the engine: `node --cpu-prof --import tsx bench/profile-round.bench.ts reask|decline|flow10 [iterations]`
 // (from the repo root), then `node bench/profile-summary.mjs <the .cpuprofile>` for where the time goes.
 // The same tools, engine options and states as `pnpm bench` (refund-step.bench.ts, round-guard.ts).
 import { type ClientCapabilities, createEngine, createKeyring, generateKey, type StepOutcome } from '../packages/engine/src/index.ts';
