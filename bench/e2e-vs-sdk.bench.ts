@@ -4,7 +4,8 @@
 // flight), the official v2 client pinned to 2026-07-28. Both servers are bundled by the same esbuild and
 // read the same SQLite orders file. Run from the repo root: `pnpm bench:e2e [stdio|http|accept|all]` (about
 // 2 min for all; `accept`, not part of all, times confirmed refunds instead, each of another order). With
-// CPU_PROF=<dir> the servers run with --cpu-prof into that folder.
+// CPU_PROF=<dir> the servers run with --cpu-prof into that folder; BENCH_LEDGER=:memory: puts our effect
+// ledger in memory, PEER_SYNCHRONOUS=FULL makes the peer's commits durable (what `accept` is about).
 //
 // Sides run in alternating batches (the order flipped every batch); a figure is the median of the
 // per-batch median ratios ours / peer, and the p99 of every conversation of each side.
@@ -25,7 +26,11 @@ const WARM_UP = 200;
 
 const nodeArgs = process.env.CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.CPU_PROF}`] : [];
 const dir = mkdtempSync(join(tmpdir(), 'roundtrip-bench-e2e-'));
-const files = await prepareFiles(dir);
+// BENCH_LEDGER=:memory: keeps our effect ledger off the disk; PEER_SYNCHRONOUS=FULL makes the peer's commit durable
+const files = await prepareFiles(dir, {
+  ...(process.env.BENCH_LEDGER && { ROUNDTRIP_LEDGER: process.env.BENCH_LEDGER }),
+  ...(process.env.PEER_SYNCHRONOUS && { PEER_SYNCHRONOUS: process.env.PEER_SYNCHRONOUS }),
+});
 
 const pidsOf = (servers: Record<Side, { pid: number }>) => ({ ours: servers.ours.pid, peer: servers.peer.pid });
 const httpPids = (servers: Record<Side, { child: { pid?: number | undefined } }>) => ({

@@ -22,13 +22,14 @@ export interface PeerOrders {
 }
 
 /**
- * Opens the demo's orders file at `path` (WAL, as the demo opens it). Throws when the file has no
- * orders table: run the demo against it once first.
+ * Opens the demo's orders file at `path` (WAL and synchronous NORMAL, as the demo's store opens it; FULL
+ * makes each commit durable, as our effect ledger's are). Throws when the file has no orders table: run
+ * the demo against it once first.
  */
-export function openPeerOrders(path: string): PeerOrders {
+export function openPeerOrders(path: string, synchronous: 'NORMAL' | 'FULL' = 'NORMAL'): PeerOrders {
   const db = new Database(path, { fileMustExist: true });
   db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = NORMAL');
+  db.pragma(`synchronous = ${synchronous}`);
   db.pragma('busy_timeout = 5000');
   const select = db.prepare<[string], { id: string; amount_cents: number; status: 'paid' | 'refunded'; refunded_at: string | null }>(
     `SELECT o.id, o.amount_cents, o.status, r.refunded_at

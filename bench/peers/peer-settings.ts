@@ -5,6 +5,8 @@ export interface PeerSettings {
   db: string;
   stateKey: string;
   principal: string;
+  /** SQLite's synchronous setting for the peer's writes (PEER_SYNCHRONOUS). */
+  synchronous: 'NORMAL' | 'FULL';
 }
 
 export function peerSettings(env: NodeJS.ProcessEnv = process.env): PeerSettings {
@@ -13,5 +15,7 @@ export function peerSettings(env: NodeJS.ProcessEnv = process.env): PeerSettings
   if (!db) throw new Error('ROUNDTRIP_DB is not set: give the path of the demo orders file the peer reads.');
   if (!stateKey || Buffer.byteLength(stateKey) < 32)
     throw new Error('PEER_STATE_KEY must be set to at least 32 bytes (the HMAC key of requestState).');
-  return { db, stateKey, principal: env.ROUNDTRIP_PRINCIPAL ?? 'ada' };
+  const synchronous = env.PEER_SYNCHRONOUS ?? 'NORMAL';
+  if (synchronous !== 'NORMAL' && synchronous !== 'FULL') throw new Error(`PEER_SYNCHRONOUS is '${synchronous}': give NORMAL or FULL.`);
+  return { db, stateKey, principal: env.ROUNDTRIP_PRINCIPAL ?? 'ada', synchronous };
 }
