@@ -60,6 +60,22 @@ export type OrderedNextRule<TValues> =
   | { readonly if?: Condition<TValues>; readonly goto: string; readonly end?: undefined }
   | { readonly if?: Condition<TValues>; readonly end: Template<TValues>; readonly goto?: undefined };
 
+/**
+ * What a step's rules must also be: nothing more when every `end` message names only what the step can
+ * read; else a property named after the problem, so the compiler says which placeholder reads nothing
+ * ("Property '{{input.ordr}} names nothing this step can read: …' is missing").
+ */
+type CheckedEnds<TNext, TValues> = TNext extends readonly unknown[]
+  ? [EndProblems<TNext[number], TValues>] extends [never]
+    ? unknown
+    : { readonly [M in EndProblems<TNext[number], TValues>]: M }
+  : unknown;
+type EndProblems<TRule, TValues> = TRule extends { readonly end: infer E extends string }
+  ? CheckedTemplate<E, TValues> extends E
+    ? never
+    : `end message: ${CheckedTemplate<E, TValues>}`
+  : never;
+
 /** Where a step goes once answered: a step name, `'finish'`, or rules tried in order. */
 export type OrderedNext<TValues> = string | readonly OrderedNextRule<TValues>[];
 
@@ -119,7 +135,7 @@ export interface StepsBuilder<
     spec: OrderedFormSpec<TFields, TInput, TSeen, Values<TInput, TLoads & TSeen>> & {
       /** The question, a template over the input and the answers before (`{{input.topic}}`, `{{when.date}}`). */
       readonly message: CheckedTemplate<TMessage, Values<TInput, TLoads & TSeen>>;
-      readonly next?: TNext;
+      readonly next?: TNext & CheckedEnds<TNext, Values<TInput, TLoads & TSeen & { [P in K]: FormAnswer<TFields> }>>;
       readonly onDecline?: TDecline;
       readonly onCancel?: TCancel;
     },
@@ -155,7 +171,7 @@ export interface StepsBuilder<
         readonly [F in keyof TCancels]: { readonly onCancel?: TCancels[F] };
       };
       readonly fallback?: StepFallback;
-      readonly next?: TNext;
+      readonly next?: TNext & CheckedEnds<TNext, Values<TInput, TLoads & TSeen & { [F in keyof TForms]?: FormAnswer<TForms[F]> }>>;
       readonly onDecline?: TDecline;
       readonly onCancel?: TCancel;
     },
@@ -197,7 +213,7 @@ export interface StepsBuilder<
       readonly labels?: Partial<ReviewStep['labels']>;
       show?(args: OrderedArgs<TInput, TSeen>): Shown | Promise<Shown>;
       readonly fallback?: StepFallback;
-      readonly next?: TNext;
+      readonly next?: TNext & CheckedEnds<TNext, Values<TInput, TLoads & TSeen>>;
       readonly onCancel?: Leave;
     },
   ): StepsBuilder<TInput, Simplify<TSteps & { [P in K]: ReviewStep }>, TSeen, [TNext] extends [undefined] ? TStraight : false, TLoads>;
@@ -222,13 +238,15 @@ export interface StepsBuilder<
     const K extends string,
     const TRun extends string,
     const TNext extends OrderedNext<LoadValues<TInput, TLoads & TSeen, K>> | undefined = undefined,
+    const TOnError extends string = string,
   >(
     name: NewName<K, TSteps>,
     spec: {
       readonly run: TRun;
       readonly retries?: number;
-      readonly onError?: string | ((args: LoadErrorArgs) => string);
-      readonly next?: TNext;
+      /** What the user reads when the load failed: a template where `{{error}}` is the error's message, or a function. */
+      readonly onError?: CheckedTemplate<TOnError, Values<TInput, TLoads & TSeen>, 'error'> | ((args: LoadErrorArgs) => string);
+      readonly next?: TNext & CheckedEnds<TNext, LoadValues<TInput, TLoads & TSeen, K>>;
     },
   ): StepsBuilder<
     TInput,

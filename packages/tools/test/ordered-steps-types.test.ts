@@ -201,6 +201,35 @@ describe('what a flow declared in order refuses', () => {
       });
     expect(refused).toThrow(/declared twice/);
   });
+  it("an `end` rule's message or a load's onError reading nothing before", () => {
+    // the check at definition time stays: it reports the same placeholders
+    const refused = () =>
+      defineFlowTool({
+        name: 'refund',
+        description: 'Refunds',
+        input: z.object({ orderId: z.string() }),
+        loaders: { findOrder: async () => ({ found: true }) },
+        steps: (flow) =>
+          flow
+            .load('order', {
+              run: 'findOrder',
+              onError: 'Order {{input.orderId}} could not be read: {{error}}',
+              next: [{ if: { 'order.found': { eq: false } }, end: 'There is no order {{input.orderId}}.' }, { goto: 'ok' }],
+            })
+            // @ts-expect-error: `input.ordrId` is not an argument
+            .load('again', { run: 'findOrder', onError: 'Order {{input.ordrId}} could not be read' })
+            .ask('ok', {
+              message: 'Refund {{order.amount}}?',
+              fields: { ok: field.boolean() },
+              // the step's own answer is there for its rules
+              next: [{ if: { 'ok.ok': { eq: false } }, end: 'Nothing refunded for {{input.orderId}} ({{ok.ok}}).' }],
+            })
+            // @ts-expect-error: `confirm.choice` is nothing a rule can read
+            .review('confirm', { message: 'Sure?', next: [{ end: 'Stopped at {{confirm.choice}}' }] }),
+        final: () => ({ text: 'ok' }),
+      });
+    expect(refused).toThrow(/\{\{input\.ordrId\}\} reads nothing[\s\S]*\{\{confirm\.choice\}\} reads nothing/);
+  });
 });
 
 describe('the same steps as a record', () => {
