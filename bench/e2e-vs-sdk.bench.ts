@@ -5,7 +5,8 @@
 // read the same SQLite orders file. Run from the repo root: `pnpm bench:e2e [stdio|http|accept|all]` (about
 // 2 min for all; `accept`, not part of all, times confirmed refunds instead, each of another order). With
 // CPU_PROF=<dir> the servers run with --cpu-prof into that folder; BENCH_LEDGER=:memory: puts our effect
-// ledger in memory, PEER_SYNCHRONOUS=FULL makes the peer's commits durable (what `accept` is about).
+// ledger in memory, PEER_SYNCHRONOUS=FULL makes the peer's commits durable, PEER_EXACTLY_ONCE=1
+// runs the peer's claim, refund and outcome in one durable transaction (what `accept` is about).
 //
 // Sides run in alternating batches (the order flipped every batch); a figure is the median of the
 // per-batch median ratios ours / peer, and the p99 of every conversation of each side.
@@ -26,10 +27,11 @@ const WARM_UP = 200;
 
 const nodeArgs = process.env.CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.CPU_PROF}`] : [];
 const dir = mkdtempSync(join(tmpdir(), 'roundtrip-bench-e2e-'));
-// BENCH_LEDGER=:memory: keeps our effect ledger off the disk; PEER_SYNCHRONOUS=FULL makes the peer's commit durable
+// the settings of the header: our ledger's place, the peer's durability and its one-transaction ledger
 const files = await prepareFiles(dir, {
   ...(process.env.BENCH_LEDGER && { ROUNDTRIP_LEDGER: process.env.BENCH_LEDGER }),
   ...(process.env.PEER_SYNCHRONOUS && { PEER_SYNCHRONOUS: process.env.PEER_SYNCHRONOUS }),
+  ...(process.env.PEER_EXACTLY_ONCE && { PEER_EXACTLY_ONCE: process.env.PEER_EXACTLY_ONCE }),
 });
 
 const pidsOf = (servers: Record<Side, { pid: number }>) => ({ ours: servers.ours.pid, peer: servers.peer.pid });

@@ -10,8 +10,8 @@ import { openPeerOrders } from './peer-orders.ts';
 import { peerSettings } from './peer-settings.ts';
 import { createRefundPeerFactory } from './refund-peer-server.ts';
 
-const { db, stateKey, principal, synchronous } = peerSettings();
-const orders = openPeerOrders(db, synchronous);
+const { db, stateKey, principal, synchronous, exactlyOnce } = peerSettings();
+const orders = openPeerOrders(db, synchronous, exactlyOnce);
 const handler = createMcpHandler(createRefundPeerFactory({ orders, stateKey, principal }), {
   legacy: 'stateless',
   responseMode: 'auto',

@@ -5,8 +5,8 @@ import { openPeerOrders } from './peer-orders.ts';
 import { peerSettings } from './peer-settings.ts';
 import { createRefundPeerFactory } from './refund-peer-server.ts';
 
-const { db, stateKey, principal, synchronous } = peerSettings();
-const orders = openPeerOrders(db, synchronous);
+const { db, stateKey, principal, synchronous, exactlyOnce } = peerSettings();
+const orders = openPeerOrders(db, synchronous, exactlyOnce);
 serveStdio(createRefundPeerFactory({ orders, stateKey, principal }), {
   onerror: (error) => process.stderr.write(`[refund-peer] ${error.message}\n`),
 });

@@ -5,12 +5,14 @@
 // client). The retry's state must name the same order as the arguments; on accept it refunds exactly the
 // confirmed amount in one transaction (the store checks that the order is still paid at that amount), on
 // decline or cancel it keeps the order. Same question, result text and structured content as the demo.
+import { randomUUID } from 'node:crypto';
 import { acceptedContent, createRequestStateCodec, inputRequired, inputResponse, McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import type { PeerOrders } from './peer-orders.ts';
 
 type Status = 'refunded' | 'already_refunded' | 'kept' | 'not_found' | 'amount_changed';
-type Pending = { orderId: string; amountCents: number };
+/** What the signed requestState carries: the order, the amount asked about, and the conversation's run id. */
+type Pending = { orderId: string; amountCents: number; run: string };
 
 const confirmSchema = z.object({ confirm: z.boolean().describe('Yes to refund') });
 const outputSchema = z.object({
@@ -74,7 +76,7 @@ export function createRefundPeerFactory({ orders, stateKey, principal }: PeerSer
                 requestedSchema: confirmSchema,
               }),
             },
-            requestState: await codec.mint({ orderId, amountCents: order.amountCents }, ctx),
+            requestState: await codec.mint({ orderId, amountCents: order.amountCents, run: randomUUID() }, ctx),
           });
         }
         if (pending.orderId !== orderId) throw new Error('requestState was issued for another order: call refund_order again without it.');
@@ -83,7 +85,7 @@ export function createRefundPeerFactory({ orders, stateKey, principal }: PeerSer
         if (view.kind !== 'elicit' || (view.action === 'accept' && answer === undefined))
           throw new Error('the answer to confirm is missing or not { confirm: boolean }: answer the form.');
         if (!answer?.confirm) return result('kept', orderId, pending.amountCents, null);
-        const refund = orders.refund(orderId, pending.amountCents, principal);
+        const refund = orders.refund(orderId, pending.amountCents, principal, pending.run);
         return refund.status === 'refunded'
           ? result('refunded', orderId, refund.amountCents, refund.refundedAt)
           : result(refund.status, orderId, pending.amountCents, null);

@@ -17,7 +17,7 @@ export function createStatefulRefundMachine(orders: PeerOrders, principal: strin
     actors: {
       lookup: fromPromise<PeerOrder | null, { orderId: string }>(async ({ input }) => orders.findOrder(input.orderId) ?? null),
       refund: fromPromise<PeerRefund, { orderId: string; amountCents: number }>(async ({ input }) =>
-        orders.refund(input.orderId, input.amountCents, principal),
+        orders.refund(input.orderId, input.amountCents, principal, crypto.randomUUID()),
       ),
     },
   }).createMachine({
