@@ -235,13 +235,14 @@ export function createEngine(options: EngineOptions): Engine {
       }
       return tag;
     },
-    // the same arguments come back every round of a conversation: their digest is kept (up to 256)
+    // the same arguments come back every round of a conversation: the digest of short ones is kept (256 at most)
     argsTag: (scope, args) => {
       const text = `${scope}\0${canonicalJson(args)}`;
       let tag = argsTags.get(text);
       if (!tag) {
-        if (argsTags.size >= 256) argsTags.clear();
         tag = digestBytes(text, TAG_BYTES.args);
+        if (text.length > 1024) return tag;
+        if (argsTags.size >= 256) argsTags.clear();
         argsTags.set(text, tag);
       }
       return tag;
