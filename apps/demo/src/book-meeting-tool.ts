@@ -129,8 +129,7 @@ export function createBookMeetingTool(store: Pick<MeetingsStore, 'book' | 'holde
     },
     ended: ({ step, how }) => ({
       text: `Nothing was booked: the ${step === 'confirm' ? 'booking' : `question '${step}'`} was ${how}.`,
-      // `as const`: without it the literal widens to string here and does not fit the output schema
-      structured: { status: 'not_booked' as const, step, how },
+      structured: { status: 'not_booked', step, how },
     }),
   });
 }

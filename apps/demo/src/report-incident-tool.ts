@@ -82,8 +82,7 @@ export function createReportIncidentTool(store: Pick<IncidentsStore, 'record'>):
         // the summary is the client's words: the result repeats it as safe text
         text: `Recorded incident ${incident.id} (${level}): "${safeText(incident.summary)}" affecting ${services.map((s) => SERVICES[s]).join(', ')}${paged}.`,
         structured: {
-          // `as const`: without it the literal widens to string here and does not fit the output schema
-          status: 'recorded' as const,
+          status: 'recorded',
           incident_id: incident.id,
           severity: level,
           services,
@@ -94,7 +93,7 @@ export function createReportIncidentTool(store: Pick<IncidentsStore, 'record'>):
     },
     ended: ({ step, how }) => ({
       text: `No incident was recorded: the question '${step}' was ${how}.`,
-      structured: { status: 'not_recorded' as const, step, how },
+      structured: { status: 'not_recorded', step, how },
     }),
   });
 }

@@ -54,11 +54,29 @@ const EARLIER =
 /** What a flow tool's final action returns: `structured` typed by the `output` schema when there is one. */
 export type FlowToolResult<TOutput extends z.ZodObject = z.ZodObject> = ToolResultView<z.input<TOutput>>;
 
+/** A value as a literal may write it: its arrays and objects readonly (what a `const` literal's type is). */
+type Written<T> = T extends readonly (infer E)[]
+  ? readonly Written<E>[]
+  : T extends object
+    ? { readonly [K in keyof T]: Written<T[K]> }
+    : T;
+
+/**
+ * What a flow tool's functions (`final`, `ended`, `stopped`, `failed`) may return: a FlowToolResult whose
+ * structured content may be readonly. Their results are inferred as `const`, so a literal keeps its type
+ * (`status: 'booked'` fits `z.enum(['booked', …])` without `as const`), then checked against the schema.
+ */
+export type WrittenToolResult<TOutput extends z.ZodObject = z.ZodObject> = ToolResultView<Written<z.input<TOutput>>>;
+
 export interface FlowToolConfig<
   TInput extends z.ZodObject,
   TSteps extends Record<string, StepSpec> | FlowSteps,
   TOutput extends z.ZodObject = z.ZodObject,
   TLoaders extends FlowLoaders<z.output<TInput>, StepsOf<TSteps>> = Record<never, never>,
+  TFinal extends WrittenToolResult<TOutput> = WrittenToolResult<TOutput>,
+  TEnded extends WrittenToolResult<TOutput> = WrittenToolResult<TOutput>,
+  TStopped extends WrittenToolResult<TOutput> = WrittenToolResult<TOutput>,
+  TFailed extends WrittenToolResult<TOutput> = WrittenToolResult<TOutput>,
 > extends FlowVersioning {
   /** Tool name as clients call it: 1–128 characters of letters, digits, `_`, `-` and `.`. */
   readonly name: string;
@@ -89,7 +107,7 @@ export interface FlowToolConfig<
     input: z.output<TInput>;
     answers: FinalAnswersOf<TSteps>;
     loaded: LoadedOf<StepsOf<TSteps>, TLoaders>;
-  }) => FlowToolResult<NoInfer<TOutput>> | Promise<FlowToolResult<NoInfer<TOutput>>>;
+  }) => TFinal | Promise<TFinal>;
   /**
    * The final action's name: the effect ledger records it under this name, progress says
    * `running '<name>'`, logs and diagrams name it. Renaming it is a new version (see `version`).
@@ -102,24 +120,18 @@ export interface FlowToolConfig<
    * The result when the user declined, cancelled or abandoned; by default a text saying nothing was done.
    * It may be async (read your store: a state from before another round acted may be answered late).
    */
-  readonly ended?: (
-    info: EndedInfo<TSteps, z.output<TInput>, LoadedOf<StepsOf<TSteps>, TLoaders>>,
-  ) => FlowToolResult<NoInfer<TOutput>> | Promise<FlowToolResult<NoInfer<TOutput>>>;
+  readonly ended?: (info: EndedInfo<TSteps, z.output<TInput>, LoadedOf<StepsOf<TSteps>, TLoaders>>) => TEnded | Promise<TEnded>;
   /**
    * The result when an `end` rule ended the flow or a load failed; by default the flow's message as an
    * error result (`isError`), which needs no structured content even with an `output` schema. It may be async.
    */
-  readonly stopped?: (
-    info: StoppedInfo<TSteps, z.output<TInput>, LoadedOf<StepsOf<TSteps>, TLoaders>>,
-  ) => FlowToolResult<NoInfer<TOutput>> | Promise<FlowToolResult<NoInfer<TOutput>>>;
+  readonly stopped?: (info: StoppedInfo<TSteps, z.output<TInput>, LoadedOf<StepsOf<TSteps>, TLoaders>>) => TStopped | Promise<TStopped>;
   /**
    * The result when the final action failed (see {@link FailedInfo}): word what happened, reading your
    * store if you need to (it may be async); throw to fail the round as without it. Without `failed`, a
    * failed final action fails the round: the client gets a generic error and the log says why.
    */
-  readonly failed?: (
-    info: FailedInfo<TSteps, z.output<TInput>, LoadedOf<StepsOf<TSteps>, TLoaders>>,
-  ) => FlowToolResult<NoInfer<TOutput>> | Promise<FlowToolResult<NoInfer<TOutput>>>;
+  readonly failed?: (info: FailedInfo<TSteps, z.output<TInput>, LoadedOf<StepsOf<TSteps>, TLoaders>>) => TFailed | Promise<TFailed>;
   /**
    * How every question is asked of a host that cannot show forms (it declared no elicitation, like LM
    * Studio): `'model'` puts each to the model, which asks the user and calls the tool again with the
@@ -146,7 +158,12 @@ export function defineFlowTool<
   const TSteps extends Record<string, StepSpec> | FlowSteps,
   TOutput extends z.ZodObject = z.ZodObject,
   TLoaders extends FlowLoaders<z.output<TInput>, StepsOf<TSteps>> = Record<never, never>,
->(config: FlowToolConfig<TInput, TSteps, TOutput, TLoaders>): ToolDefinition {
+  // each function's result is inferred as const (its literals keep their types), then checked against the output schema
+  const TFinal extends WrittenToolResult<NoInfer<TOutput>> = WrittenToolResult<NoInfer<TOutput>>,
+  const TEnded extends WrittenToolResult<NoInfer<TOutput>> = WrittenToolResult<NoInfer<TOutput>>,
+  const TStopped extends WrittenToolResult<NoInfer<TOutput>> = WrittenToolResult<NoInfer<TOutput>>,
+  const TFailed extends WrittenToolResult<NoInfer<TOutput>> = WrittenToolResult<NoInfer<TOutput>>,
+>(config: FlowToolConfig<TInput, TSteps, TOutput, TLoaders, TFinal, TEnded, TStopped, TFailed>): ToolDefinition {
   const owner = `tool '${config.name}'`;
   const final = asDeclared(config.final);
   const steps = declaredSteps(config.steps);
@@ -188,7 +205,12 @@ export function defineFlowTool<
         // the final action ran before in this conversation, for other answers: say so rather than pretend
         return { ...view, text: `${EARLIER} ${view.text}` };
       }
-      return endedResult(config.title ?? config.name, output, config, (text, error) => (error ? { text, isError: true } : { text }));
+      return endedResult<ToolResultView<unknown> | Promise<ToolResultView<unknown>>>(
+        config.title ?? config.name,
+        output,
+        config,
+        (text, error) => (error ? { text, isError: true } : { text }),
+      );
     },
   });
   registerFlow(definition, flow, final);

@@ -95,11 +95,45 @@ describe('answers typed from the declaration', () => {
       input: z.object({}),
       steps,
       output,
-      // literal values need `as const`: TypeScript widens them against a schema's type it has not fixed yet
+      // a literal keeps its type: no `as const`, whether the function takes its arguments or not, sync or async
       final: ({ answers }) =>
-        answers.room
-          ? { text: 'booked', structured: { status: 'booked' as const, id: 1 } }
-          : { text: 'taken', structured: { status: 'taken' as const } },
+        answers.room ? { text: 'booked', structured: { status: 'booked', id: 1 } } : { text: 'taken', structured: { status: 'taken' } },
+      ended: async () => ({ text: 'not booked', structured: { status: 'taken' } }),
+      stopped: () => ({ text: 'stopped', isError: true }),
+    });
+    const tagged = z.object({
+      status: z.enum(['booked', 'taken']),
+      tags: z.array(z.string()),
+      where: z.object({ room: z.enum(['a', 'b']) }),
+    });
+    defineFlowTool({
+      name: 'book',
+      description: 'Books',
+      input: z.object({}),
+      steps,
+      output: tagged,
+      // array and object literals too (they are inferred readonly, which the schema's input type accepts)
+      final: () => ({ text: 'booked', structured: { status: 'booked', tags: ['big', 'quiet'], where: { room: 'a' } } }),
+    });
+    defineFlowTool({
+      name: 'book',
+      description: 'Books',
+      input: z.object({}),
+      steps,
+      output,
+      final: () => ({ text: 'booked', structured: { status: 'booked' } }),
+      // @ts-expect-error: 'maybe' is not a status, in ended either
+      ended: () => ({ text: 'x', structured: { status: 'maybe' } }),
+    });
+    const status: string = 'booked';
+    defineFlowTool({
+      name: 'book',
+      description: 'Books',
+      input: z.object({}),
+      steps,
+      output,
+      // @ts-expect-error: a string is wider than the schema's status
+      final: () => ({ text: 'x', structured: { status } }),
     });
     defineFlowTool({
       name: 'book',
