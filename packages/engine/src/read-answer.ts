@@ -1,5 +1,29 @@
+import type { AnswerSchema } from './elicitation-schema.ts';
 import { issuesText } from './issue-text.ts';
 import type { AnswerEvent, CompiledQuestion } from './questions.ts';
+
+type Checked = { ok: true; value: Record<string, unknown> } | { ok: false; reason: string };
+
+/**
+ * Checks a value against an answer schema through its Standard Schema interface (`~standard.validate`):
+ * the same value and issues as safeParse, without building a ZodError (an Error, whose stack capture is
+ * most of what a refused answer costs). A schema whose checks are async, or throw, is parsed by
+ * safeParse, as before.
+ */
+function check(schema: AnswerSchema, value: unknown): Checked {
+  const result = schema['~standard'].validate(value);
+  if (result instanceof Promise) {
+    result.catch(() => {}); // settled by safeParse below
+    const parsed = schema.safeParse(value);
+    return parsed.success ? { ok: true, value: parsed.data } : { ok: false, reason: issuesText(parsed.error.issues) };
+  }
+  if (result.issues === undefined) return { ok: true, value: result.value as Record<string, unknown> };
+  const issues = result.issues.map((issue) => ({
+    message: issue.message,
+    path: (issue.path ?? []).map((segment) => (typeof segment === 'object' ? segment.key : segment)),
+  }));
+  return { ok: false, reason: issuesText(issues) };
+}
 
 export type ReadAnswer = { kind: 'event'; event: AnswerEvent<string, Record<string, unknown>> } | { kind: 'invalid'; reason: string };
 
@@ -15,9 +39,9 @@ export function readAnswer(raw: unknown, ask: CompiledQuestion): ReadAnswer {
   }
   // the client answers these with the request's own result: there is no decline or cancel
   if (ask.mode === 'sampling' || ask.mode === 'roots') {
-    const parsed = ask.schema.safeParse(raw);
-    if (!parsed.success) return { kind: 'invalid', reason: issuesText(parsed.error.issues) };
-    return { kind: 'event', event: { type: `${key}.accept`, key, content: parsed.data as Record<string, unknown> } };
+    const parsed = check(ask.schema, raw);
+    if (!parsed.ok) return { kind: 'invalid', reason: parsed.reason };
+    return { kind: 'event', event: { type: `${key}.accept`, key, content: parsed.value } };
   }
   const { action, content } = raw as { action?: unknown; content?: unknown };
   switch (action) {
@@ -28,11 +52,9 @@ export function readAnswer(raw: unknown, ask: CompiledQuestion): ReadAnswer {
     case 'accept': {
       // URL mode: accept means the user agreed to open the page; it carries no content
       if (ask.mode === 'url') return { kind: 'event', event: { type: `${key}.accept`, key, content: {} } };
-      const parsed = ask.schema.safeParse(content ?? {});
-      if (!parsed.success) {
-        return { kind: 'invalid', reason: issuesText(parsed.error.issues) };
-      }
-      return { kind: 'event', event: { type: `${key}.accept`, key, content: parsed.data as Record<string, unknown> } };
+      const parsed = check(ask.schema, content ?? {});
+      if (!parsed.ok) return { kind: 'invalid', reason: parsed.reason };
+      return { kind: 'event', event: { type: `${key}.accept`, key, content: parsed.value } };
     }
     default:
       return { kind: 'invalid', reason: `the answer's action was ${quoteAction(action)}, expected accept, decline or cancel` };
