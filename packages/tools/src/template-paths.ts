@@ -6,10 +6,10 @@ import type { ConditionPath } from './conditions.ts';
 type Trim<S extends string> = S extends ` ${infer R}` ? Trim<R> : S extends `${infer R} ` ? Trim<R> : S;
 
 /** The placeholders of a template literal type: `'At {{ when.time }} for {{input.topic}}'` → `'when.time' | 'input.topic'`. */
-export type PlaceholdersOf<T extends string> = T extends `${string}{{${infer P}}}${infer Rest}` ? Trim<P> | PlaceholdersOf<Rest> : never;
+type PlaceholdersOf<T extends string> = T extends `${string}{{${infer P}}}${infer Rest}` ? Trim<P> | PlaceholdersOf<Rest> : never;
 
 /** What a template over `TValues` may name: `input.topic`, `when.date`, `order.…` (a load step's value, any path under it). */
-export type TemplatePath<TValues> = ConditionPath<TValues>;
+type TemplatePath<TValues> = ConditionPath<TValues>;
 
 /** The placeholders of `T` that name nothing the step can read; `TBare` are names allowed alone (`error`). */
 type UnknownPlaceholders<T extends string, TValues, TBare extends string> = Exclude<PlaceholdersOf<T>, TemplatePath<TValues> | TBare>;
