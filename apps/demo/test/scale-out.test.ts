@@ -241,7 +241,24 @@ describe.skipIf(skipPostgres || skipNginx)('three HTTP instances behind nginx, o
   });
 
   it('rotates the key across the instances one restart at a time (add, promote, retire) without breaking a conversation in flight', async () => {
-    const { client } = await connect();
+    // The rotation runs over i1 and i2, nginx routed to them alone: each step's rolling restart then shows
+    // every pair three instances would (one started with the changed key file beside one still running with
+    // the file before it, and one serving alone while the other is down) in 6 restarts instead of 9. i3 sits
+    // it out, running but sent nothing, and starts again with the rotated key file at the end.
+    const rotating = instances.slice(0, 2);
+    const resting = instances[2]!;
+    await proxy.route(rotating.map((instance) => instance.port));
+    try {
+      await rotate(rotating);
+    } finally {
+      await resting.restart();
+      await proxy.route(instances.map((instance) => instance.port));
+    }
+  }, 60_000);
+
+  /** The rotation of the test above, over `rotating` (the instances nginx sends to). */
+  async function rotate(rotating: DemoInstance[]) {
+    const { client, answeredBy } = await connect();
     const [oldKid] = (await keys('list', keyFile)).split(' ');
     const args = { order_id: 'ord_51' };
     let states = await Promise.all([0, 1, 2].map(async () => (await callRound(client, 'refund_order', args)).requestState));
@@ -256,10 +273,11 @@ describe.skipIf(skipPostgres || skipNginx)('three HTTP instances behind nginx, o
     };
     // each step: the key file changes, then each instance in turn stops (rounds go on through the others) and starts with it
     const rollingRestart = async () => {
-      for (const instance of instances) {
+      for (const instance of rotating) {
         expect(await instance.stop()).toBe(0);
         await advance();
-        await restart(instance);
+        await instance.restart();
+        await proxy.route(rotating.map((each) => each.port));
         await advance();
       }
     };
@@ -291,5 +309,7 @@ describe.skipIf(skipPostgres || skipNginx)('three HTTP instances behind nginx, o
       callRound(client, 'refund_order', args, { requestState: sealedWithOld, inputResponses: { confirm: { action: 'decline' } } }),
     );
     expect(refused).toMatchObject({ code: -32602, message: expect.stringContaining('Invalid or expired requestState') });
-  }, 60_000);
+    // both rotating instances took rounds, and only they
+    expect(new Set(answeredBy)).toEqual(new Set(rotating.map((instance) => instance.name)));
+  }
 });
