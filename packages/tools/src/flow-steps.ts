@@ -132,7 +132,8 @@ export interface StepsBuilder<
     const TCancel extends Leave = 'end',
   >(
     name: NewName<K, TSteps>,
-    spec: OrderedFormSpec<TFields, TInput, TSeen, Values<TInput, TLoads & TSeen>> & {
+    // no `if`: a step of one form is reached by the `next` rules before it
+    spec: Omit<OrderedFormSpec<TFields, TInput, TSeen>, 'if'> & {
       /** The question, a template over the input and the answers before (`{{input.topic}}`, `{{when.date}}`). */
       readonly message: CheckedTemplate<TMessage, Values<TInput, TLoads & TSeen>>;
       readonly next?: TNext & CheckedEnds<TNext, Values<TInput, TLoads & TSeen & { [P in K]: FormAnswer<TFields> }>>;

@@ -185,6 +185,8 @@ describe('what a flow declared in order refuses', () => {
             .ask('when', { message: 'Again?', fields: room })
             // @ts-expect-error: no field `atendees` in `when`
             .ask('room', { message: 'Room for {{when.atendees}}?', fields: room })
+            // @ts-expect-error: `if` is for the forms of askAll; a step of one form is reached by `next` rules
+            .ask('cake', { message: 'Cake?', fields: { cake: field.boolean() }, if: { 'when.attendees': { gt: 5 } } })
             // @ts-expect-error: `confirm` is not answered before this step
             .ask('gear', { message: 'Gear {{ confirm.choice }}?', fields: { gear: field.text() } })
             .askAll('more', {
