@@ -153,9 +153,14 @@ export function results(cases: Case[]) {
   };
   /** a's least CPU time per call over the rounds / b's: what each costs with the least interference */
   const minCpu = (a: string, b: string) => Math.min(...byName(a).cpuSamples) / Math.min(...byName(b).cpuSamples);
+  /** 10th percentile of each case's wall µs per call, a over b */
+  const lowWall = (a: string, b: string) => {
+    const p10 = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 10)]!;
+    return p10(byName(a).samples) / p10(byName(b).samples);
+  };
   /** median over rounds of CPU µs per call */
   const cpuUs = (name: string) => median(byName(name).cpuSamples);
-  return { byName, us, gcUs, paired, pairedDiff, pairedNoGc, pairedDiffNoGc, pairedCpu, cpuUs, minCpu };
+  return { byName, us, gcUs, paired, pairedDiff, pairedNoGc, pairedDiffNoGc, pairedCpu, cpuUs, minCpu, lowWall };
 }
 
 export function table(rows: Case[]): void {
