@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { bundleForNode } from './support/bundle.ts';
+import { bundledScript } from './support/bundle.ts';
 import { accept, callRound, type DemoSettings, freshDemoSettings } from './support/demo-client.ts';
 import { ledgerRows, refundsIn } from './support/demo-files.ts';
 import { type DemoProcess, startDemoProcess } from './support/demo-process.ts';
@@ -15,8 +15,8 @@ let server: string;
 let heldRefundServer: string;
 beforeAll(async () => {
   [server, heldRefundServer] = await Promise.all([
-    bundleForNode(new URL('../src/server.ts', import.meta.url), join(bundleDir, 'server.mjs')),
-    bundleForNode(new URL('./fixtures/held-refund-server.ts', import.meta.url), join(bundleDir, 'held-refund-server.mjs')),
+    bundledScript(new URL('../src/server.ts', import.meta.url), bundleDir),
+    bundledScript(new URL('./fixtures/held-refund-server.ts', import.meta.url), bundleDir),
   ]);
 });
 afterAll(() => rmSync(bundleDir, { recursive: true, force: true }));

@@ -11,7 +11,7 @@ import { generateKey } from '@roundtrip/engine';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, skipPostgres, type TestDatabase } from '../../../packages/engine/test/postgres-test-database.ts';
 import { openDemoStores } from '../src/demo-stores.ts';
-import { bundleForNode } from './support/bundle.ts';
+import { bundledScript } from './support/bundle.ts';
 import { accept as acceptOverStdio, callRound, connectDemo, type DemoConnection } from './support/demo-client.ts';
 import { accept, closeDemoEngines, type DemoEngine, demoEngine, done, question, textOf } from './support/demo-engine.ts';
 
@@ -43,7 +43,7 @@ describe.skipIf(skipPostgres)('the demo on PostgreSQL', () => {
     let launcher: string;
     const open: DemoConnection[] = [];
     beforeAll(async () => {
-      launcher = await bundleForNode(new URL('../src/server.ts', import.meta.url), join(bundleDir, 'server.mjs'));
+      launcher = await bundledScript(new URL('../src/server.ts', import.meta.url), bundleDir);
     });
     afterEach(async () => {
       await Promise.all(open.splice(0).map((c) => c.close()));

@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { bundleForNode } from './support/bundle.ts';
+import { bundledScript } from './support/bundle.ts';
 import {
   accept,
   callRound,
@@ -28,7 +28,7 @@ afterEach(async () => {
 const bundleDir = mkdtempSync(join(tmpdir(), 'rt-demo-server-'));
 let launcher: string;
 beforeAll(async () => {
-  launcher = await bundleForNode(new URL('../src/server.ts', import.meta.url), join(bundleDir, 'server.mjs'));
+  launcher = await bundledScript(new URL('../src/server.ts', import.meta.url), bundleDir);
 });
 afterAll(() => rmSync(bundleDir, { recursive: true, force: true }));
 const settingsFor = (): DemoSettings => ({ ...freshDemoSettings(), launcher });

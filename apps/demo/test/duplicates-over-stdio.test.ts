@@ -7,14 +7,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { bundleForNode } from './support/bundle.ts';
+import { bundledScript } from './support/bundle.ts';
 import { accept, callRound, connectDemo, type DemoConnection, type DemoSettings, freshDemoSettings } from './support/demo-client.ts';
 import { ledgerRows, refundsIn } from './support/demo-files.ts';
 
 const bundleDir = mkdtempSync(join(tmpdir(), 'rt-demo-duplicates-'));
 let launcher: string;
 beforeAll(async () => {
-  launcher = await bundleForNode(new URL('../src/server.ts', import.meta.url), join(bundleDir, 'server.mjs'));
+  launcher = await bundledScript(new URL('../src/server.ts', import.meta.url), bundleDir);
 });
 afterAll(() => rmSync(bundleDir, { recursive: true, force: true }));
 

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { bundleForNode } from './support/bundle.ts';
+import { bundledScript } from './support/bundle.ts';
 import {
   accept,
   callRound,
@@ -24,7 +24,7 @@ import { refundsIn } from './support/demo-files.ts';
 const bundleDir = mkdtempSync(join(tmpdir(), 'rt-demo-locked-'));
 let launcher: string;
 beforeAll(async () => {
-  launcher = await bundleForNode(new URL('../src/server.ts', import.meta.url), join(bundleDir, 'server.mjs'));
+  launcher = await bundledScript(new URL('../src/server.ts', import.meta.url), bundleDir);
 });
 afterAll(() => rmSync(bundleDir, { recursive: true, force: true }));
 

@@ -6,7 +6,7 @@ import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { OrdersStore } from '../src/orders-store.ts';
 import { openSqliteOrdersStore } from '../src/sqlite-orders-store.ts';
-import { bundleForNode } from './support/bundle.ts';
+import { bundledScript } from './support/bundle.ts';
 
 /** The schema of the first version of the demo, whose files must still open. */
 const FIRST_VERSION_SCHEMA = `
@@ -117,7 +117,7 @@ describe('refundOrder on a SQLite file', () => {
   it('refunds at most once when several processes race on the same file', async () => {
     await open().close(); // create and seed first, so the race is only about the refund
     // bundled to plain JavaScript, so six processes start in a tenth of a second each instead of loading tsx
-    const child = await bundleForNode(new URL('./fixtures/refund-in-child.ts', import.meta.url), join(dir, 'refund-in-child.mjs'));
+    const child = await bundledScript(new URL('./fixtures/refund-in-child.ts', import.meta.url), join(dir, 'bundle'));
     const contenders = 4;
 
     const children = Array.from({ length: contenders }, (_, i) =>

@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../../packages/cli/src/index.ts';
 import { createTestDatabase, skipPostgres, type TestDatabase } from '../../../packages/engine/test/postgres-test-database.ts';
 import { openDemoStores } from '../src/demo-stores.ts';
-import { bundleForNode } from './support/bundle.ts';
+import { bundledScript } from './support/bundle.ts';
 import { accept, callRound, type RawRoundResult, refusal } from './support/demo-client.ts';
 import { type DemoInstance, startInstances } from './support/demo-instances.ts';
 import { hasNginx, type NginxProxy, startNginx } from './support/nginx-proxy.ts';
@@ -95,7 +95,7 @@ describe.skipIf(skipPostgres || skipNginx)('three HTTP instances behind nginx, o
     const [stores, ledger, launcher] = await Promise.all([
       db.freshSchema(),
       db.freshSchema(),
-      bundleForNode(new URL('../src/http-server.ts', import.meta.url), join(dir, 'http-server.mjs')),
+      bundledScript(new URL('../src/http-server.ts', import.meta.url), join(dir, 'bundle')),
     ]);
     dbUrl = stores.url;
     ledgerSchema = ledger.schema;

@@ -20,7 +20,7 @@ let bundled: BundledCli;
 let served: HttpMcpServer;
 let home: string;
 beforeAll(async () => {
-  [bundled, served] = await Promise.all([bundleCli('trip-definitions'), startHttpMcpServer()]);
+  [bundled, served] = await Promise.all([bundleCli(), startHttpMcpServer()]);
   home = mkdtempSync(join(tmpdir(), 'roundtrip-call-'));
 });
 afterAll(async () => {

@@ -20,7 +20,7 @@ let bundled: BundledCli;
 beforeAll(async () => {
   if (!hasTmux && required)
     throw new Error("These tests drive the terminal host in tmux, which is missing: install it with 'apt-get install -y tmux'.");
-  if (hasTmux) bundled = await bundleCli('trip-definitions');
+  if (hasTmux) bundled = await bundleCli();
 });
 afterAll(() => bundled?.remove());
 const panes: TmuxPane[] = [];

@@ -20,7 +20,7 @@ beforeAll(async () => {
   home = mkdtempSync(join(tmpdir(), 'roundtrip-answer-timeout-'));
   keyFile = join(home, 'answer-timeout.key');
   expect((await runCommand(['keys', 'new', keyFile], { cwd: here })).code).toBe(0);
-  bundled = await bundleCli('answer-timeout-definitions');
+  bundled = await bundleCli();
 });
 afterAll(() => {
   bundled.remove();

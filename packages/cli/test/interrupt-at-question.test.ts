@@ -11,7 +11,7 @@ const here = fileURLToPath(new URL('.', import.meta.url));
 const key = randomBytes(32).toString('base64url');
 let bundled: BundledCli;
 beforeAll(async () => {
-  bundled = await bundleCli('trip-definitions');
+  bundled = await bundleCli();
 });
 afterAll(() => bundled.remove());
 beforeEach(() => void vi.stubEnv('NO_COLOR', '1'));

@@ -14,7 +14,7 @@ import { BIN, connectStdio, FIXTURES, type StdioConnection } from './fixtures/sp
 const MODULE = join(FIXTURES, 'serve-definitions.ts');
 let bundled: BundledCli;
 beforeAll(async () => {
-  bundled = await bundleCli('serve-definitions');
+  bundled = await bundleCli();
 });
 afterAll(() => bundled.remove());
 const temps: string[] = [];

@@ -15,7 +15,7 @@ import { FIXTURES } from './fixtures/spawn-cli.ts';
 const MODULE = join(FIXTURES, 'serve-definitions.ts');
 let bundled: BundledCli;
 beforeAll(async () => {
-  bundled = await bundleCli('serve-definitions');
+  bundled = await bundleCli();
 });
 afterAll(() => bundled.remove());
 const temps: string[] = [];

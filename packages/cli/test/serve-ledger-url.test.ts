@@ -9,7 +9,7 @@ import { type BundledCli, bundleCli } from './fixtures/bundled-cli.ts';
 
 let bundled: BundledCli;
 beforeAll(async () => {
-  bundled = await bundleCli('serve-definitions');
+  bundled = await bundleCli();
 });
 afterAll(() => bundled.remove());
 

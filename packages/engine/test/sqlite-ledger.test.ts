@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createBundles } from '../../mcp/test/fixtures/bundle-script.ts';
+import { createBundles } from '../../mcp/test/fixtures/suite-bundle.ts';
 import type { EffectRecord } from '../src/effect-ledger.ts';
 import { createSqliteLedger, type SqliteLedger, type SqliteLedgerOptions } from '../src/sqlite/index.ts';
 import { describeLedgerContract } from './ledger-contract.ts';

@@ -7,7 +7,7 @@ import { createMemoryLedger, generateKey } from '@roundtrip/engine';
 import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
 import { defaultKeyFilePath, defaultLedgerPath, RoundtripConfigError, resolveServerSettings } from '../src/node/index.ts';
 import { openLedger } from '../src/node/open-ledger.ts';
-import { createBundles } from './fixtures/bundle-script.ts';
+import { createBundles } from './fixtures/suite-bundle.ts';
 
 const folders: string[] = [];
 const tempDir = () => {

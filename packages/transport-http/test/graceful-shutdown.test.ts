@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { generateKey } from '@roundtrip/engine';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { createBundles } from '../../mcp/test/fixtures/bundle-script.ts';
+import { createBundles } from '../../mcp/test/fixtures/suite-bundle.ts';
 import { closeAll, connectModern } from './support/http-host.ts';
 
 const bundles = createBundles();

@@ -4,7 +4,7 @@
 import { join } from 'node:path';
 import { generateKey } from '@roundtrip/engine';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createBundles } from '../../mcp/test/fixtures/bundle-script.ts';
+import { createBundles } from '../../mcp/test/fixtures/suite-bundle.ts';
 import { type RawServer, spawnRawServer } from './fixtures/spawn-raw-server.ts';
 
 const bundles = createBundles();

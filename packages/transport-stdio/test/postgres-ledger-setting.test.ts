@@ -8,7 +8,7 @@ import { resolveServerSettings } from '@roundtrip/mcp/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, skipPostgres, type TestDatabase } from '../../engine/test/postgres-test-database.ts';
 import { refusedPort } from '../../engine/test/refused-port.ts';
-import { createBundles } from '../../mcp/test/fixtures/bundle-script.ts';
+import { createBundles } from '../../mcp/test/fixtures/suite-bundle.ts';
 import { type RawServer, spawnRawServer } from './fixtures/spawn-raw-server.ts';
 
 const bundles = createBundles();

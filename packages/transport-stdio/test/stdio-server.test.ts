@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateKey } from '@roundtrip/engine';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createBundles } from '../../mcp/test/fixtures/bundle-script.ts';
+import { createBundles } from '../../mcp/test/fixtures/suite-bundle.ts';
 import { startInProcess } from './fixtures/in-process-server.ts';
 import { modernMeta, type RawServer, spawnRawServer } from './fixtures/spawn-raw-server.ts';
 
