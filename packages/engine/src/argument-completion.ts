@@ -1,6 +1,7 @@
 // Argument completion (`completion/complete`): values offered for a prompt argument or a resource template's
 // variable as the user types it. Declared beside the definition, checked once, answered by the engine.
 import type { ProblemList } from './definition-error.ts';
+import { logRoundEvent } from './engine-events.ts';
 import { clip } from './issue-text.ts';
 import { type EngineLogEntry, ErrorCode, type StepError } from './step-outcome.ts';
 import type { CompleteResult } from './wire-shapes.ts';
@@ -100,7 +101,7 @@ const error = (code: number, message: string): CompletionOutcome => ({ type: 'er
 async function completeArgument(
   of: { owner: string; label: string; completion: DefinitionCompletion },
   request: CompletionRequest,
-  log: (entry: EngineLogEntry) => void,
+  log: ((entry: EngineLogEntry) => void) | undefined,
 ): Promise<CompletionOutcome> {
   const { owner, completion } = of;
   const { name, value } = request.argument;
@@ -127,8 +128,8 @@ async function completeArgument(
         );
       values = found;
     } catch (cause) {
-      const message = `completing '${name}' of ${owner} failed: ${(cause as Error)?.message ?? String(cause)}`;
-      log({ level: 'error', event: 'completion_failed', message, target: of.label, error: cause });
+      const event = { level: 'error', event: 'completion_failed', code: 'completer_threw', name, owner, error: cause } as const;
+      if (log) logRoundEvent(log, of.label, undefined, event);
       return error(ErrorCode.InternalError, `Completing '${name}' of ${owner} failed on the server; the details are in the server's log.`);
     }
   }
@@ -152,7 +153,7 @@ export function engineCompletion(
   prompts: ReadonlyMap<string, Completable>,
   resources: ReadonlyMap<string, Completable>,
   completionOf: (definition: Completable) => { owner: string; completion?: DefinitionCompletion | undefined },
-  log: (entry: EngineLogEntry) => void,
+  log: ((entry: EngineLogEntry) => void) | undefined,
 ) {
   const templates = () => [...resources.values()].flatMap((r) => (r.uriTemplate === undefined ? [] : [r.uriTemplate]));
   return {

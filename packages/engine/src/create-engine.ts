@@ -397,6 +397,6 @@ export function createEngine(options: EngineOptions): Engine {
     callTool,
     getPrompt,
     readResource,
-    ...engineCompletion(prompts, resources, (d) => internalsOf(d), options.log ?? (() => {})),
+    ...engineCompletion(prompts, resources, (d) => internalsOf(d), options.log),
   };
 }

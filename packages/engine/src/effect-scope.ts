@@ -1,5 +1,5 @@
 import type { EffectLedger } from './effect-ledger.ts';
-import type { EngineLogEntry } from './step-outcome.ts';
+import type { RoundEvent } from './engine-events.ts';
 
 /** What an effect needs to know about the round it runs in. One per request; `inflight` is shared by the engine. */
 export interface EffectScope {
@@ -10,7 +10,8 @@ export interface EffectScope {
   readonly now: () => number;
   /** A record left `running` for longer than this is taken as orphaned: its outcome is unknown. */
   readonly orphanAfterMs: number;
-  readonly log: (entry: Omit<EngineLogEntry, 'target'>) => void;
+  /** The round's log (the entry is built only when the engine has one). */
+  readonly log: (event: RoundEvent) => void;
 }
 
 // keyed by the actor system of one request's root actor; every invoked child receives that system.

@@ -10,7 +10,7 @@ import type { EngineLogEntry } from './step-outcome.ts';
 /** What one question-asking mode is called in a log line: `form elicitation`, `sampling (sampling/createMessage)`. */
 type ModeSupport = string;
 
-/** One entry of a round, as data. `target` and `run` are added when it is logged. */
+/** One entry of the engine's log, as data. `target` and `run` are added when it is logged. */
 export type RoundEvent =
   | {
       level: 'warn';
@@ -49,7 +49,27 @@ export type RoundEvent =
       key: string;
       reason: string;
     }
-  | { level: 'info'; event: 'answer_ignored'; code: 'question_changed'; key: string };
+  | { level: 'info'; event: 'answer_ignored'; code: 'question_changed'; key: string }
+  | EffectEvent
+  | { level: 'error'; event: 'completion_failed'; code: 'completer_threw'; name: string; owner: string; error: unknown };
+
+/** What an at-most-once effect tells the operator (once-effect.ts). */
+type EffectEvent =
+  | {
+      level: 'warn';
+      event: 'effect_outcome_unknown';
+      /** `process_stopped`: the process that claimed it stopped; `never_recorded`: its claim is older than the round's limit. */
+      code: 'process_stopped' | 'never_recorded';
+      effect: string;
+      /** What the machine is told too (EffectOutcomeUnknownError). */
+      detail: string;
+    }
+  | { level: 'info'; event: 'effect_waiting'; code: 'started_elsewhere'; effect: string; since: number }
+  | { level: 'info'; event: 'effect_duplicate'; code: 'running_here'; effect: string }
+  /** `thrown`: what the effect threw (its text is in the line; no stack is printed under it). */
+  | { level: 'warn'; event: 'effect_failed'; code: 'effect_threw'; effect: string; thrown: unknown }
+  | { level: 'error'; event: 'effect_record_failed'; code: 'record_failed'; effect: string; ran: boolean; thrown: unknown }
+  | { level: 'info'; event: 'effect_recorded'; code: 'recorded'; effect: string; ok: boolean };
 
 /** A round's entry as the log receives it: the data, where it happened, and its text. */
 type LoggedRoundEvent = RoundEvent & { readonly message: string; readonly target: string; readonly run?: string };
@@ -111,6 +131,20 @@ function roundEventText(e: RoundEvent): string {
         : `answer to '${e.key}' not accepted: ${e.reason}`;
     case 'answer_ignored':
       return `answer to '${e.key}' ignored: the question it answers is no longer the one being asked`;
+    case 'effect_outcome_unknown':
+      return e.detail;
+    case 'effect_waiting':
+      return `effect '${e.effect}' was started at ${new Date(e.since).toISOString()} by another round; waiting for its outcome`;
+    case 'effect_duplicate':
+      return `effect '${e.effect}' is already running in this process; waiting for its outcome`;
+    case 'effect_failed':
+      return `effect '${e.effect}' failed: ${errorText(e.thrown)}`;
+    case 'effect_record_failed':
+      return `effect '${e.effect}' ${e.ran ? 'ran' : 'failed'}, but its outcome could not be recorded; its record stays running: ${errorText(e.thrown)}`;
+    case 'effect_recorded':
+      return `effect '${e.effect}' ${e.ok ? 'done' : 'failed'} and recorded`;
+    case 'completion_failed':
+      return `completing '${e.name}' of ${e.owner} failed: ${(e.error as Error)?.message ?? String(e.error)}`;
   }
 }
 

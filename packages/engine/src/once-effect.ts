@@ -3,7 +3,6 @@ import { ConfirmedValueChangedError } from './confirmed-value.ts';
 import { canonicalJson } from './digest.ts';
 import type { EffectKey, EffectOutcome } from './effect-ledger.ts';
 import { type EffectScope, effectScopeOf } from './effect-scope.ts';
-import { errorText } from './error-text.ts';
 import { firstNonJson } from './json-value.ts';
 import type { JsonValue } from './wire-shapes.ts';
 
@@ -82,18 +81,14 @@ async function waitForRecord(scope: EffectScope, key: EffectKey, startedAt: numb
         : undefined;
     if (unknown) {
       // the machine may handle the error (read its store again); the operator hears of it either way
-      scope.log({ level: 'warn', event: 'effect_outcome_unknown', message: unknown, run: key.run });
+      const code = record?.abandoned ? 'process_stopped' : 'never_recorded';
+      scope.log({ level: 'warn', event: 'effect_outcome_unknown', code, effect: key.effect, detail: unknown });
       throw new EffectOutcomeUnknownError(unknown);
     }
     if (signal.aborted) throw new Error(`Stopped while waiting for effect '${key.effect}' started by another round.`);
     if (!waiting) {
       waiting = true;
-      scope.log({
-        level: 'info',
-        event: 'effect_waiting',
-        message: `effect '${key.effect}' was started at ${new Date(since).toISOString()} by another round; waiting for its outcome`,
-        run: key.run,
-      });
+      scope.log({ level: 'info', event: 'effect_waiting', code: 'started_elsewhere', effect: key.effect, since });
     }
     await new Promise((resolve) => setTimeout(resolve, delay));
     delay = Math.min(delay * 2, 200);
@@ -138,26 +133,16 @@ async function runOnce(
     outcome = { ok: false, error: error instanceof Error ? error.message : String(error) };
     thrown = { error };
     // the machine may handle the failure (and the round end well): the operator hears why it failed either way
-    scope.log({ level: 'warn', event: 'effect_failed', message: `effect '${key.effect}' failed: ${errorText(error)}`, run: key.run });
+    scope.log({ level: 'warn', event: 'effect_failed', code: 'effect_threw', effect: key.effect, thrown: error });
   }
   try {
     await scope.ledger.complete(key, outcome, scope.now());
   } catch (error) {
     // said here too: the round may have ended (aborted) while the effect ran, and then nobody else hears of it
-    scope.log({
-      level: 'error',
-      event: 'effect_record_failed',
-      message: `effect '${key.effect}' ${outcome.ok ? 'ran' : 'failed'}, but its outcome could not be recorded; its record stays running: ${errorText(error)}`,
-      run: key.run,
-    });
+    scope.log({ level: 'error', event: 'effect_record_failed', code: 'record_failed', effect: key.effect, ran: outcome.ok, thrown: error });
     throw error;
   }
-  scope.log({
-    level: 'info',
-    event: 'effect_recorded',
-    message: `effect '${key.effect}' ${outcome.ok ? 'done' : 'failed'} and recorded`,
-    run: key.run,
-  });
+  scope.log({ level: 'info', event: 'effect_recorded', code: 'recorded', effect: key.effect, ok: outcome.ok });
   if (thrown) throw thrown.error;
   return outcome.ok ? outcome.value : undefined;
 }
@@ -180,12 +165,7 @@ export function guardEffect(logic: AnyActorLogic, spec: EffectSpec): AnyActorLog
     const local = `${key.run}\u0000${key.effect}`;
     const running = scope.inflight.get(local);
     if (running) {
-      scope.log({
-        level: 'info',
-        event: 'effect_duplicate',
-        message: `effect '${effect}' is already running in this process; waiting for its outcome`,
-        run: key.run,
-      });
+      scope.log({ level: 'info', event: 'effect_duplicate', code: 'running_here', effect });
       try {
         return await running;
       } catch (error) {

@@ -27,7 +27,7 @@ export function createRoundActor(round: Round<unknown>, snapshot: CompactSnapsho
     inflight: ctx.inflight,
     now: ctx.now,
     orphanAfterMs: ctx.settleTimeoutMs * 2,
-    log: ctx.log ? (entry) => ctx.log!({ target: target.label, ...entry }) : NO_LOG,
+    log: ctx.log ? (event) => note(round, event) : NO_LOG,
   });
   actor.subscribe(HANDLED);
   if (request.onProgress) reportProgress(round, actor, request.onProgress);

@@ -118,12 +118,20 @@ describe('argument completion', () => {
     const pending = ask(engine, { ref: { type: 'ref/resource', uri: 'dirs://{name}' }, argument: { name: 'name', value: '' } });
     failing.reject(new Error('the folder index is offline'));
     expect((await pending).type).toBe('error');
-    expect(logs.filter((e) => e.event === 'completion_failed').map((e) => [e.target, e.message])).toEqual([
-      [
-        'resource files://{name}',
-        "completing 'name' of Resource 'file' failed: it returned a list that holds more than strings; return a list of strings",
-      ],
-      ['resource dirs://{name}', "completing 'name' of Resource 'dir' failed: the folder index is offline"],
+    expect(logs.filter((e) => e.event === 'completion_failed')).toEqual([
+      expect.objectContaining({
+        code: 'completer_threw',
+        target: 'resource files://{name}',
+        name: 'name',
+        owner: "Resource 'file'",
+        error: new Error('it returned a list that holds more than strings; return a list of strings'),
+      }),
+      expect.objectContaining({
+        code: 'completer_threw',
+        target: 'resource dirs://{name}',
+        owner: "Resource 'dir'",
+        error: new Error('the folder index is offline'),
+      }),
     ]);
   });
 

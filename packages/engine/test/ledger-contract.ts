@@ -113,7 +113,7 @@ export function describeLedgerContract(name: string, freshStore: () => Promise<L
         expect(complete(await confirm())).toEqual(first);
         expect(refunds.runs).toBe(1);
         expect(logs.filter((e) => e.event === 'effect_recorded')).toEqual([
-          expect.objectContaining({ level: 'info', target: 'tool refund_order', message: "effect 'refund' done and recorded" }),
+          expect.objectContaining({ level: 'info', target: 'tool refund_order', code: 'recorded', effect: 'refund', ok: true }),
         ]);
       });
 
@@ -157,7 +157,7 @@ export function describeLedgerContract(name: string, freshStore: () => Promise<L
         expect(first.result.structuredContent).toEqual({ refundId: null, error: 'Error: card declined (attempt 1)' });
         expect(complete(await confirm())).toEqual(first);
         expect(refunds.runs).toBe(1);
-        expect(logs).toContainEqual(expect.objectContaining({ event: 'effect_recorded', message: "effect 'refund' failed and recorded" }));
+        expect(logs).toContainEqual(expect.objectContaining({ event: 'effect_recorded', code: 'recorded', effect: 'refund', ok: false }));
       });
 
       it('treats a new call (no requestState) as a new run, which runs the effect again', async () => {
