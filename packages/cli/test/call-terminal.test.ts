@@ -1,7 +1,10 @@
 // `roundtrip call` and `roundtrip chat` in a real pseudo-terminal (tmux): a person types the answers,
-// presses Enter for defaults and Ctrl-C to cancel. The command and its server (the command's own `serve`
-// of a module, given after `--`) are the bundled ones (see bundled-cli.ts): each starts in a fraction of
-// the time the workspace bin takes; call-command.test.ts runs `call <module>.ts` through the real bin.
+// presses Enter for defaults and Ctrl-C to cancel. The command is the bundled one (see bundled-cli.ts),
+// started in a fraction of the time the workspace bin takes; call-command.test.ts runs `call <module>.ts`
+// through the real bin. `call` on 2026-07-28 asks the trip definitions served over HTTP in this process
+// (--url, http-mcp-server.ts): what the terminal shows does not depend on the transport, and no second
+// process starts; `chat` on 2025-11-25 starts its server over stdio, the command's own `serve` of the
+// bundled module given after `--`, and the cancelled call a server that never answers.
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, watch } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,6 +12,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type BundledCli, bundleCli } from './fixtures/bundled-cli.ts';
+import { type HttpMcpServer, startHttpMcpServer } from './fixtures/http-mcp-server.ts';
 import { hasTmux, openTmuxPane, type TmuxPane } from './fixtures/tmux-pane.ts';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
@@ -17,12 +21,16 @@ const env = { ROUNDTRIP_KEY: randomBytes(32).toString('base64url'), ROUNDTRIP_LE
 const required = process.env.CI === 'true';
 if (!hasTmux && !required) process.stderr.write("skipping the terminal host's tmux tests: no tmux on PATH (apt-get install -y tmux)\n");
 let bundled: BundledCli;
+let served: HttpMcpServer | undefined;
 beforeAll(async () => {
   if (!hasTmux && required)
     throw new Error("These tests drive the terminal host in tmux, which is missing: install it with 'apt-get install -y tmux'.");
-  if (hasTmux) bundled = await bundleCli();
+  if (hasTmux) [bundled, served] = await Promise.all([bundleCli(), startHttpMcpServer()]);
 });
-afterAll(() => bundled?.remove());
+afterAll(async () => {
+  bundled?.remove();
+  await served?.close();
+});
 const panes: TmuxPane[] = [];
 afterEach(() => {
   for (const pane of panes.splice(0)) pane.close();
@@ -42,19 +50,20 @@ function fileShows(path: string, text: string): Promise<void> {
   });
 }
 
-/** `roundtrip <args…> -- <the bundled serve of trip-definitions>` in a new pane. */
+/** `roundtrip <args…>` in a new pane. */
 function open(...args: string[]) {
-  const pane = openTmuxPane([...bundled.launcher, ...args, '--', ...bundled.launcher, 'serve', bundled.module('trip-definitions')], {
-    cwd: here,
-    env,
-  });
+  const pane = openTmuxPane([...bundled.launcher, ...args], { cwd: here, env });
   panes.push(pane);
   return pane;
 }
+/** The trip definitions served over HTTP in this process. */
+const overHttp = () => ['--url', served!.url];
+/** `-- <the bundled serve of trip-definitions>`: a server process over stdio. */
+const overStdio = () => ['--', ...bundled.launcher, 'serve', bundled.module('trip-definitions')];
 
 describe.skipIf(!hasTmux && !required)('the terminal host in a pseudo-terminal', { timeout: 120_000 }, () => {
   it('call: asks the arguments, both questions, re-asks with the reason, and prints the result', async () => {
-    const pane = open('call', 'plan_trip');
+    const pane = open('call', 'plan_trip', ...overHttp());
     await pane.waitFor('Arguments of tool plan_trip');
     await pane.waitFor('traveller *');
     pane.line('Ada');
@@ -80,7 +89,7 @@ describe.skipIf(!hasTmux && !required)('the terminal host in a pseudo-terminal',
   });
 
   it('call: Ctrl-C at a field cancels the question and interrupts the command: no result, exit 130', async () => {
-    const pane = open('call', 'plan_trip', '--args', '{"traveller":"Bo"}');
+    const pane = open('call', 'plan_trip', '--args', '{"traveller":"Bo"}', ...overHttp());
     await pane.waitFor('City *');
     pane.keys('C-c');
     const shown = await pane.waitFor('roundtrip call: interrupted.');
@@ -121,7 +130,7 @@ describe.skipIf(!hasTmux && !required)('the terminal host in a pseudo-terminal',
   });
 
   it('chat: lists what the server offers, runs a prompt and a resource template, and quits on Ctrl-D', async () => {
-    const pane = open('chat', '--era', '2025-11-25');
+    const pane = open('chat', '--era', '2025-11-25', ...overStdio());
     const menu = await pane.waitFor('roundtrip>');
     expect(menu).toContain('Connected to trips 1.2.3 (protocol 2025-11-25)');
     expect(menu).toContain('1  plan_trip — Plan a trip');
