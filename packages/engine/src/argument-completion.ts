@@ -1,7 +1,7 @@
 // Argument completion (`completion/complete`): values offered for a prompt argument or a resource template's
 // variable as the user types it. Declared beside the definition, checked once, answered by the engine.
 import type { ProblemList } from './definition-error.ts';
-import { logRoundEvent } from './engine-events.ts';
+import { logEngineEvent } from './engine-events.ts';
 import { clip } from './issue-text.ts';
 import { type EngineLogEntry, ErrorCode, type StepError } from './step-outcome.ts';
 import type { CompleteResult } from './wire-shapes.ts';
@@ -129,7 +129,7 @@ async function completeArgument(
       values = found;
     } catch (cause) {
       const event = { level: 'error', event: 'completion_failed', code: 'completer_threw', name, owner, error: cause } as const;
-      if (log) logRoundEvent(log, of.label, undefined, event);
+      if (log) logEngineEvent(log, of.label, undefined, event);
       return error(ErrorCode.InternalError, `Completing '${name}' of ${owner} failed on the server; the details are in the server's log.`);
     }
   }

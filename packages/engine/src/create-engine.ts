@@ -17,6 +17,7 @@ import type { RoundRequest, StepContext, StepTarget } from './round-types.ts';
 import { runStep } from './run-step.ts';
 import { TAG_BYTES } from './state-envelope.ts';
 import { type EngineLogEntry, ErrorCode, type StepOutcome } from './step-outcome.ts';
+import { tagCache } from './tag-cache.ts';
 import type { CallToolResult, GetPromptResult, ReadResourceResult, ToolAnnotations, ToolInputSchema } from './wire-shapes.ts';
 
 /** The limits of every round; each has a default. */
@@ -211,8 +212,10 @@ export function createEngine(options: EngineOptions): Engine {
   if (!options.keyring)
     throw definitionError(['createEngine', 'keyring'], 'invalid_key', 'no keyring was given.', 'Pass createKeyring([key]).');
 
-  const principalTags = new Map<string, Uint8Array>();
-  const argsTags = new Map<string, Uint8Array>();
+  // tags that stay the same from request to request, computed once (targets are the definitions' own)
+  const principalTag = tagCache(TAG_BYTES.sub);
+  const argsTag = tagCache(TAG_BYTES.args);
+  const targetTag = tagCache(TAG_BYTES.target, Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY);
   const ctx: StepContext = {
     keyring: options.keyring,
     audienceTag: digestBytes(`aud\0${options.audience}`, TAG_BYTES.aud),
@@ -226,37 +229,9 @@ export function createEngine(options: EngineOptions): Engine {
     inflight: new Map(),
     ...(options.inspect ? { inspect: options.inspect, inspectAnswers: options.inspectAnswers ?? 'masked' } : {}),
     ...(options.inspectActors ? { inspectActors: options.inspectActors } : {}),
-    principalTag: (principal) => {
-      let tag = principalTags.get(principal);
-      if (!tag) {
-        if (principalTags.size >= 256) principalTags.clear();
-        tag = digestBytes(`sub\0${principal}`, TAG_BYTES.sub);
-        principalTags.set(principal, tag);
-      }
-      return tag;
-    },
-    // the same arguments come back every round of a conversation: the digest of short ones is kept (256 at most)
-    argsTag: (scope, args) => {
-      const text = `${scope}\0${canonicalJson(args)}`;
-      let tag = argsTags.get(text);
-      if (!tag) {
-        tag = digestBytes(text, TAG_BYTES.args);
-        if (text.length > 1024) return tag;
-        if (argsTags.size >= 256) argsTags.clear();
-        argsTags.set(text, tag);
-      }
-      return tag;
-    },
-  };
-  // tags that stay the same from request to request, computed once
-  const targetTags = new Map<string, Uint8Array>();
-  const targetTag = (scope: string) => {
-    let tag = targetTags.get(scope);
-    if (!tag) {
-      tag = digestBytes(scope, TAG_BYTES.target);
-      targetTags.set(scope, tag);
-    }
-    return tag;
+    principalTag: (principal) => principalTag(`sub\0${principal}`),
+    // the same arguments come back every round of a conversation
+    argsTag: (scope, args) => argsTag(`${scope}\0${canonicalJson(args)}`),
   };
   const rpcError = <T>(code: number, message: string, data?: Record<string, string | string[]>): StepOutcome<T> => ({
     type: 'error',

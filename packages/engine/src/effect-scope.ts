@@ -1,5 +1,5 @@
 import type { EffectLedger } from './effect-ledger.ts';
-import type { RoundEvent } from './engine-events.ts';
+import type { EngineEvent } from './engine-events.ts';
 
 /** What an effect needs to know about the round it runs in. One per request; `inflight` is shared by the engine. */
 export interface EffectScope {
@@ -11,7 +11,7 @@ export interface EffectScope {
   /** A record left `running` for longer than this is taken as orphaned: its outcome is unknown. */
   readonly orphanAfterMs: number;
   /** The round's log (the entry is built only when the engine has one). */
-  readonly log: (event: RoundEvent) => void;
+  readonly log: (event: EngineEvent) => void;
 }
 
 // keyed by the actor system of one request's root actor; every invoked child receives that system.

@@ -1,6 +1,6 @@
 // What the engine tells the operator about a round, as typed data: one member per kind of entry
 // (`event`), each with a stable reason `code` and the facts the entry's text is made of. The text is
-// made from the data (roundEventText) only when the engine was given a log; without one no entry is
+// made from the data (engineEventText) only when the engine was given a log; without one no entry is
 // built at all. Tests and log readers match `event` and `code`, not the wording.
 import { errorText } from './error-text.ts';
 import type { NonJson } from './json-value.ts';
@@ -11,7 +11,7 @@ import type { EngineLogEntry } from './step-outcome.ts';
 type ModeSupport = string;
 
 /** One entry of the engine's log, as data. `target` and `run` are added when it is logged. */
-export type RoundEvent =
+export type EngineEvent =
   | {
       level: 'warn';
       event: 'state_rejected';
@@ -72,7 +72,7 @@ type EffectEvent =
   | { level: 'info'; event: 'effect_recorded'; code: 'recorded'; effect: string; ok: boolean };
 
 /** A round's entry as the log receives it: the data, where it happened, and its text. */
-type LoggedRoundEvent = RoundEvent & { readonly message: string; readonly target: string; readonly run?: string };
+type LoggedEngineEvent = EngineEvent & { readonly message: string; readonly target: string; readonly run?: string };
 
 /** One argument of a machine's log() action as text. */
 const logText = (value: unknown): string => {
@@ -87,7 +87,7 @@ const logText = (value: unknown): string => {
 const STOPPED = 'invoked work still running was stopped (an at-most-once effect runs on, and its outcome is recorded)';
 
 /** The text of an entry, as the operator reads it. */
-function roundEventText(e: RoundEvent): string {
+function engineEventText(e: EngineEvent): string {
   switch (e.event) {
     case 'state_rejected':
       return `${e.state} refused (${e.reason}): ${e.detail}`;
@@ -149,8 +149,8 @@ function roundEventText(e: RoundEvent): string {
 }
 
 /** Hands an entry to the log with its place and text; call only when there is a log. */
-export function logRoundEvent(log: (entry: EngineLogEntry) => void, target: string, run: string | undefined, e: RoundEvent): void {
-  const entry = { ...e, target, message: roundEventText(e) } as LoggedRoundEvent;
+export function logEngineEvent(log: (entry: EngineLogEntry) => void, target: string, run: string | undefined, e: EngineEvent): void {
+  const entry = { ...e, target, message: engineEventText(e) } as LoggedEngineEvent;
   if (run) (entry as { run?: string }).run = run;
   log(entry);
 }

@@ -38,7 +38,7 @@ export type { DefinitionView, QuestionView } from './describe-definition.ts';
 export { describeDefinition } from './describe-definition.ts';
 export type { EffectKey, EffectLedger, EffectOutcome, EffectRecord } from './effect-ledger.ts';
 export type { AnswerSchema } from './elicitation-schema.ts';
-export type { RoundEvent as EngineEvent } from './engine-events.ts';
+export type { EngineEvent } from './engine-events.ts';
 export type { Keyring } from './keyring.ts';
 export { createKeyring, generateKey, KEY_BYTES, parseKey } from './keyring.ts';
 export type { MachineMigration, MachineMigrations, MigrationSnapshot, SnapshotValue } from './machine-migrations.ts';
