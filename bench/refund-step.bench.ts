@@ -36,7 +36,7 @@ import { createRefundOrderTool, memoryOrdersStore } from './refund-tool.ts';
 import { buildGuard, GUARD_ROUNDS, guardLines } from './round-guard.ts';
 
 const repoRoot = fileURLToPath(new URL('..', import.meta.url));
-/** `pnpm bench --guard`: only the round/floor guard (about 25 s), as .ci/run runs it. */
+/** `pnpm bench --guard`: only the round/floor guard (15 – 30 s), as .ci/run runs it. */
 const GUARD_ONLY = process.argv.includes('--guard');
 const dir = mkdtempSync(join(tmpdir(), 'roundtrip-bench-'));
 const AUDIENCE = 'bench';
