@@ -161,6 +161,17 @@ function take(r: Reader, n: number): Uint8Array {
   return part;
 }
 
+/** A few bytes of UTF-8 as text (a machine version, a question key): ASCII read directly, the rest decoded. */
+function shortText(bytes: Uint8Array): string {
+  let text = '';
+  for (let i = 0; i < bytes.length; i++) {
+    const b = bytes[i]!;
+    if (b >= 0x80) return decoder.decode(bytes);
+    text += String.fromCharCode(b);
+  }
+  return text;
+}
+
 /** The next byte. */
 function byte(r: Reader): number {
   if (r.at >= r.bytes.length) throw new RangeError('envelope truncated');
@@ -184,14 +195,14 @@ export function decodeEnvelope(bytes: Uint8Array): StateEnvelope | { version: nu
     const machine = take(r, TAG_BYTES.machine);
     const versionLength = byte(r);
     if (versionLength > MAX_MACHINE_VERSION_BYTES) return undefined;
-    const machineVersion = decoder.decode(take(r, versionLength));
+    const machineVersion = shortText(take(r, versionLength));
     const round = view.getUint16(r.at);
     r.at += 2;
     const run = take(r, TAG_BYTES.run);
     const count = byte(r);
     const questions = new Map<string, Uint8Array>();
     for (let i = 0; i < count; i++) {
-      const key = decoder.decode(take(r, byte(r)));
+      const key = shortText(take(r, byte(r)));
       questions.set(key, take(r, TAG_BYTES.question));
     }
     const parsed = JSON.parse(decoder.decode(bytes.subarray(r.at))) as Omit<CompactSnapshot, 'version'>;
