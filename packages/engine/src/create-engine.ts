@@ -45,7 +45,10 @@ export interface EngineOptions extends EngineLimits {
    * use `createSqliteLedger` from `@roundtrip/engine/sqlite` when several processes serve the same key.
    */
   ledger?: EffectLedger;
-  /** Receives log entries for the operator. Nothing is logged when absent. */
+  /**
+   * Receives log entries for the operator: each an EngineEvent (its `event`, a reason `code` and its facts)
+   * with the text an operator reads as `message`. Without it no entry is built at all.
+   */
   log?: (entry: EngineLogEntry) => void;
   /** Clock in milliseconds, for tests. @defaultValue Date.now */
   now?: () => number;
