@@ -244,13 +244,14 @@ describe.skipIf(skipPostgres || skipNginx)('three HTTP instances behind nginx, o
     // The rotation runs over i1 and i2, nginx routed to them alone: each step's rolling restart then shows
     // every pair three instances would (one started with the changed key file beside one still running with
     // the file before it, and one serving alone while the other is down) in 6 restarts instead of 9. i3 sits
-    // it out, running but sent nothing, and starts again with the rotated key file at the end.
+    // it out, running but sent nothing, and is stopped and started again with the rotated key file at the end.
     const rotating = instances.slice(0, 2);
     const resting = instances[2]!;
     await proxy.route(rotating.map((instance) => instance.port));
     try {
       await rotate(rotating);
     } finally {
+      expect(await resting.stop()).toBe(0);
       await resting.restart();
       await proxy.route(instances.map((instance) => instance.port));
     }
