@@ -10,7 +10,7 @@ import type { ShowArgs, Shown } from './flow-spec.ts';
 import { act, DONE, FINISHING, type Transition } from './flow-transitions.ts';
 
 /** The final action's name when the flow gives none. */
-export const DEFAULT_FINAL_NAME = 'finish';
+const DEFAULT_FINAL_NAME = 'finish';
 
 /**
  * A value from the server's data that a form asks the user to confirm (an amount, a price): read again
