@@ -1,7 +1,7 @@
 // The `refund_order` tool, declared as a flow: load the order, end early when there is none or it was refunded,
 // ask to confirm the amount, refund exactly it at most once. It was hand-written: examples/refund-order-machine-example.ts.
 import { EffectOutcomeUnknownError, safeText, type ToolDefinition } from '@roundtrip/engine';
-import { ask, defineFlowTool, load } from '@roundtrip/tools';
+import { defineFlowTool } from '@roundtrip/tools';
 import { z } from 'zod';
 import { isDatabaseLocked } from './database-locked.ts';
 import { formatCents } from './money.ts';
@@ -20,7 +20,6 @@ const refundOutputSchema = z.object({
   message: z.string(),
 });
 type RefundStatus = z.output<typeof refundOutputSchema>['status'];
-type LoadedOrder = (Order & { amount: string; refunded: boolean; question: string }) | null; // what the `order` step loads
 const isRefunded = (order: Order) => order.status === 'refunded' || order.refundedAt !== null;
 
 const LOCK_HOLDER = { sqlite: 'a long transaction on the same file', postgres: 'a long transaction on the same PostgreSQL database' }; // for `locked`
@@ -50,7 +49,7 @@ export function createRefundOrderTool(
     return { text: message, structured, isError: ['not_found', 'interrupted', 'locked'].includes(status) };
   };
   // "kept" from an older state of a conversation whose refund went through since: say what is true now
-  const kept = async (id: string, order: LoadedOrder | undefined) => {
+  const kept = async (id: string, order: Order | null | undefined) => {
     const now = await store.findOrder(id);
     return now && isRefunded(now) ? result('already_refunded', id, now) : result('kept', id, order);
   };
@@ -67,37 +66,38 @@ export function createRefundOrderTool(
     migrations: refundOrderMigrations,
     finalName: 'refund',
     loaders: {
-      findOrder: async ({ input, previous }): Promise<LoadedOrder> => {
+      findOrder: async ({ input, previous }) => {
         const order = await store.findOrder(input.order_id);
         if (!order) return null;
         const amount = formatCents(order.amountCents);
         const id = safeText(input.order_id);
-        const changed = previous && (previous as Order).amountCents !== order.amountCents; // loaded again: the amount changed
+        const changed = // loaded again (`previous`: what it returned before, untyped) and the amount changed
+          typeof previous === 'object' && previous !== null && 'amountCents' in previous && previous.amountCents !== order.amountCents;
         const note = changed ? `The amount of order ${id} changed to ${amount} since you were asked. ` : '';
         return { ...order, amount, refunded: isRefunded(order), question: `${note}Refund ${amount} for order ${id}?` };
       },
     },
-    steps: {
-      order: load({
-        run: 'findOrder',
-        next: [
-          { if: { 'order.id': { answered: false } }, end: 'There is no order {{input.order_id}}.' },
-          { if: { 'order.refunded': { eq: true } }, end: 'It was refunded.' },
-          { goto: 'confirm' },
-        ],
-      }),
-      confirm: ask({
-        message: '{{order.question}}',
-        fields: { confirm: z.boolean().describe('Yes to refund') },
-        // the amount is read again right before the refund; when it changed, the order is loaded again and the user asked again
-        confirmed: {
-          shown: ({ loaded }) => (loaded.order as LoadedOrder)?.amountCents ?? null,
-          current: async ({ input }) => (await store.findOrder(String(input.order_id)))?.amountCents ?? null,
-          onChange: 'order',
-        },
-        next: [{ if: { 'confirm.confirm': { eq: false } }, end: 'The refund was not confirmed.' }, { goto: 'finish' }],
-      }),
-    },
+    steps: (flow) =>
+      flow
+        .load('order', {
+          run: 'findOrder',
+          next: [
+            { if: { 'order.id': { answered: false } }, end: 'There is no order {{input.order_id}}.' },
+            { if: { 'order.refunded': { eq: true } }, end: 'It was refunded.' },
+            { goto: 'confirm' },
+          ],
+        })
+        .ask('confirm', {
+          message: '{{order.question}}',
+          fields: { confirm: z.boolean().describe('Yes to refund') },
+          // the amount is read again right before the refund; when it changed, the order is loaded again and the user asked again
+          confirmed: {
+            shown: ({ loaded }) => loaded.order?.amountCents ?? null,
+            current: async ({ input }) => (await store.findOrder(input.order_id))?.amountCents ?? null,
+            onChange: 'order',
+          },
+          next: [{ if: { 'confirm.confirm': { eq: false } }, end: 'The refund was not confirmed.' }, { goto: 'finish' }],
+        }),
     final: async ({ input, loaded }) => {
       const refund = await store.refundOrder(input.order_id, { expectedAmountCents: loaded.order?.amountCents ?? 0 }); // exactly the confirmed amount
       if (refund.status === 'not_found') return result('not_found', input.order_id, null);

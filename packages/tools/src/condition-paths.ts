@@ -59,15 +59,29 @@ type Available<T> = { [K in keyof T as [T[K]] extends [never] ? never : K]: T[K]
 export type PathTest<TValue = unknown> = unknown extends TValue ? Exactly<AnyOperators> : Exactly<Available<OperatorsFor<TValue>>>;
 
 type FormOf<TValues> = Extract<keyof TValues, string>;
-type FieldOf<TValues, F extends keyof TValues> = Extract<keyof Defined<TValues[F]>, string>;
+// a loaded value may be null (a loader found nothing): its paths are those of what it holds otherwise
+type Held<V> = NonNullable<V>;
+type FieldOf<TValues, F extends keyof TValues> = Extract<keyof Held<TValues[F]>, string>;
+// deeper into a field that holds an object (a loaded value's `order.customer.name`): any path under it
+type DeeperOf<TValues, F extends keyof TValues> = {
+  [K in FieldOf<TValues, F>]: unknown extends Held<TValues[F]>[K]
+    ? never // any path already
+    : Held<Held<TValues[F]>[K]> extends readonly unknown[]
+      ? never
+      : Held<Held<TValues[F]>[K]> extends object
+        ? `${K}.${string}`
+        : never;
+}[FieldOf<TValues, F>];
 
-/** The paths of a flow's values: `input.topic`, `when.attendees` (form name, then field). */
-export type ConditionPath<TValues = FlowValues> = { [F in FormOf<TValues>]: `${F}.${FieldOf<TValues, F>}` }[FormOf<TValues>];
+/** The paths of a flow's values: `input.topic`, `when.attendees` (form name, then field), deeper into an object a load step loaded. */
+export type ConditionPath<TValues = FlowValues> = {
+  [F in FormOf<TValues>]: `${F}.${FieldOf<TValues, F> | DeeperOf<TValues, F>}`;
+}[FormOf<TValues>];
 
 /** The type of the value at a path (PathTest leaves out `undefined`: a missing value is what `answered` tests). */
 type ValueAt<TValues, P> = P extends `${infer F extends FormOf<TValues>}.${infer K}`
-  ? K extends keyof Defined<TValues[F]>
-    ? Defined<TValues[F]>[K]
+  ? K extends keyof Held<TValues[F]>
+    ? Defined<Held<TValues[F]>[K]>
     : unknown
   : unknown;
 

@@ -14,7 +14,9 @@ import type { FlowLoaders, LoadedOf, LoadersOf } from './load-spec.ts';
 export interface FlowPromptConfig<
   TArgs extends z.ZodObject,
   TSteps extends Record<string, StepSpec> | FlowSteps,
-  TLoaders extends FlowLoaders<z.output<TArgs>, StepsOf<TSteps>> = Record<never, never>,
+  TLoaders extends FlowLoaders<z.output<TArgs>, TRecord> = Record<never, never>,
+  // the steps when given as a record, for the loaders' answers (see defineFlowTool)
+  TRecord extends Record<string, StepSpec> = Record<string, StepSpec>,
 > extends FlowVersioning {
   /** Prompt name as clients ask for it: 1–128 characters of letters, digits, `_`, `-` and `.`. */
   readonly name: string;
@@ -22,9 +24,9 @@ export interface FlowPromptConfig<
   readonly title?: string;
   /** The prompt's arguments (strings on the wire); templates and conditions read them as `input.<name>`. */
   readonly arguments?: TArgs;
-  readonly steps: DeclaredSteps<z.output<TArgs>, TSteps>;
+  readonly steps: DeclaredSteps<z.output<TArgs>, TSteps, TLoaders, TRecord>;
   /** The functions the `load` steps run, by name (see defineFlowTool). */
-  readonly loaders?: LoadersOf<TLoaders, z.output<TArgs>, StepsOf<TSteps>>;
+  readonly loaders?: LoadersOf<TLoaders, z.output<TArgs>, TRecord>;
   /** Writes the prompt's messages from the arguments and the answers. */
   readonly final: (args: {
     input: z.output<TArgs>;
@@ -41,8 +43,10 @@ export interface FlowPromptConfig<
 export function defineFlowPrompt<
   const TSteps extends Record<string, StepSpec> | FlowSteps,
   const TArgs extends z.ZodObject = z.ZodObject<Record<never, never>>,
-  TLoaders extends FlowLoaders<z.output<TArgs>, StepsOf<TSteps>> = Record<never, never>,
->(config: FlowPromptConfig<TArgs, TSteps, TLoaders>): PromptDefinition {
+  TLoaders extends FlowLoaders<z.output<TArgs>, TRecord> = Record<never, never>,
+  // the steps when given as a record, for the loaders' answers (see defineFlowTool)
+  const TRecord extends Record<string, StepSpec> = Record<string, StepSpec>,
+>(config: FlowPromptConfig<TArgs, TSteps, TLoaders, TRecord>): PromptDefinition {
   const args = (config.arguments ?? z.object({})) as z.ZodObject;
   const final = asDeclared(config.final);
   const steps = declaredSteps(config.steps);

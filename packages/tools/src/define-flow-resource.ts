@@ -21,7 +21,9 @@ export interface FlowResourceConfig<
   U extends string,
   TSteps extends Record<string, StepSpec> | FlowSteps,
   TVars extends z.ZodObject = DefaultVariables<U>,
-  TLoaders extends FlowLoaders<z.output<TVars>, StepsOf<TSteps>> = Record<never, never>,
+  TLoaders extends FlowLoaders<z.output<TVars>, TRecord> = Record<never, never>,
+  // the steps when given as a record, for the loaders' answers (see defineFlowTool)
+  TRecord extends Record<string, StepSpec> = Record<string, StepSpec>,
 > extends FlowVersioning {
   /** A fixed URI, or a URI template whose `{variables}` are the input (`statement://customers/{customer}`). */
   readonly uri: U;
@@ -35,9 +37,9 @@ export interface FlowResourceConfig<
    * reason. By default each is any string.
    */
   readonly variables?: TVars;
-  readonly steps: DeclaredSteps<z.output<TVars>, TSteps>;
+  readonly steps: DeclaredSteps<z.output<TVars>, TSteps, TLoaders, TRecord>;
   /** The functions the `load` steps run, by name (see defineFlowTool). */
-  readonly loaders?: LoadersOf<TLoaders, z.output<TVars>, StepsOf<TSteps>>;
+  readonly loaders?: LoadersOf<TLoaders, z.output<TVars>, TRecord>;
   /** Writes the resource's body from the URI's variables (`input`) and the answers. */
   readonly final: (args: {
     input: z.output<TVars>;
@@ -55,8 +57,10 @@ export function defineFlowResource<
   const U extends string,
   const TSteps extends Record<string, StepSpec> | FlowSteps,
   TVars extends z.ZodObject = DefaultVariables<U>,
-  TLoaders extends FlowLoaders<z.output<TVars>, StepsOf<TSteps>> = Record<never, never>,
->(config: FlowResourceConfig<U, TSteps, TVars, TLoaders>): ResourceDefinition {
+  TLoaders extends FlowLoaders<z.output<TVars>, TRecord> = Record<never, never>,
+  // the steps when given as a record, for the loaders' answers (see defineFlowTool)
+  const TRecord extends Record<string, StepSpec> = Record<string, StepSpec>,
+>(config: FlowResourceConfig<U, TSteps, TVars, TLoaders, TRecord>): ResourceDefinition {
   const names = [...String(config.uri).matchAll(/\{([^{}]+)\}/g)].map((m) => m[1]!);
   const variables = (config.variables as z.ZodObject | undefined) ?? z.object(Object.fromEntries(names.map((name) => [name, z.string()])));
   const final = asDeclared(config.final);

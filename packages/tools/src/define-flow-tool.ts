@@ -72,11 +72,12 @@ export interface FlowToolConfig<
   TInput extends z.ZodObject,
   TSteps extends Record<string, StepSpec> | FlowSteps,
   TOutput extends z.ZodObject = z.ZodObject,
-  TLoaders extends FlowLoaders<z.output<TInput>, StepsOf<TSteps>> = Record<never, never>,
+  TLoaders extends FlowLoaders<z.output<TInput>, TRecord> = Record<never, never>,
   TFinal extends WrittenToolResult<TOutput> = WrittenToolResult<TOutput>,
   TEnded extends WrittenToolResult<TOutput> = WrittenToolResult<TOutput>,
   TStopped extends WrittenToolResult<TOutput> = WrittenToolResult<TOutput>,
   TFailed extends WrittenToolResult<TOutput> = WrittenToolResult<TOutput>,
+  TRecord extends Record<string, StepSpec> = Record<string, StepSpec>,
 > extends FlowVersioning {
   /** Tool name as clients call it: 1–128 characters of letters, digits, `_`, `-` and `.`. */
   readonly name: string;
@@ -92,12 +93,12 @@ export interface FlowToolConfig<
    * `show`, conditions and messages then see the answers before it, and `final` gets required the
    * answers every way to it passes (see StepsBuilder).
    */
-  readonly steps: DeclaredSteps<z.output<TInput>, TSteps>;
+  readonly steps: DeclaredSteps<z.output<TInput>, TSteps, TLoaders, TRecord>;
   /**
    * The functions the `load` steps run, by name (`load({ run: 'findOrder' })`), as actors are named in
    * setup(): the machine config names them, the diagrams show them.
    */
-  readonly loaders?: LoadersOf<TLoaders, z.output<TInput>, StepsOf<TSteps>>;
+  readonly loaders?: LoadersOf<TLoaders, z.output<TInput>, TRecord>;
   /**
    * The final action, with the input, the answers and the loaded values typed from the steps. It runs
    * at most once per conversation through the engine's effect ledger: a replayed final retry gets the
@@ -157,13 +158,15 @@ export function defineFlowTool<
   const TInput extends z.ZodObject,
   const TSteps extends Record<string, StepSpec> | FlowSteps,
   TOutput extends z.ZodObject = z.ZodObject,
-  TLoaders extends FlowLoaders<z.output<TInput>, StepsOf<TSteps>> = Record<never, never>,
+  TLoaders extends FlowLoaders<z.output<TInput>, TRecord> = Record<never, never>,
   // each function's result is inferred as const (its literals keep their types), then checked against the output schema
   const TFinal extends WrittenToolResult<NoInfer<TOutput>> = WrittenToolResult<NoInfer<TOutput>>,
   const TEnded extends WrittenToolResult<NoInfer<TOutput>> = WrittenToolResult<NoInfer<TOutput>>,
   const TStopped extends WrittenToolResult<NoInfer<TOutput>> = WrittenToolResult<NoInfer<TOutput>>,
   const TFailed extends WrittenToolResult<NoInfer<TOutput>> = WrittenToolResult<NoInfer<TOutput>>,
->(config: FlowToolConfig<TInput, TSteps, TOutput, TLoaders, TFinal, TEnded, TStopped, TFailed>): ToolDefinition {
+  // the steps when given as a record, for the loaders' answers (a function's are not known to them: see LoadersOf)
+  const TRecord extends Record<string, StepSpec> = Record<string, StepSpec>,
+>(config: FlowToolConfig<TInput, TSteps, TOutput, TLoaders, TFinal, TEnded, TStopped, TFailed, TRecord>): ToolDefinition {
   const owner = `tool '${config.name}'`;
   const final = asDeclared(config.final);
   const steps = declaredSteps(config.steps);

@@ -3,6 +3,7 @@
 // typed, and the final action gets required the answers no path to it can miss. The builder only types
 // and collects: what it makes is the same record of steps that `ask`, `askAll`, `review`, … make.
 import type { Condition } from './conditions.ts';
+import type { ConfirmedValue } from './final-action.ts';
 import {
   type AnswersOf,
   type AskStep,
@@ -19,13 +20,14 @@ import {
   type StepFallback,
   type StepSpec,
 } from './flow-spec.ts';
-import { type LoadErrorArgs, type LoadStep, load as loadStep } from './load-spec.ts';
+import { type LoadErrorArgs, type LoadedResult, type LoadStep, load as loadStep } from './load-spec.ts';
 import type { CheckedTemplate, Template } from './template-paths.ts';
 
 type Simplify<T> = { [K in keyof T]: T[K] } & {};
 /** The values conditions and templates of a step read: the input, and the answers before it. */
 type Values<TInput, TSeen> = Simplify<{ input: TInput } & TSeen>;
-type LoadedValues = Readonly<Record<string, unknown>>;
+/** The values loaded by the load steps before, each typed from its loader; optional, as a `goto` may pass a load step by. */
+type LoadedSoFar<TLoads> = { readonly [K in keyof TLoads]?: TLoads[K] };
 type CheckResult = string | undefined;
 
 /** A step name not declared before; a repeated one is refused with this sentence as its expected type. */
@@ -48,11 +50,11 @@ type Sure<TStraight extends boolean, TLeaves, TIf> = TStraight extends false
 type Given<T> = unknown extends T ? undefined : T;
 
 /** What a check of a flow declared in order sees: the answer, the input, and the answers of the steps before. */
-export interface OrderedCheckArgs<TFields extends Fields, TInput, TSeen> {
+export interface OrderedCheckArgs<TFields extends Fields, TInput, TSeen, TLoads = Record<never, never>> {
   readonly answer: FormAnswer<TFields>;
   readonly input: TInput;
   readonly answers: TSeen;
-  readonly loaded: LoadedValues;
+  readonly loaded: LoadedSoFar<TLoads>;
 }
 
 /** One rule of `next` (see NextRule), its condition over the input and the answers up to this step. */
@@ -79,20 +81,28 @@ type EndProblems<TRule, TValues> = TRule extends { readonly end: infer E extends
 /** Where a step goes once answered: a step name, `'finish'`, or rules tried in order. */
 export type OrderedNext<TValues> = string | readonly OrderedNextRule<TValues>[];
 
-/** A form of a flow declared in order (see FormSpec): its check sees the answers before its step. */
-export interface OrderedFormSpec<TFields extends Fields, TInput, TSeen, TValues = Values<TInput, TSeen>>
-  extends Omit<FormSpec<TFields>, 'check' | 'if'> {
+/** A form of a flow declared in order (see FormSpec): its check sees the answers and loaded values before its step. */
+export interface OrderedFormSpec<TFields extends Fields, TInput, TSeen, TValues = Values<TInput, TSeen>, TLoads = Record<never, never>>
+  extends Omit<FormSpec<TFields>, 'check' | 'if' | 'confirmed'> {
   /** Why the answer does not fit (it is asked again with the reason), or undefined; may be `async`. */
-  check?(args: OrderedCheckArgs<TFields, TInput, TSeen>): CheckResult | Promise<CheckResult>;
+  check?(args: OrderedCheckArgs<TFields, TInput, TSeen, TLoads>): CheckResult | Promise<CheckResult>;
+  /** A value from the server's data this form asks the user to confirm (see ConfirmedValue), read with the values before typed. */
+  readonly confirmed?: OrderedConfirmed<OrderedArgs<TInput, TSeen, TLoads>>;
   /** In a step of several forms: ask this one only when the condition holds (the form is then optional). */
   readonly if?: Condition<TValues>;
 }
 
 /** What a review's `show` or a page's check of a flow declared in order sees. */
-export interface OrderedArgs<TInput, TSeen> {
+export interface OrderedArgs<TInput, TSeen, TLoads = Record<never, never>> {
   readonly input: TInput;
   readonly answers: TSeen;
-  readonly loaded: LoadedValues;
+  readonly loaded: LoadedSoFar<TLoads>;
+}
+
+/** ConfirmedValue of a form of a flow declared in order: `shown` and `current` see the input, answers and loaded values before. */
+export interface OrderedConfirmed<TArgs> extends Omit<ConfirmedValue, 'shown' | 'current'> {
+  shown(args: TArgs): unknown;
+  current(args: TArgs): unknown;
 }
 
 declare const finalAnswers: unique symbol;
@@ -121,6 +131,7 @@ export interface StepsBuilder<
   TSeen,
   TStraight extends boolean,
   TLoads = Record<never, never>,
+  TLoaders = Record<never, never>,
 > extends FlowSteps<TSteps, TSeen> {
   /** One form named after the step (see `ask`). */
   ask<
@@ -133,7 +144,7 @@ export interface StepsBuilder<
   >(
     name: NewName<K, TSteps>,
     // no `if`: a step of one form is reached by the `next` rules before it
-    spec: Omit<OrderedFormSpec<TFields, TInput, TSeen>, 'if'> & {
+    spec: Omit<OrderedFormSpec<TFields, TInput, TSeen, Values<TInput, TSeen>, TLoads>, 'if'> & {
       /** The question, a template over the input and the answers before (`{{input.topic}}`, `{{when.date}}`). */
       readonly message: CheckedTemplate<TMessage, Values<TInput, TLoads & TSeen>>;
       readonly next?: TNext & CheckedEnds<TNext, Values<TInput, TLoads & TSeen & { [P in K]: FormAnswer<TFields> }>>;
@@ -145,7 +156,8 @@ export interface StepsBuilder<
     Simplify<TSteps & { [P in K]: AskStep<{ $self: TFields }> }>,
     WithAnswer<TSeen, K, FormAnswer<TFields>, Sure<TStraight, TDecline | TCancel, undefined>>,
     [TNext] extends [undefined] ? TStraight : false,
-    TLoads
+    TLoads,
+    TLoaders
   >;
 
   /** Several independent forms in one round, each named by its key (see `askAll`). */
@@ -164,7 +176,9 @@ export interface StepsBuilder<
   >(
     name: NewName<K, TSteps>,
     spec: {
-      readonly forms: { readonly [F in keyof TForms]: OrderedFormSpec<TForms[F], TInput, TSeen, Values<TInput, TLoads & TSeen>> } & {
+      readonly forms: {
+        readonly [F in keyof TForms]: OrderedFormSpec<TForms[F], TInput, TSeen, Values<TInput, TLoads & TSeen>, TLoads>;
+      } & {
         readonly [F in keyof TMessages]: { readonly message: CheckedTemplate<TMessages[F], Values<TInput, TLoads & TSeen>> };
       } & {
         readonly [F in keyof TIfs]: { readonly if?: TIfs[F] };
@@ -199,7 +213,8 @@ export interface StepsBuilder<
       }
     >,
     [TNext] extends [undefined] ? TStraight : false,
-    TLoads
+    TLoads,
+    TLoaders
   >;
 
   /** The answers so far, with confirm, change one answer, or abandon (see `review`). */
@@ -212,12 +227,19 @@ export interface StepsBuilder<
     spec: {
       readonly message: CheckedTemplate<TMessage, Values<TInput, TLoads & TSeen>>;
       readonly labels?: Partial<ReviewStep['labels']>;
-      show?(args: OrderedArgs<TInput, TSeen>): Shown | Promise<Shown>;
+      show?(args: OrderedArgs<TInput, TSeen, TLoads>): Shown | Promise<Shown>;
       readonly fallback?: StepFallback;
       readonly next?: TNext & CheckedEnds<TNext, Values<TInput, TLoads & TSeen>>;
       readonly onCancel?: Leave;
     },
-  ): StepsBuilder<TInput, Simplify<TSteps & { [P in K]: ReviewStep }>, TSeen, [TNext] extends [undefined] ? TStraight : false, TLoads>;
+  ): StepsBuilder<
+    TInput,
+    Simplify<TSteps & { [P in K]: ReviewStep }>,
+    TSeen,
+    [TNext] extends [undefined] ? TStraight : false,
+    TLoads,
+    TLoaders
+  >;
 
   /** Sends the user to a web page; clients that cannot open one go to `alternative` (see `openPage`). */
   openPage<const K extends string, const TMessage extends string, const TUrl extends string>(
@@ -227,48 +249,65 @@ export interface StepsBuilder<
       /** An https URL template; values are URL-encoded. */
       readonly url: CheckedTemplate<TUrl, Values<TInput, TLoads & TSeen>>;
       readonly alternative: string;
-      check?(args: OrderedArgs<TInput, TSeen>): CheckResult | Promise<CheckResult>;
+      check?(args: OrderedArgs<TInput, TSeen, TLoads>): CheckResult | Promise<CheckResult>;
       readonly next?: OrderedNext<Values<TInput, TLoads & TSeen>>;
       readonly onDecline?: Leave;
       readonly onCancel?: Leave;
     },
-  ): StepsBuilder<TInput, Simplify<TSteps & { [P in K]: PageStep }>, TSeen, false, TLoads>;
+  ): StepsBuilder<TInput, Simplify<TSteps & { [P in K]: PageStep }>, TSeen, false, TLoads, TLoaders>;
 
   /** Calls the loader named `run` and keeps its JSON result under the step's name (see `load`). */
   load<
     const K extends string,
     const TRun extends string,
-    const TNext extends OrderedNext<LoadValues<TInput, TLoads & TSeen, K>> | undefined = undefined,
+    const TNext extends OrderedNext<LoadValues<TInput, TLoads & TSeen, K, LoadedBy<TLoaders, TRun>>> | undefined = undefined,
     const TOnError extends string = string,
   >(
     name: NewName<K, TSteps>,
     spec: {
-      readonly run: TRun;
+      /** The loader to call, by its name in the flow's `loaders`. */
+      readonly run: TRun extends keyof TLoaders ? TRun : `no loader '${TRun}' in the flow's loaders: add it there, or run one of them`;
       readonly retries?: number;
       /** What the user reads when the load failed: a template where `{{error}}` is the error's message, or a function. */
       readonly onError?: CheckedTemplate<TOnError, Values<TInput, TLoads & TSeen>, 'error'> | ((args: LoadErrorArgs) => string);
-      readonly next?: TNext & CheckedEnds<TNext, LoadValues<TInput, TLoads & TSeen, K>>;
+      // checked here too: TNext's bound may be read before TRun is known
+      readonly next?: TNext &
+        OrderedNext<LoadValues<TInput, TLoads & TSeen, K, LoadedBy<TLoaders, TRun>>> &
+        CheckedEnds<TNext, LoadValues<TInput, TLoads & TSeen, K, LoadedBy<TLoaders, TRun>>>;
     },
   ): StepsBuilder<
     TInput,
     Simplify<TSteps & { [P in K]: LoadStep<TRun> }>,
     TSeen,
     [TNext] extends [undefined] ? TStraight : false,
-    Simplify<TLoads & { [P in K]: LoadedValue }>
+    Simplify<TLoads & { [P in K]: LoadedBy<TLoaders, TRun> }>,
+    TLoaders
   >;
 }
 
 type PageStep = ReturnType<typeof pageStep>;
-/** What a load step's rules read: the values so far and the loaded value, JSON of a shape known at run time. */
-type LoadValues<TInput, TSeen, K extends string> = Values<TInput, TSeen & { [P in K]: LoadedValue }>;
-/** A loaded value as templates and conditions see it: JSON whose shape is known at run time (any path under it). */
+/** What a load step's rules read: the values so far and the value loaded. */
+type LoadValues<TInput, TSeen, K extends string, V> = Values<TInput, TSeen & { [P in K]: V }>;
+/** A value loaded by a loader not known here: JSON whose shape is known at run time (any path under it). */
 type LoadedValue = Readonly<Record<string, unknown>>;
+/** The value the loader named `R` loads, as kept (see LoadedResult), or any JSON when it is not known. */
+type LoadedBy<TLoaders, R> = R extends keyof TLoaders ? LoadedResult<TLoaders[R]> : LoadedValue;
 
-/** The builder a flow's `steps` function gets: no steps yet, nothing answered, nothing branched. */
-export type FirstSteps<TInput> = StepsBuilder<TInput, Record<never, never>, Record<never, never>, true>;
+/** The builder a flow's `steps` function gets: no steps yet, nothing answered, nothing branched; the flow's loaders by name. */
+export type FirstSteps<TInput, TLoaders = Record<never, never>> = StepsBuilder<
+  TInput,
+  Record<never, never>,
+  Record<never, never>,
+  true,
+  Record<never, never>,
+  TLoaders
+>;
 
 /** A flow's steps as declared: the record (`{ when: ask(…) }`) or the function over a builder. */
-export type DeclaredSteps<TInput, TSteps> = TSteps | ((flow: FirstSteps<TInput>) => TSteps);
+export type DeclaredSteps<TInput, TSteps, TLoaders = Record<never, never>, TRecord = never> =
+  | TSteps
+  | TRecord
+  | ((flow: FirstSteps<TInput, TLoaders>) => TSteps);
 
 /** The record of steps behind a declaration. */
 export type StepsOf<TSteps> = TSteps extends FlowSteps<infer S, unknown> ? S : TSteps;

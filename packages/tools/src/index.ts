@@ -41,6 +41,7 @@ export type {
   FlowSteps,
   OrderedArgs,
   OrderedCheckArgs,
+  OrderedConfirmed,
   OrderedFormSpec,
   OrderedNext,
   OrderedNextRule,

@@ -75,11 +75,9 @@ type RunsOf<TSteps> = { [K in keyof TSteps]: TSteps[K] extends LoadStep<infer R>
 
 // what a loaded value is after sealing: `undefined` is kept as `null`
 type Kept<V> = undefined extends V ? Exclude<V, undefined> | null : V;
-type LoadedBy<TLoaders, R> = R extends keyof TLoaders
-  ? TLoaders[R] extends (...args: never[]) => infer O
-    ? Kept<Awaited<O>>
-    : unknown
-  : unknown;
+/** What a loader's result is once kept: awaited, `undefined` as `null`. */
+export type LoadedResult<TLoader> = TLoader extends (...args: never[]) => infer O ? Kept<Awaited<O>> : unknown;
+type LoadedBy<TLoaders, R> = R extends keyof TLoaders ? LoadedResult<TLoaders[R]> : unknown;
 
 /**
  * The values a flow loads, typed from its load steps and their loaders' results: one entry per load

@@ -140,7 +140,7 @@ describe('a check sees the answers of the steps before it', () => {
       steps: (flow) =>
         flow
           .load('order', { run: 'findOrder', next: [{ if: { 'order.found': { eq: false } }, end: 'No order.' }, { goto: 'ok' }] })
-          .ask('ok', { message: 'Refund {{order.amount}}?', fields: { ok: field.boolean() } }),
+          .ask('ok', { message: 'Refund {{order.found}}?', fields: { ok: field.boolean() } }),
       final: ({ answers, loaded }) => {
         expectTypeOf(answers).toEqualTypeOf<{ ok?: { ok: boolean } }>();
         expectTypeOf(loaded).toEqualTypeOf<{ order?: { found: boolean } }>();
@@ -221,7 +221,7 @@ describe('what a flow declared in order refuses', () => {
             // @ts-expect-error: `input.ordrId` is not an argument
             .load('again', { run: 'findOrder', onError: 'Order {{input.ordrId}} could not be read' })
             .ask('ok', {
-              message: 'Refund {{order.amount}}?',
+              message: 'Refund {{order.found}}?',
               fields: { ok: field.boolean() },
               // the step's own answer is there for its rules
               next: [{ if: { 'ok.ok': { eq: false } }, end: 'Nothing refunded for {{input.orderId}} ({{ok.ok}}).' }],
