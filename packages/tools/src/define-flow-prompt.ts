@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { declareFlow, endedResult } from './declare-flow.ts';
 import type { EndedInfo, StoppedInfo } from './define-flow-tool.ts';
 import { asDeclared, flowPrompt } from './engine-door.ts';
+import { refuseConfirmed } from './final-action.ts';
 import type { FlowOutcome } from './flow-context.ts';
 import { registerFlow } from './flow-registry.ts';
 import type { StepSpec } from './flow-spec.ts';
@@ -51,6 +52,7 @@ export function defineFlowPrompt<
   const final = asDeclared(config.final);
   const steps = declaredSteps(config.steps);
   const declared = declareFlow(`prompt '${config.name}'`, config.name, args, steps, final, config.loaders);
+  refuseConfirmed(`prompt '${config.name}'`, declared.compiled, 'prompt');
   const flow = withVersion(declared, config.version, final);
   const definition = flowPrompt({
     ...(config.migrations ? { migrations: checkedMigrations(flow.compiled, config.version, config.migrations) } : {}),

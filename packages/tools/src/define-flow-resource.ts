@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { declareFlow, endedResult } from './declare-flow.ts';
 import type { EndedInfo, StoppedInfo } from './define-flow-tool.ts';
 import { asDeclared, flowResource } from './engine-door.ts';
+import { refuseConfirmed } from './final-action.ts';
 import type { FlowOutcome } from './flow-context.ts';
 import { registerFlow } from './flow-registry.ts';
 import type { StepSpec } from './flow-spec.ts';
@@ -66,6 +67,7 @@ export function defineFlowResource<
   const final = asDeclared(config.final);
   const steps = declaredSteps(config.steps);
   const declared = declareFlow(`resource '${config.name}'`, config.name, variables, steps, final, config.loaders);
+  refuseConfirmed(`resource '${config.name}'`, declared.compiled, 'resource');
   const flow = withVersion(declared, config.version, final);
   const definition = flowResource({
     ...(config.migrations ? { migrations: checkedMigrations(flow.compiled, config.version, config.migrations) } : {}),

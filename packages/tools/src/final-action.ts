@@ -15,7 +15,8 @@ const DEFAULT_FINAL_NAME = 'finish';
 /**
  * A value from the server's data that a form asks the user to confirm (an amount, a price): read again
  * right before the final action; when it changed, the final action does not run and the flow goes to
- * `onChange` instead. Tools only (their final action runs through the engine's effect ledger).
+ * `onChange` instead. Tools only (their final action runs through the engine's effect ledger): a prompt
+ * or resource that gives it is refused (see refuseConfirmed).
  */
 export interface ConfirmedValue {
   /** The value as the form showed it, from what the flow knew when it asked (usually a loaded value): plain JSON. */
@@ -120,6 +121,24 @@ function checkFinalAction(owner: string, flow: CompiledFlow, steps: Readonly<Rec
       'invalid_step',
       `'${String(target)}' is not a step.`,
       `Name the step to go to when the value changed: the load step that reads it, or '${step}'.`,
+    );
+  }
+  p.throwIfAny();
+}
+
+/**
+ * Refuses `confirmed` on the forms of a flow without a final action that acts (a prompt's or a resource's
+ * writes text): nothing would read the value again, so it would be silently ignored.
+ */
+export function refuseConfirmed(owner: string, flow: CompiledFlow, kind: 'prompt' | 'resource'): void {
+  const p = new ProblemList<'invalid_step'>().at(owner);
+  for (const [form, { step, spec }] of flow.forms) {
+    if (spec.confirmed === undefined) continue;
+    p.add(
+      [`step '${step}'`, ...(form === step ? [] : [`form '${form}'`]), 'confirmed'],
+      'invalid_step',
+      `form '${form}' asks to confirm a value, but a ${kind} has no final action to read it again before: it would be ignored.`,
+      `Remove 'confirmed' from form '${form}' (show the value in its message), or declare the flow as a tool (defineFlowTool) whose final action acts on it.`,
     );
   }
   p.throwIfAny();

@@ -13,7 +13,7 @@ import {
 } from '@roundtrip/engine';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { ask, defineFlowTool, field, flowMachineConfig, load } from '../src/index.ts';
+import { ask, defineFlowPrompt, defineFlowResource, defineFlowTool, field, flowMachineConfig, load } from '../src/index.ts';
 import { accept, converse, decline } from './conversation.ts';
 
 /** A shop with one price, which the test changes between rounds; what was bought, and what each load saw before. */
@@ -195,6 +195,53 @@ describe('problems of a final action', () => {
     expect(error?.problems.map((p) => [p.path.join(' › '), p.message])).toEqual([
       ["tool 'buy' › finalName", "'readPrice' cannot name the final action: it is taken by the flow's own actors, states or loaders."],
       ["tool 'buy' › step 'confirm' › confirmed › onChange", "'prise' is not a step."],
+    ]);
+  });
+
+  it('refuses `confirmed` on a form of a prompt or a resource, which has no final action to read it again before', () => {
+    const confirmed = { shown: () => 1, current: () => 1, onChange: 'confirm' };
+    const problemsOf = (define: () => unknown) => {
+      try {
+        define();
+      } catch (e) {
+        if (e instanceof RoundtripDefinitionError) return e.problems.map((p) => [p.path.join(' › '), p.code, p.message, p.fix]);
+        throw e;
+      }
+      return [];
+    };
+    const prompt = problemsOf(() =>
+      defineFlowPrompt({
+        name: 'agenda',
+        description: 'Agenda',
+        steps: { confirm: ask({ message: 'Write it?', fields: { ok: field.boolean() }, confirmed }) },
+        final: () => [{ role: 'user', text: 'Agenda' }],
+      }),
+    );
+    expect(prompt).toEqual([
+      [
+        "prompt 'agenda' › step 'confirm' › confirmed",
+        'invalid_step',
+        "form 'confirm' asks to confirm a value, but a prompt has no final action to read it again before: it would be ignored.",
+        "Remove 'confirmed' from form 'confirm' (show the value in its message), or declare the flow as a tool (defineFlowTool) whose final action acts on it.",
+      ],
+    ]);
+    const resource = problemsOf(() =>
+      defineFlowResource({
+        uri: 'rooms://{room}',
+        name: 'room',
+        description: 'Room',
+        steps: (flow) =>
+          flow.askAll('both', {
+            forms: {
+              size: { message: 'Size?', fields: { n: field.integer() } },
+              sure: { message: 'Sure?', fields: { ok: field.boolean() }, confirmed },
+            },
+          }),
+        final: () => 'Room',
+      }),
+    );
+    expect(resource.map(([path, code]) => [path, code])).toEqual([
+      ["resource 'room' › step 'both' › form 'sure' › confirmed", 'invalid_step'],
     ]);
   });
 });
