@@ -265,8 +265,10 @@ export interface StepsBuilder<
   >(
     name: NewName<K, TSteps>,
     spec: {
-      /** The loader to call, by its name in the flow's `loaders`. */
-      readonly run: TRun extends keyof TLoaders ? TRun : `no loader '${TRun}' in the flow's loaders: add it there, or run one of them`;
+      /** The loader to call, by its name in the flow's `loaders` (written before `steps`, so its result types the value). */
+      readonly run: TRun extends keyof TLoaders
+        ? TRun
+        : `no loader '${TRun}' in the flow's loaders: add it there (write loaders before steps), or run one of them`;
       readonly retries?: number;
       /** What the user reads when the load failed: a template where `{{error}}` is the error's message, or a function. */
       readonly onError?: CheckedTemplate<TOnError, Values<TInput, TLoads & TSeen>, 'error'> | ((args: LoadErrorArgs) => string);
