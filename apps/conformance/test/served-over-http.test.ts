@@ -1,12 +1,14 @@
 // `pnpm conformance:serve`: the fixture over Streamable HTTP, started as the root script starts it (tsx) in a
 // real child process at a free port (PORT=0), as scripts/conformance.sh starts it for the official suite. The
 // official v2 client, pinned to 2026-07-28, completes an argument and answers a question over two rounds;
-// SIGTERM stops it (exit 0). A PORT that is not a port is refused, saying what to give.
+// SIGTERM stops it (exit 0). A PORT that is not a port is refused, saying what to give: that check runs the
+// same source bundled (the suite's bundle, suite-bundle.ts), not a second start through tsx (about 1 s of CPU).
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { createBundles } from '../../../packages/mcp/test/fixtures/suite-bundle.ts';
 import { HARNESS_CAPABILITIES } from './connect-fixture.ts';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
@@ -19,9 +21,15 @@ afterEach(async () => {
   for (const child of children.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
 });
 
-/** The fixture as `tsx apps/conformance/src/http-server.ts` runs it, with only PATH and PORT in its environment. */
-function serve(port: string) {
-  const child = spawn(process.execPath, ['--import', 'tsx', SCRIPT], {
+const bundles = createBundles();
+afterAll(() => bundles.remove());
+
+/**
+ * The fixture as `tsx apps/conformance/src/http-server.ts` runs it, with only PATH and PORT in its environment;
+ * or, given `bundled`, that file bundled, run by plain node.
+ */
+function serve(port: string, bundled?: string) {
+  const child = spawn(process.execPath, bundled === undefined ? ['--import', 'tsx', SCRIPT] : [bundled], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', PORT: port },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -84,7 +92,7 @@ describe('pnpm conformance:serve', () => {
   });
 
   it('refuses a PORT that is not a port, saying what to give', async () => {
-    const server = serve('http');
+    const server = serve('http', await bundles.of(`${ROOT}${SCRIPT}`));
     await expect(server.url).rejects.toThrow('exited before it served');
     expect(await server.exited).toBe(1);
     expect(server.stderr()).toBe(
