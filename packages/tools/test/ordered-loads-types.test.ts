@@ -18,8 +18,10 @@ describe('a load step declared in order types its value for the steps after it',
       input,
       loaders: {
         // the loader's parameters are typed by the config (input here); its result types `loaded.order`
-        findOrder: async ({ input, previous }) => {
+        findOrder: async ({ input, answers, previous }) => {
           expectTypeOf(input).toEqualTypeOf<{ orderId: string }>();
+          // the steps are typed from the loaders, so the loaders see the answers untyped: JSON by form name
+          expectTypeOf(answers).toEqualTypeOf<{ [form: string]: { [field: string]: unknown } | undefined }>();
           // TypeScript cannot type a parameter from the same function's inferred result: read it as unknown
           expectTypeOf(previous).toEqualTypeOf<unknown>();
           return orders[input.orderId] ?? null;
