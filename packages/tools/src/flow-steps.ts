@@ -1,6 +1,6 @@
 // Steps declared in order, `steps: (flow) => flow.ask('when', …).ask('room', …).review('confirm', …)`: each
-// step's check, `show`, conditions and templates see the input and the answers of the steps before it,
-// typed, and the final action gets required the answers no path to it can miss. The builder only types
+// step's check, `show`, conditions and templates see the input, the answers of the steps before it and
+// what their load steps loaded, typed, and the final action gets required the answers no path to it can miss. The builder only types
 // and collects: what it makes is the same record of steps that `ask`, `askAll`, `review`, … make.
 import type { Condition } from './conditions.ts';
 import type { ConfirmedValue } from './final-action.ts';
@@ -256,7 +256,10 @@ export interface StepsBuilder<
     },
   ): StepsBuilder<TInput, Simplify<TSteps & { [P in K]: PageStep }>, TSeen, false, TLoads, TLoaders>;
 
-  /** Calls the loader named `run` and keeps its JSON result under the step's name (see `load`). */
+  /**
+   * Calls the loader named `run` and keeps its JSON result under the step's name (see `load`): its own
+   * rules and every later step read it typed as the loader returns it (awaited, `undefined` as `null`).
+   */
   load<
     const K extends string,
     const TRun extends string,
