@@ -1,7 +1,8 @@
 // Steps declared in order, `steps: (flow) => flow.ask('when', …).ask('room', …).review('confirm', …)`: each
 // step's check, `show`, conditions and templates see the input, the answers of the steps before it and
-// what their load steps loaded, typed, and the final action gets required the answers no path to it can miss. The builder only types
-// and collects: what it makes is the same record of steps that `ask`, `askAll`, `review`, … make.
+// what their load steps loaded, typed, and the final action gets required the answers no path to it can
+// miss. The builder only types and collects: what it makes is the same record of steps that `ask`,
+// `askAll`, `review`, … make.
 import type { Condition } from './conditions.ts';
 import type { ConfirmedValue } from './final-action.ts';
 import {
