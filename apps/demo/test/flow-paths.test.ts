@@ -26,6 +26,7 @@ import { agendaInstructions } from '../src/meeting-agenda-prompt.ts';
 import { ROOMS, type RoomId } from '../src/meetings-store.ts';
 import { formatRoomWeek, weekOf } from '../src/room-bookings-resource.ts';
 import { callRound, promptRound, readRound } from './support/demo-client.ts';
+import { connectInMemory, type InMemoryDemo } from './support/in-memory-demo.ts';
 
 type Stores = Omit<DemoStores, 'close'>;
 type Definition = ToolDefinition | PromptDefinition | ResourceDefinition;
@@ -176,30 +177,12 @@ function textOf(result: unknown): string {
 
 // ─── in this process ───
 
-let client: Client;
-let closeServer: () => Promise<void>;
+let demo: InMemoryDemo;
 beforeAll(async () => {
-  const engine = createEngine({ ...definitions, keyring: createKeyring([generateKey()]), audience: SERVER_NAME });
-  const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
-  const handle = serveStdio(createServerFactory({ engine, name: SERVER_NAME, version: '0.0.0', principal: 'ada' }), {
-    transport: serverTransport,
-  });
-  client = new Client(
-    { name: 'flow-paths', version: '0.0.1' },
-    {
-      capabilities: { elicitation: { form: {} } },
-      versionNegotiation: { mode: { pin: '2026-07-28' } },
-      inputRequired: { autoFulfill: false },
-    },
-  );
-  await client.connect(clientTransport);
-  closeServer = async () => {
-    await client.close();
-    await handle.close();
-  };
+  demo = await connectInMemory(createEngine({ ...definitions, keyring: createKeyring([generateKey()]), audience: SERVER_NAME }));
 });
 afterAll(async () => {
-  await closeServer();
+  await demo.close();
   await stores.close();
 });
 
@@ -219,7 +202,7 @@ describe.each(flows.map((flow) => [flow.definition.name, flow] as const))('%s', 
     await stores.close();
     stores = await openDemoStores(':memory:');
     await flow.oracle.seed?.(stores);
-    const { result } = await playConversation(conversation, (retry) => sendRound(client, flow, retry));
+    const { result } = await playConversation(conversation, (retry) => sendRound(demo.client, flow, retry));
     expect(textOf(result)).toBe(await flow.oracle.expected(conversation.end, stores));
   });
 });

@@ -1,17 +1,14 @@
 // Every way through the declared refund_order (conversationsOf, issue 15 item 6): the order its load
 // step finds (none, refunded, open) or fails to read, then each answer to the confirmation, played through
 // the protocol server in this process over fresh in-memory stores, each ending as the orders say.
-import { Client } from '@modelcontextprotocol/client';
-import { InMemoryTransport } from '@modelcontextprotocol/server';
-import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { createEngine, createKeyring, generateKey } from '@roundtrip/engine';
-import { createServerFactory } from '@roundtrip/mcp';
 import { type Conversation, conversationsOf, maxRounds, playConversation } from '@roundtrip/tools/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DemoStores, openDemoStores } from '../src/demo-stores.ts';
 import type { OrdersStore } from '../src/orders-store.ts';
 import { createRefundOrderTool } from '../src/refund-order-tool.ts';
 import { callRound } from './support/demo-client.ts';
+import { connectInMemory, type InMemoryDemo } from './support/in-memory-demo.ts';
 
 /** An order id whose reads fail, for the way where the order cannot be loaded. */
 const BROKEN = 'ord_broken';
@@ -56,30 +53,12 @@ function expected(conversation: Conversation): { text: string | RegExp; refunds:
   return { text: 'Order ord_51 was not refunded.', refunds: 0 };
 }
 
-let client: Client;
-let closeServer: () => Promise<void>;
+let demo: InMemoryDemo;
 beforeAll(async () => {
-  const engine = createEngine({ tools: [tool], keyring: createKeyring([generateKey()]), audience: 'refund-paths' });
-  const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
-  const handle = serveStdio(createServerFactory({ engine, name: 'refund-paths', version: '0.0.0', principal: 'ada' }), {
-    transport: serverTransport,
-  });
-  client = new Client(
-    { name: 'refund-paths', version: '0.0.1' },
-    {
-      capabilities: { elicitation: { form: {} } },
-      versionNegotiation: { mode: { pin: '2026-07-28' } },
-      inputRequired: { autoFulfill: false },
-    },
-  );
-  await client.connect(clientTransport);
-  closeServer = async () => {
-    await client.close();
-    await handle.close();
-  };
+  demo = await connectInMemory(createEngine({ tools: [tool], keyring: createKeyring([generateKey()]), audience: 'refund-paths' }));
 });
 afterAll(async () => {
-  await closeServer();
+  await demo.close();
   await stores.close();
 });
 
@@ -101,7 +80,7 @@ describe('refund_order declared as a flow', () => {
     await stores.close();
     stores = await openDemoStores(':memory:');
     const id = orderIdOf(conversation);
-    const { result } = await playConversation(conversation, (retry) => callRound(client, 'refund_order', { order_id: id }, retry));
+    const { result } = await playConversation(conversation, (retry) => callRound(demo.client, 'refund_order', { order_id: id }, retry));
     const { text, refunds } = expected(conversation);
     expect((result as { content: Array<{ text: string }> }).content[0]!.text).toMatch(text);
     if (id !== BROKEN) expect(await stores.orders.countRefunds(id)).toBe(refunds);
