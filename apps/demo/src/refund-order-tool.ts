@@ -8,18 +8,8 @@ import { formatCents } from './money.ts';
 import { orderIdArgument } from './order-id.ts';
 import type { Order, OrdersStore } from './orders-store.ts';
 import { refundOrderMigrations } from './refund-order-versions.ts';
+import { type RefundStatus, refundOutputSchema } from './refund-output.ts';
 
-const refundOutputSchema = z.object({
-  status: z.enum(['refunded', 'already_refunded', 'kept', 'not_found', 'amount_changed', 'interrupted', 'locked']),
-  order_id: z.string(),
-  /** The order's amount as text (`$49.00`); for `refunded`, the amount refunded. Null when there is no such order. */
-  amount: z.string().nullable(),
-  amount_cents: z.int().nullable(),
-  /** When the order was refunded (ISO 8601), null when it was not. */
-  refunded_at: z.string().nullable(),
-  message: z.string(),
-});
-type RefundStatus = z.output<typeof refundOutputSchema>['status'];
 const isRefunded = (order: Order) => order.status === 'refunded' || order.refundedAt !== null;
 
 const LOCK_HOLDER = { sqlite: 'a long transaction on the same file', postgres: 'a long transaction on the same PostgreSQL database' }; // for `locked`

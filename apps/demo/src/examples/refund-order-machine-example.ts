@@ -18,21 +18,7 @@ import { isDatabaseLocked } from '../database-locked.ts';
 import { formatCents } from '../money.ts';
 import { orderIdArgument } from '../order-id.ts';
 import type { Order, OrdersStore, RefundResult } from '../orders-store.ts';
-
-const refundOutputSchema = z.object({
-  status: z.enum(['refunded', 'already_refunded', 'kept', 'not_found', 'amount_changed', 'interrupted', 'locked']),
-  order_id: z.string(),
-  /** The order's amount as text (`$49.00`); for `refunded`, the amount refunded. Null when there is no such order. */
-  amount: z.string().nullable(),
-  amount_cents: z.int().nullable(),
-  /** When the order was refunded (ISO 8601), null when it was not. */
-  refunded_at: z.string().nullable(),
-  message: z.string(),
-});
-
-/** What the tool answers with: the text for the model and the structured content. */
-type RefundOutput = z.output<typeof refundOutputSchema>;
-type RefundStatus = RefundOutput['status'];
+import { type RefundOutput, type RefundStatus, refundOutputSchema } from '../refund-output.ts';
 
 type RefundContext = {
   orderId: string;
