@@ -1,4 +1,4 @@
-// Phase 5 of a round: the settled machine's answer. Done: the definition's result. Failed: the failure.
+// Phase 5 of a round (answerPhase): the settled machine's answer. Done: the definition's result. Failed: the failure.
 // Still asking: the questions gated by what the client can do, then the next state sealed, or asked
 // through the model, or -32021 naming the capability that is missing.
 import type { Actor, AnyMachineSnapshot, AnyStateMachine } from 'xstate';
@@ -14,8 +14,32 @@ import { compactSnapshot } from './snapshot-codec.ts';
 import { type CompactSnapshot, encodeEnvelope, type StateEnvelope } from './state-envelope.ts';
 import type { StepOutcome } from './step-outcome.ts';
 
+/** What a round brings to its answer: its run id, the questions rendered while feeding, and the notes on answers. */
+interface Fed {
+  runId: Uint8Array;
+  rendered: Map<CompiledQuestion, ActiveQuestion>;
+  notes: ReadonlyMap<string, string>;
+}
+
+/** The settled machine's answer: its failure, its result, or its next questions. */
+export function answerPhase<TResult>(
+  round: Round<TResult>,
+  actor: Actor<AnyStateMachine>,
+  fed: Fed,
+): StepOutcome<TResult> | Promise<StepOutcome<TResult>> {
+  const machine = round.target.definition.machine;
+  const snapshot = actor.getSnapshot() as AnyMachineSnapshot;
+  if (round.trace) round.trace.settled = snapshot.value;
+  if (snapshot.status === 'error') {
+    const event = { level: 'error', event: 'machine_error', code: 'machine_failed', machine: machine.id, round: round.number } as const;
+    return failRound(round, { ...event, error: snapshot.error });
+  }
+  if (snapshot.status === 'done') return finishPhase(round, snapshot);
+  return askPhase(round, actor, snapshot, fed);
+}
+
 /** A machine that reached its final state: the definition's result from its output. */
-export async function finishPhase<TResult>(round: Round<TResult>, snapshot: AnyMachineSnapshot): Promise<StepOutcome<TResult>> {
+async function finishPhase<TResult>(round: Round<TResult>, snapshot: AnyMachineSnapshot): Promise<StepOutcome<TResult>> {
   const { definition } = round.target;
   let result: TResult;
   try {
@@ -29,13 +53,11 @@ export async function finishPhase<TResult>(round: Round<TResult>, snapshot: AnyM
 }
 
 /** A machine still asking: the round's questions, asked as the client can be asked, with the next state. */
-export function askPhase<TResult>(
+function askPhase<TResult>(
   round: Round<TResult>,
   actor: Actor<AnyStateMachine>,
   snapshot: AnyMachineSnapshot,
-  runId: Uint8Array,
-  rendered: Map<CompiledQuestion, ActiveQuestion>,
-  notes: ReadonlyMap<string, string>,
+  { runId, rendered, notes }: Fed,
 ): StepOutcome<TResult> {
   const { target, trace } = round;
   const machine = target.definition.machine;

@@ -2,7 +2,7 @@
 // (round-actor.ts), start and settle it, feed the answers (feed-answers.ts), settle again, and answer
 // (round-outcome.ts). The actor is stopped and the effect scope released in one `finally`, on every path.
 import nacl from 'tweetnacl';
-import type { AnyActorRef, AnyMachineSnapshot } from 'xstate';
+import type { Actor, AnyActorRef, AnyStateMachine } from 'xstate';
 import { type ActiveQuestion, activeQuestions } from './active-questions.ts';
 import { encodeBase64url } from './base64url.ts';
 import { clientEvent } from './client-event.ts';
@@ -11,7 +11,7 @@ import type { CompiledQuestion } from './questions.ts';
 import { createRoundActor, endRoundActor } from './round-actor.ts';
 import { failRound, note } from './round-note.ts';
 import { openPhase, refuseState } from './round-open.ts';
-import { askPhase, finishPhase } from './round-outcome.ts';
+import { answerPhase } from './round-outcome.ts';
 import { newTrace, reportRound } from './round-report.ts';
 import type { Round, RoundRequest, StepContext, StepTarget } from './round-types.ts';
 import { settleActor, settledNow } from './settle-actor.ts';
@@ -81,7 +81,7 @@ function runActor<TResult>(
   pinnedByState: Map<string, Uint8Array> | undefined,
   runId: Uint8Array,
 ): Outcome<TResult> {
-  const { ctx, request, target } = round;
+  const { request, target } = round;
   const machine = target.definition.machine;
   actor.start();
   if (continuing && actor.getSnapshot().status === 'error') {
@@ -89,10 +89,7 @@ function runActor<TResult>(
     return refuseState(round, { code: 'outdated', why: 'snapshot_misfit', detail }, actor.getSnapshot().error);
   }
   if (machine.handlesClientEvent) actor.send(clientEvent(request.capabilities));
-  if (settledNow(actor)) return feed(round, actor, continuing, pinnedByState, runId);
-  return settleActor(actor, ctx.settleTimeoutMs, request.signal).then((first) =>
-    first === 'settled' ? feed(round, actor, continuing, pinnedByState, runId) : unsettled(round, first, 'before_answers'),
-  );
+  return afterSettling(round, actor, 'before_answers', () => feed(round, actor, continuing, pinnedByState, runId));
 }
 
 /** Feed the answers and settle; then answer. */
@@ -103,7 +100,7 @@ function feed<TResult>(
   pinnedByState: Map<string, Uint8Array> | undefined,
   runId: Uint8Array,
 ): Outcome<TResult> {
-  const { ctx, request, target } = round;
+  const { target } = round;
   const machine = target.definition.machine;
   // pin: answers count only for questions the opened state proves were asked
   const rendered = new Map<CompiledQuestion, ActiveQuestion>();
@@ -112,29 +109,22 @@ function feed<TResult>(
     pinned = new Map(activeQuestions(machine, actor.getSnapshot(), rendered).map((a) => [a.question.key, a.hash]));
   }
   const { notes } = feedAnswers({ round, actor, machine, rendered, pinned, continuing });
-  if (settledNow(actor)) return answer(round, actor, runId, rendered, notes);
-  return settleActor(actor, ctx.settleTimeoutMs, request.signal).then((settled) =>
-    settled === 'settled' ? answer(round, actor, runId, rendered, notes) : unsettled(round, settled, 'after_answers'),
+  return afterSettling(round, actor, 'after_answers', () =>
+    answerPhase(round, actor as Actor<AnyStateMachine>, { runId, rendered, notes }),
   );
 }
 
-/** The settled machine's answer: its failure, its result, or its next questions. */
-function answer<TResult>(
+/** `next` once the actor settled (at once when it already has); a round whose actor did not settle ends `unsettled`. */
+function afterSettling<TResult>(
   round: Round<TResult>,
   actor: AnyActorRef,
-  runId: Uint8Array,
-  rendered: Map<CompiledQuestion, ActiveQuestion>,
-  notes: ReadonlyMap<string, string>,
+  when: 'before_answers' | 'after_answers',
+  next: () => Outcome<TResult>,
 ): Outcome<TResult> {
-  const machine = round.target.definition.machine;
-  const snapshot = actor.getSnapshot() as AnyMachineSnapshot;
-  if (round.trace) round.trace.settled = snapshot.value;
-  if (snapshot.status === 'error') {
-    const event = { level: 'error', event: 'machine_error', code: 'machine_failed', machine: machine.id, round: round.number } as const;
-    return failRound(round, { ...event, error: snapshot.error });
-  }
-  if (snapshot.status === 'done') return finishPhase(round, snapshot);
-  return askPhase(round, actor as Parameters<typeof askPhase>[1], snapshot, runId, rendered, notes);
+  if (settledNow(actor)) return next();
+  return settleActor(actor, round.ctx.settleTimeoutMs, round.request.signal).then((settled) =>
+    settled === 'settled' ? next() : unsettled(round, settled, when),
+  );
 }
 
 const NOTHING_PINNED: Map<string, Uint8Array> = new Map();
