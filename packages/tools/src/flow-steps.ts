@@ -49,6 +49,12 @@ type Sure<TStraight extends boolean, TLeaves, TIf> = TStraight extends false
       ? true
       : false;
 type Given<T> = unknown extends T ? undefined : T;
+/** Sure for form F of a step of several forms: the step's leaves and F's own (its onDecline, onCancel), and F's own `if`. */
+type SureForm<F, TStraight extends boolean, TLeaves, TDeclines, TCancels, TIfs> = Sure<
+  TStraight,
+  TLeaves | Given<TDeclines[F & keyof TDeclines]> | Given<TCancels[F & keyof TCancels]>,
+  TIfs[F & keyof TIfs]
+>;
 
 /** What a check of a flow declared in order sees: the answer, the input, and the answers of the steps before. */
 export interface OrderedCheckArgs<TFields extends Fields, TInput, TSeen, TLoads = Record<never, never>> {
@@ -196,21 +202,13 @@ export interface StepsBuilder<
     Simplify<TSteps & { [P in K]: AskStep<TForms> }>,
     Simplify<
       TSeen & {
-        [F in keyof TForms as Sure<
-          TStraight,
-          TDecline | TCancel | Given<TDeclines[F & keyof TDeclines]> | Given<TCancels[F & keyof TCancels]>,
-          TIfs[F & keyof TIfs]
-        > extends true
-          ? F
-          : never]: FormAnswer<TForms[F]>;
+        [F in keyof TForms as SureForm<F, TStraight, TDecline | TCancel, TDeclines, TCancels, TIfs> extends true ? F : never]: FormAnswer<
+          TForms[F]
+        >;
       } & {
-        [F in keyof TForms as Sure<
-          TStraight,
-          TDecline | TCancel | Given<TDeclines[F & keyof TDeclines]> | Given<TCancels[F & keyof TCancels]>,
-          TIfs[F & keyof TIfs]
-        > extends true
-          ? never
-          : F]?: FormAnswer<TForms[F]>;
+        [F in keyof TForms as SureForm<F, TStraight, TDecline | TCancel, TDeclines, TCancels, TIfs> extends true ? never : F]?: FormAnswer<
+          TForms[F]
+        >;
       }
     >,
     [TNext] extends [undefined] ? TStraight : false,
