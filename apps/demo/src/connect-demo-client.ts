@@ -7,6 +7,14 @@ import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotoc
 /** The launcher hosts run: plain JavaScript that loads the TypeScript server through tsx, from any folder. */
 export const SERVER_LAUNCHER = fileURLToPath(new URL('../bin/roundtrip-demo.mjs', import.meta.url));
 
+/**
+ * The SDK's stdio transport, probing the protocol era on the server process it then keeps. The SDK's own
+ * class probes a pinned or negotiating client on a disposable sibling process first (for servers that exit
+ * on a request before `initialize`), a second start of the server for every connection; a subclass probes
+ * in place, as the `roundtrip` command's host does: the demo's server answers `server/discover` first.
+ */
+class InPlaceStdioTransport extends StdioClientTransport {}
+
 export interface DemoServerEnv {
   ROUNDTRIP_DB: string;
   ROUNDTRIP_KEY: string;
@@ -51,7 +59,7 @@ export async function connectDemoClient({ era, env, prepare, launcher = SERVER_L
         )
       : new Client({ name: 'roundtrip-scripted-demo-legacy', version: '0.1.0' }, { capabilities: { elicitation: { form: {} } } });
   prepare?.(client);
-  const transport = new StdioClientTransport({
+  const transport = new InPlaceStdioTransport({
     command: process.execPath,
     args: [launcher],
     // the child sees only what is passed here, not this process's environment
