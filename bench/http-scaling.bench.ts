@@ -3,21 +3,16 @@
 // so that more of the two cores go to the instances. A conversation is refund_order's two requests on one
 // connection: the first asks to confirm (its requestState read from the answer), the retry declines and
 // must come back `kept`. The instances share one key file and one PostgreSQL database (stores and ledger),
-// as in bench/scale-out.bench.ts, whose support modules start them.
+// as in bench/scale-out.bench.ts (demo-cluster.ts starts them).
 // Run from the repo root, after `eval "$(bash scripts/services.sh)"`: `pnpm bench:http-scaling` (about 90 s).
 //
 // Settings run in alternating order (1, 2, 2, 1, 1, 2, …), each RUN_SECONDS after a warm-up; the ratio is
 // the median over pairs of 2 instances' rate / 1 instance's. All of it (autocannon, nginx, the instances,
 // PostgreSQL) shares the machine's cores: the ratio shows how the work spreads, not what 2 machines serve.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { availableParallelism, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { availableParallelism } from 'node:os';
 import autocannon from 'autocannon';
-import { bundleForNode } from '../apps/demo/test/support/bundle.ts';
-import { type DemoInstance, startInstances } from '../apps/demo/test/support/demo-instances.ts';
 import { startNginx } from '../apps/demo/test/support/nginx-proxy.ts';
-import { main as roundtrip } from '../packages/cli/src/index.ts';
-import { createTestDatabase } from '../packages/engine/test/postgres-test-database.ts';
+import { startDemoCluster } from './demo-cluster.ts';
 import { load, median } from './e2e-stats.ts';
 import { cpuSecondsOf } from './proc-cpu.ts';
 
@@ -92,18 +87,9 @@ async function run(url: URL, seconds: number): Promise<{ perSecond: number; tall
 
 type Cpu = { instances: number; nginx: number; postgres: number; generator: number };
 const rows: { instances: number; perSecond: number; p99: number; load: string; cpuMsPerConversation: Cpu }[] = [];
-const dir = mkdtempSync(join(tmpdir(), 'roundtrip-bench-http-scaling-'));
-const db = await createTestDatabase();
-const instances: DemoInstance[] = [];
+const cluster = await startDemoCluster('http-scaling', 2);
+const { instances } = cluster;
 try {
-  const [stores, ledger, launcher] = await Promise.all([
-    db.freshSchema(),
-    db.freshSchema(),
-    bundleForNode(new URL('../apps/demo/src/http-server.ts', import.meta.url), join(dir, 'http-server.mjs')),
-  ]);
-  const keyFile = join(dir, 'keys');
-  await roundtrip(['keys', 'new', keyFile], { out: { write: () => true }, err: process.stderr, cwd: process.cwd() });
-  instances.push(...(await startInstances({ launcher, keyFile, db: stores.url, ledger: ledger.url, home: dir }, 2)));
   const ports = instances.map((instance) => instance.port);
   const proxy = await startNginx(ports);
   try {
@@ -140,9 +126,7 @@ try {
     await proxy.stop();
   }
 } finally {
-  await Promise.all(instances.map((instance) => instance.stop()));
-  await db.drop();
-  rmSync(dir, { recursive: true, force: true });
+  await cluster.stop();
 }
 
 console.log(

@@ -1,6 +1,6 @@
 // Conversations per second with 1, 2 and 3 instances of the demo over HTTP behind nginx (round-robin, on
 // loopback), all on this machine: the instances share one key file and one PostgreSQL database (the demo's
-// stores and the effect ledger), as in apps/demo/test/scale-out.test.ts, whose support modules start them.
+// stores and the effect ledger), as in apps/demo/test/scale-out.test.ts (demo-cluster.ts starts them).
 // A conversation is refund_order's two rounds by the official v2 client pinned to 2026-07-28: the first asks
 // to confirm, the retry declines (it opens the sealed state, feeds the answer, settles and answers; nothing
 // is refunded, so it repeats). CLIENTS clients run conversations back to back through the proxy.
@@ -11,32 +11,19 @@
 // nginx, the instances and PostgreSQL all share the machine's cores, so this shows how the work spreads,
 // not what N machines would serve.
 
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { availableParallelism, loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { availableParallelism, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { bundleForNode } from '../apps/demo/test/support/bundle.ts';
-import { type DemoInstance, startInstances } from '../apps/demo/test/support/demo-instances.ts';
+import type { Client } from '@modelcontextprotocol/client';
 import { startNginx } from '../apps/demo/test/support/nginx-proxy.ts';
-import { main as roundtrip } from '../packages/cli/src/index.ts';
-import { createTestDatabase } from '../packages/engine/test/postgres-test-database.ts';
+import { startDemoCluster } from './demo-cluster.ts';
+import { connectHttp } from './e2e-servers.ts';
+import { conversation } from './e2e-stats.ts';
+import { cpuSecondsOf } from './proc-cpu.ts';
 
 const CLIENTS = 12;
 const WARM_UP = 60;
 const CONVERSATIONS = 1500;
 const SECONDS = 20;
-
-type Round = { requestState?: string; structuredContent?: { status?: string } };
-const manual = { allowInputRequired: true } as const;
-const args = { order_id: 'ord_51' };
-
-async function conversation(client: Client): Promise<void> {
-  const ask = (await client.callTool({ name: 'refund_order', arguments: args }, manual)) as Round;
-  const retry = { requestState: ask.requestState, inputResponses: { confirm: { action: 'decline' } } };
-  const kept = (await client.callTool({ name: 'refund_order', arguments: args, ...retry } as never, manual)) as Round;
-  if (kept.structuredContent?.status !== 'kept') throw new Error(`expected the declined refund to be kept: ${JSON.stringify(kept)}`);
-}
 
 /** Runs conversations on every client until `count` are done or `seconds` have passed; returns done / elapsed s. */
 async function measure(clients: Client[], count: number, seconds: number): Promise<{ done: number; perSecond: number }> {
@@ -56,64 +43,23 @@ async function measure(clients: Client[], count: number, seconds: number): Promi
   return { done, perSecond: done / ((performance.now() - start) / 1000) };
 }
 
-/** CPU seconds (user + system) used so far by the processes `match` picks (by pid or command name), from /proc (Linux). */
-function cpuOf(match: (pid: number, comm: string) => boolean): number {
-  let ticks = 0;
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
-      if (!match(Number(entry), comm)) continue;
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      ticks += Number(fields[11]) + Number(fields[12]);
-    } catch {
-      // the process ended meanwhile
-    }
-  }
-  return ticks / 100; // USER_HZ is 100 on Linux
-}
-
-const dir = mkdtempSync(join(tmpdir(), 'roundtrip-bench-scale-out-'));
-const db = await createTestDatabase();
 type Cpu = { client: number; instances: number; nginx: number; postgres: number };
 const results: { instances: number; done: number; perSecond: number; cpu: Cpu }[] = [];
-const instances: DemoInstance[] = [];
+const cluster = await startDemoCluster('scale-out', 3);
+const { instances } = cluster;
 try {
-  const [stores, ledger, launcher] = await Promise.all([
-    db.freshSchema(),
-    db.freshSchema(),
-    bundleForNode(new URL('../apps/demo/src/http-server.ts', import.meta.url), join(dir, 'http-server.mjs')),
-  ]);
-  const keyFile = join(dir, 'keys');
-  const silent = { write: () => true };
-  await roundtrip(['keys', 'new', keyFile], { out: silent, err: process.stderr, cwd: process.cwd() });
-  instances.push(...(await startInstances({ launcher, keyFile, db: stores.url, ledger: ledger.url, home: dir }, 3)));
   for (const count of [1, 2, 3]) {
     const proxy = await startNginx(instances.slice(0, count).map((instance) => instance.port));
-    const clients = await Promise.all(
-      Array.from({ length: CLIENTS }, async () => {
-        const client = new Client(
-          { name: 'bench', version: '0' },
-          {
-            capabilities: { elicitation: { form: {} } },
-            versionNegotiation: { mode: { pin: '2026-07-28' } },
-            inputRequired: { autoFulfill: false },
-          },
-        );
-        await client.connect(new StreamableHTTPClientTransport(proxy.url));
-        return client;
-      }),
-    );
+    const clients = await Promise.all(Array.from({ length: CLIENTS }, () => connectHttp(proxy.url)));
     try {
       await measure(clients, WARM_UP, SECONDS);
       const cpuNow = (): Cpu => {
         const pids = new Set(instances.map((instance) => instance.pid()));
         return {
           client: (process.cpuUsage().user + process.cpuUsage().system) / 1e6,
-          instances: cpuOf((pid) => pids.has(pid)),
-          nginx: cpuOf((_, comm) => comm === 'nginx'),
-          postgres: cpuOf((_, comm) => comm === 'postgres'),
+          instances: cpuSecondsOf((pid) => pids.has(pid)),
+          nginx: cpuSecondsOf((_, comm) => comm === 'nginx'),
+          postgres: cpuSecondsOf((_, comm) => comm === 'postgres'),
         };
       };
       const before = cpuNow();
@@ -129,9 +75,7 @@ try {
     }
   }
 } finally {
-  await Promise.all(instances.map((instance) => instance.stop()));
-  await db.drop();
-  rmSync(dir, { recursive: true, force: true });
+  await cluster.stop();
 }
 
 const one = results[0]!.perSecond;
