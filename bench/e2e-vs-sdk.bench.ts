@@ -51,6 +51,17 @@ async function concurrent(clients: Client[], perClient: number): Promise<number[
   return lists.flat();
 }
 
+/** Both sides over stdio: each warmed up with `run`, then timed in alternating batches of it, reported under `title`. */
+async function overStdio(title: string, run: (client: Client, count: number) => Promise<number[]>): Promise<void> {
+  const servers = { ours: await startStdio(files, 'ours', nodeArgs), peer: await startStdio(files, 'peer', nodeArgs) };
+  try {
+    for (const side of ['ours', 'peer'] as const) await run(servers[side].client, WARM_UP);
+    report(title, await alternate(BATCHES, (side) => run(servers[side].client, SEQUENTIAL_PER_BATCH), pidsOf(servers)));
+  } finally {
+    await Promise.all([servers.ours.close(), servers.peer.close()]);
+  }
+}
+
 console.log(
   `refund_order conversations (ask, then decline), ours (the demo) / peer (SDK alone); ${availableParallelism()} cores, Node ${process.version}`,
 );
@@ -58,35 +69,15 @@ try {
   if (which === 'accept') {
     // a confirmed refund, each of another order: ours runs it once through the effect ledger (claim, the
     // store's transaction, outcome), the peer in the store's one transaction
-    const servers = { ours: await startStdio(files, 'ours', nodeArgs), peer: await startStdio(files, 'peer', nodeArgs) };
     let next = 0;
     const refunds = async (client: Client, count: number) => {
       const times: number[] = [];
       for (let i = 0; i < count; i++) times.push(await conversation(client, refundableOrder(next++), 'accept'));
       return times;
     };
-    try {
-      for (const side of ['ours', 'peer'] as const) await refunds(servers[side].client, WARM_UP);
-      report(
-        'stdio, sequential, confirmed refunds (accept)',
-        await alternate(BATCHES, (side) => refunds(servers[side].client, SEQUENTIAL_PER_BATCH), pidsOf(servers)),
-      );
-    } finally {
-      await Promise.all([servers.ours.close(), servers.peer.close()]);
-    }
+    await overStdio('stdio, sequential, confirmed refunds (accept)', refunds);
   }
-  if (which === 'stdio' || which === 'all') {
-    const servers = { ours: await startStdio(files, 'ours', nodeArgs), peer: await startStdio(files, 'peer', nodeArgs) };
-    try {
-      for (const side of ['ours', 'peer'] as const) await sequential(servers[side].client, WARM_UP);
-      report(
-        'stdio, sequential',
-        await alternate(BATCHES, (side) => sequential(servers[side].client, SEQUENTIAL_PER_BATCH), pidsOf(servers)),
-      );
-    } finally {
-      await Promise.all([servers.ours.close(), servers.peer.close()]);
-    }
-  }
+  if (which === 'stdio' || which === 'all') await overStdio('stdio, sequential', sequential);
   if (which === 'http' || which === 'all') {
     const servers = { ours: await startHttp(files, 'ours', nodeArgs), peer: await startHttp(files, 'peer', nodeArgs) };
     const clients: Record<Side, Client[]> = { ours: [], peer: [] };
