@@ -60,7 +60,11 @@ async function step<TResult>(round: Round<TResult>): Promise<StepOutcome<TResult
   try {
     actor = createRoundActor(round, envelope?.snapshot);
     // awaited only when the round waits for something (invoked work, an async result)
-    const outcome = runActor(round, actor as AnyActorRef, envelope !== undefined, envelope?.questions, runId);
+    const outcome = runActor(round, actor as AnyActorRef, {
+      continuing: envelope !== undefined,
+      pinnedByState: envelope?.questions,
+      runId,
+    });
     return outcome instanceof Promise ? await outcome : outcome;
   } catch (error) {
     const label = round.target.label;
@@ -73,33 +77,28 @@ async function step<TResult>(round: Round<TResult>): Promise<StepOutcome<TResult
 
 type Outcome<TResult> = StepOutcome<TResult> | Promise<StepOutcome<TResult>>;
 
+/** What the opened state, if any, gives the actor: whether it goes on from one, the questions it proves asked, the run id. */
+interface Resumed {
+  continuing: boolean;
+  pinnedByState: Map<string, Uint8Array> | undefined;
+  runId: Uint8Array;
+}
+
 /** Start and settle; then feed the answers (a promise only when the machine had to be waited for). */
-function runActor<TResult>(
-  round: Round<TResult>,
-  actor: AnyActorRef,
-  continuing: boolean,
-  pinnedByState: Map<string, Uint8Array> | undefined,
-  runId: Uint8Array,
-): Outcome<TResult> {
+function runActor<TResult>(round: Round<TResult>, actor: AnyActorRef, resumed: Resumed): Outcome<TResult> {
   const { request, target } = round;
   const machine = target.definition.machine;
   actor.start();
-  if (continuing && actor.getSnapshot().status === 'error') {
+  if (resumed.continuing && actor.getSnapshot().status === 'error') {
     const detail = `the snapshot does not fit machine '${machine.id}'`;
     return refuseState(round, { code: 'outdated', why: 'snapshot_misfit', detail }, actor.getSnapshot().error);
   }
   if (machine.handlesClientEvent) actor.send(clientEvent(request.capabilities));
-  return afterSettling(round, actor, 'before_answers', () => feed(round, actor, continuing, pinnedByState, runId));
+  return afterSettling(round, actor, 'before_answers', () => feed(round, actor, resumed));
 }
 
 /** Feed the answers and settle; then answer. */
-function feed<TResult>(
-  round: Round<TResult>,
-  actor: AnyActorRef,
-  continuing: boolean,
-  pinnedByState: Map<string, Uint8Array> | undefined,
-  runId: Uint8Array,
-): Outcome<TResult> {
+function feed<TResult>(round: Round<TResult>, actor: AnyActorRef, { continuing, pinnedByState, runId }: Resumed): Outcome<TResult> {
   const { target } = round;
   const machine = target.definition.machine;
   // pin: answers count only for questions the opened state proves were asked
