@@ -114,7 +114,7 @@ export async function checkServeValues(args: HostArgs): Promise<string | undefin
 
 /** `roundtrip call …`: resolves to the exit code. */
 export async function callCommand(argv: readonly string[], io: CommandIo): Promise<number> {
-  const parsed = parseHostArgs('call', argv, io.cwd, 1);
+  const parsed = parseHostArgs('call', argv, io.cwd, 1, io.launcher);
   if (!parsed.ok) {
     if (parsed.help) {
       io.out.write(`${CALL_USAGE}\n`);

@@ -98,7 +98,7 @@ async function loop(session: Session): Promise<number> {
 
 /** `roundtrip chat …`: resolves to the exit code. */
 export async function chatCommand(argv: readonly string[], io: CommandIo): Promise<number> {
-  const parsed = parseHostArgs('chat', argv, io.cwd, 0);
+  const parsed = parseHostArgs('chat', argv, io.cwd, 0, io.launcher);
   if (!parsed.ok) {
     if (parsed.help) {
       io.out.write(`${CHAT_USAGE}\n`);

@@ -6,4 +6,10 @@ export interface CommandIo {
   readonly cwd: string;
   /** Where an interactive command (call, chat) reads the person's answers. @defaultValue process.stdin */
   readonly in?: NodeJS.ReadableStream;
+  /**
+   * The `roundtrip` launcher script that call and chat start a module's server with (`node <launcher> serve <module>`),
+   * for a command run from a bundle, whose own file is not beside the package's bin/.
+   * @defaultValue this package's bin/roundtrip.mjs
+   */
+  readonly launcher?: string;
 }

@@ -50,7 +50,7 @@ export interface HostArgs {
 
 export type ParsedHostArgs = { ok: true; value: HostArgs } | { ok: false; help: true } | { ok: false; help: false; problem: string };
 
-/** The `roundtrip` launcher, spawned as `node <bin> serve <module>`. */
+/** The `roundtrip` launcher, spawned as `node <bin> serve <module>` unless the command is given another (CommandIo's launcher). */
 const CLI_BIN = fileURLToPath(new URL('../../bin/roundtrip.mjs', import.meta.url));
 
 /** What was read from the options, before the server is decided. */
@@ -146,9 +146,15 @@ function urlTarget(read: Options, url: URL, serverCommand: readonly string[] | u
 /**
  * Reads `[options] <module> <words…>`, `[options] <words…> -- <server command…>` or
  * `--url <url> [--header 'Name: value']… <words…>`. `wordCount` is how many words follow the module
- * (call: 1, the name; chat: 0).
+ * (call: 1, the name; chat: 0). A module's server is started as `node <launcher> serve <module>`.
  */
-export function parseHostArgs(command: 'call' | 'chat', argv: readonly string[], cwd: string, wordCount: number): ParsedHostArgs {
+export function parseHostArgs(
+  command: 'call' | 'chat',
+  argv: readonly string[],
+  cwd: string,
+  wordCount: number,
+  launcher: string = CLI_BIN,
+): ParsedHostArgs {
   const fail = (problem: string): ParsedHostArgs => ({ ok: false, help: false, problem });
   const split = argv.indexOf('--');
   const own = split === -1 ? argv : argv.slice(0, split);
@@ -203,7 +209,7 @@ export function parseHostArgs(command: 'call' | 'chat', argv: readonly string[],
   const target: SpawnTarget = {
     kind: 'spawn',
     command: process.execPath,
-    args: [CLI_BIN, 'serve', resolve(cwd, module), ...read.serveArgs],
+    args: [launcher, 'serve', resolve(cwd, module), ...read.serveArgs],
     label: module,
     env: serverDefaults(settings),
   };
