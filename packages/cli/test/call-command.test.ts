@@ -1,8 +1,9 @@
 // `roundtrip call` in-process: the answers come from a scripted stdin, the server is a real child
-// process on every protocol era: the CLI's own `serve` of the TypeScript fixture module, spawned from
-// the module given to call (the path a user takes) with serve's options passed on, twice; the bundled
-// command and module given after `--` (see bundled-cli.ts) for the eras, a server log and a server that
-// stops. What call checks against the server's list (a name not offered, a misspelt argument) is the same
+// process on every protocol era: the CLI's own `serve` of the fixture module, spawned from the module
+// given to call (the path a user takes) with serve's options passed on, twice, both bundled (call's
+// launcher is the bundled command, the module its bundled file, named from the bundle's folder); the
+// bundled command and module given after `--` (see bundled-cli.ts) for the eras, a server log and a
+// server that stops. What call checks against the server's list (a name not offered, a misspelt argument) is the same
 // on every transport: it asks the trip definitions served over HTTP in this process (http-mcp-server.ts).
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -34,14 +35,16 @@ const server = () => ['--', ...bundled.serve('trip-definitions', { ROUNDTRIP_KEY
 const inProcess = () => ['--url', served.url];
 
 const run = (args: string[], lines: string[] = []) => runCommand(args, { cwd: here, lines });
+/** `run` from the bundle's folder, call starting a module's server with the bundled command: `trip-definitions.mjs` is the bundled module. */
+const runModule = (args: string[], lines: string[] = []) => runCommand(args, { cwd: bundled.folder, lines, launcher: bundled.script });
 
 describe('roundtrip call', { timeout: 120_000 }, () => {
   it('runs the tool of a module through both questions on 2026-07-28, re-asked with the reason, and prints text and structured content', async () => {
-    // the module form: call spawns the workspace bin's `serve` of the module, passing on serve's options
+    // the module form: call spawns its launcher's `serve` of the module, passing on serve's options
     const keyFile = join(home, 'trips.key');
     expect((await run(['keys', 'new', keyFile])).code).toBe(0);
-    const { code, out, err } = await run(
-      ['call', 'fixtures/trip-definitions.ts', 'plan_trip', '--args', '{"traveller":"Ada"}', '--key-file', keyFile, '--ledger=:memory:'],
+    const { code, out, err } = await runModule(
+      ['call', 'trip-definitions.mjs', 'plan_trip', '--args', '{"traveller":"Ada"}', '--key-file', keyFile, '--ledger=:memory:'],
       ['Atlantis', '', '', 'Rome', '', '2', 'y'],
     );
     expect(err).toContain('Where should Ada go?');
@@ -101,8 +104,8 @@ describe('roundtrip call', { timeout: 120_000 }, () => {
 
   it("passes serve's options on only to a module it serves, checks their values first, and points a missing key file to `keys new`", async () => {
     const missing = join(home, 'missing.key');
-    const stopped = await run(['call', 'fixtures/trip-definitions.ts', 'plan_trip', '--key-file', missing]);
-    expect(stopped.err).toContain("roundtrip call: the server 'fixtures/trip-definitions.ts' stopped before it answered.");
+    const stopped = await runModule(['call', 'trip-definitions.mjs', 'plan_trip', '--key-file', missing]);
+    expect(stopped.err).toContain("roundtrip call: the server 'trip-definitions.mjs' stopped before it answered.");
     expect(stopped.err).toContain(`Create it with \`roundtrip keys new ${missing}\`, or check the path in --key-file.`);
     expect(stopped.code).toBe(3);
     const cases: [string[], string][] = [

@@ -1,8 +1,9 @@
 // `roundtrip call` and `chat` wait up to a day for a person at the terminal; on a 2025 era the server they
 // start for a module holds each question only ROUNDTRIP_ANSWER_TIMEOUT_MS (50 s by default). So that server
 // is given a day too, unless the person set their own (the flag, or the variable in their shell), and a
-// server given after `--` is left as it is (the bundled command serving the bundled module: see
-// bundled-cli.ts). The module's tool reports what its server process was given.
+// server given after `--` is left as it is. The module is the bundled fixture and call and chat's launcher
+// the bundled command, as a server after `--` is (see bundled-cli.ts). The module's tool reports what its
+// server process was given.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,7 +13,6 @@ import { type BundledCli, bundleCli } from './fixtures/bundled-cli.ts';
 import { runCommand } from './fixtures/run-command.ts';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
-const MODULE = 'fixtures/answer-timeout-definitions.ts';
 let home: string;
 let keyFile: string;
 let bundled: BundledCli;
@@ -32,12 +32,15 @@ afterEach(() => {
   else process.env.ROUNDTRIP_ANSWER_TIMEOUT_MS = shellValue;
 });
 
-/** `roundtrip <command> <module> …` on a 2025-11-25 connection, with a key file and no ledger file, saying yes to the question. */
+/**
+ * `roundtrip <command> <module> …` on a 2025-11-25 connection, with a key file and no ledger file, saying yes to the
+ * question: the bundled module, named from the bundle's folder, served by the bundled command.
+ */
 const run = (command: 'call' | 'chat', extra: string[] = []) =>
   runCommand(
     [
       command,
-      MODULE,
+      'answer-timeout-definitions.mjs',
       ...(command === 'call' ? ['answer_timeout'] : []),
       '--era',
       '2025-11-25',
@@ -47,12 +50,12 @@ const run = (command: 'call' | 'chat', extra: string[] = []) =>
       ':memory:',
       ...extra,
     ],
-    { cwd: here, lines: command === 'call' ? ['y'] : ['answer_timeout', 'y', 'q'] },
+    { cwd: bundled.folder, launcher: bundled.script, lines: command === 'call' ? ['y'] : ['answer_timeout', 'y', 'q'] },
   );
 
 describe('the server call and chat start for a module', { timeout: 120_000 }, () => {
   // call and chat build the module's server command alike (parseHostArgs): call is run with nothing set and
-  // with the variable, chat with the flag, so that each of the three cases costs one start of the workspace bin
+  // with the variable, chat with the flag, so that each of the three cases costs one start of the server
   it('gets a day to wait for each answer (86400000 ms, what the terminal host waits) when the person set none', async () => {
     delete process.env.ROUNDTRIP_ANSWER_TIMEOUT_MS;
     const call = await run('call');
