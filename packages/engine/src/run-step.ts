@@ -1,6 +1,7 @@
 // One round of any MRTR method, as named phases: open the state (round-open.ts), create the actor
 // (round-actor.ts), start and settle it, feed the answers (feed-answers.ts), settle again, and answer
-// (round-outcome.ts). The actor is stopped and the effect scope released in one `finally`, on every path.
+// (round-outcome.ts). The actor is stopped and the effect scope released on every path, once the outcome is
+// known (at once for a round that waited for nothing, or when its promise settles).
 import nacl from 'tweetnacl';
 import type { Actor, AnyActorRef, AnyStateMachine } from 'xstate';
 import { type ActiveQuestion, activeQuestions } from './active-questions.ts';
@@ -20,9 +21,10 @@ import type { StepOutcome } from './step-outcome.ts';
 
 /**
  * One round of any MRTR method: size cap, open, check, rehydrate, feed answers, settle, answer.
- * Methods differ only in what `target` holds.
+ * Methods differ only in what `target` holds. The outcome comes back as a value when nothing had to be
+ * waited for (the caller's async function resolves with it: no promise of this round's own to adopt).
  */
-export function runStep<TResult>(ctx: StepContext, target: StepTarget<TResult>, request: RoundRequest): Promise<StepOutcome<TResult>> {
+export function runStep<TResult>(ctx: StepContext, target: StepTarget<TResult>, request: RoundRequest): Outcome<TResult> {
   const inspect = ctx.inspect;
   const trace = inspect ? newTrace() : undefined;
   const round: Round<TResult> = {
@@ -41,7 +43,7 @@ export function runStep<TResult>(ctx: StepContext, target: StepTarget<TResult>, 
   };
   const outcome = step(round);
   if (!inspect || !trace) return outcome;
-  return outcome.then((ended) => {
+  return Promise.resolve(outcome).then((ended) => {
     const facts = { target: target.label, machine: target.definition.machine.id, trace, request, outcome: ended };
     const report = { ...facts, show: ctx.inspectAnswers === 'shown', at: ctx.now() };
     reportRound(inspect, report, (error) => note(round, { level: 'warn', event: 'inspect_failed', code: 'inspect_threw', error }));
@@ -49,7 +51,7 @@ export function runStep<TResult>(ctx: StepContext, target: StepTarget<TResult>, 
   });
 }
 
-async function step<TResult>(round: Round<TResult>): Promise<StepOutcome<TResult>> {
+function step<TResult>(round: Round<TResult>): Outcome<TResult> {
   const opened = openPhase(round);
   if (!opened.ok) return opened.outcome;
   const { envelope } = opened;
@@ -57,22 +59,43 @@ async function step<TResult>(round: Round<TResult>): Promise<StepOutcome<TResult
   if (!envelope) round.run = encodeBase64url(runId);
   if (round.trace) Object.assign(round.trace, { run: round.run, round: round.number, from: envelope?.snapshot.v });
   let actor: ReturnType<typeof createRoundActor> | undefined;
+  let outcome: Outcome<TResult>;
   try {
     actor = createRoundActor(round, envelope?.snapshot);
-    // awaited only when the round waits for something (invoked work, an async result)
-    const outcome = runActor(round, actor as AnyActorRef, {
+    // a promise only when the round waits for something (invoked work, an async result)
+    outcome = runActor(round, actor as AnyActorRef, {
       continuing: envelope !== undefined,
       pinnedByState: envelope?.questions,
       runId,
     });
-    return outcome instanceof Promise ? await outcome : outcome;
   } catch (error) {
-    const label = round.target.label;
-    return failRound(round, { level: 'error', event: 'engine_error', code: 'threw', round: round.number, label, error });
-  } finally {
-    // every effect has read its scope when it started; nothing of the round runs on after this
+    const failed = threw(round, error);
     if (actor) endRoundActor(actor);
+    return failed;
   }
+  if (!(outcome instanceof Promise)) {
+    // every effect has read its scope when it started; nothing of the round runs on after this
+    endRoundActor(actor);
+    return outcome;
+  }
+  const started = actor;
+  return outcome.then(
+    (ended) => {
+      endRoundActor(started);
+      return ended;
+    },
+    (error: unknown) => {
+      const failed = threw(round, error);
+      endRoundActor(started);
+      return failed;
+    },
+  );
+}
+
+/** A round that threw: logged, and the method's failure. */
+function threw<TResult>(round: Round<TResult>, error: unknown): StepOutcome<TResult> {
+  const label = round.target.label;
+  return failRound(round, { level: 'error', event: 'engine_error', code: 'threw', round: round.number, label, error });
 }
 
 type Outcome<TResult> = StepOutcome<TResult> | Promise<StepOutcome<TResult>>;
@@ -94,7 +117,8 @@ function runActor<TResult>(round: Round<TResult>, actor: AnyActorRef, resumed: R
     return refuseState(round, { code: 'outdated', why: 'snapshot_misfit', detail }, actor.getSnapshot().error);
   }
   if (machine.handlesClientEvent) actor.send(clientEvent(request.capabilities));
-  return afterSettling(round, actor, 'before_answers', () => feed(round, actor, resumed));
+  if (settledNow(actor)) return feed(round, actor, resumed);
+  return whenSettled(round, actor, 'before_answers', () => feed(round, actor, resumed));
 }
 
 /** Feed the answers and settle; then answer. */
@@ -108,19 +132,18 @@ function feed<TResult>(round: Round<TResult>, actor: AnyActorRef, { continuing, 
     pinned = new Map(activeQuestions(machine, actor.getSnapshot(), rendered).map((a) => [a.question.key, a.hash]));
   }
   const { notes } = feedAnswers({ round, actor, machine, rendered, pinned, continuing });
-  return afterSettling(round, actor, 'after_answers', () =>
-    answerPhase(round, actor as Actor<AnyStateMachine>, { runId, rendered, notes }),
-  );
+  const fed = { runId, rendered, notes };
+  if (settledNow(actor)) return answerPhase(round, actor as Actor<AnyStateMachine>, fed);
+  return whenSettled(round, actor, 'after_answers', () => answerPhase(round, actor as Actor<AnyStateMachine>, fed));
 }
 
-/** `next` once the actor settled (at once when it already has); a round whose actor did not settle ends `unsettled`. */
-function afterSettling<TResult>(
+/** `next` once the actor, still running invoked work, has settled; a round whose actor did not settle ends `unsettled`. */
+function whenSettled<TResult>(
   round: Round<TResult>,
   actor: AnyActorRef,
   when: 'before_answers' | 'after_answers',
   next: () => Outcome<TResult>,
-): Outcome<TResult> {
-  if (settledNow(actor)) return next();
+): Promise<StepOutcome<TResult>> {
   return settleActor(actor, round.ctx.settleTimeoutMs, round.request.signal).then((settled) =>
     settled === 'settled' ? next() : unsettled(round, settled, when),
   );

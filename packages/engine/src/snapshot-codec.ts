@@ -13,10 +13,17 @@ export function compactSnapshot(actor: Actor<AnyStateMachine>): CompactSnapshot 
   const version = actor.logic.version ?? '0';
   const out: CompactSnapshot = { version, v: persisted.value as JsonValue, c: (persisted.context ?? null) as JsonValue };
   const history = persisted.historyValue as JsonObject | undefined;
-  if (history && Object.keys(history).length > 0) out.h = history;
+  if (hasKeys(history)) out.h = history;
   const children = persisted.children as JsonObject | undefined;
-  if (children && Object.keys(children).length > 0) out.ch = children;
+  if (hasKeys(children)) out.ch = children;
   return out;
+}
+
+/** Whether an object has an own enumerable key (without listing them all). */
+function hasKeys(value: JsonObject | undefined): value is JsonObject {
+  if (!value) return false;
+  for (const key in value) if (Object.hasOwn(value, key)) return true;
+  return false;
 }
 
 /** What an actor's run reports to: XState's inspection events, and what the machine's log() actions say. */
@@ -33,8 +40,7 @@ export function actorFor(
   snapshot: CompactSnapshot | undefined,
   reporting: ActorReporting,
 ): Actor<AnyStateMachine> {
-  const options = { input, logger: reporting.logger, ...(reporting.inspect && { inspect: reporting.inspect }) };
-  if (!snapshot) return createActor(machine, options);
+  if (!snapshot) return createActor(machine, { input, logger: reporting.logger, ...(reporting.inspect && { inspect: reporting.inspect }) });
   const restored = {
     status: 'active',
     value: snapshot.v,
@@ -42,5 +48,10 @@ export function actorFor(
     historyValue: snapshot.h ?? {},
     children: snapshot.ch ?? {},
   };
-  return createActor(machine, { ...options, snapshot: restored as never });
+  return createActor(machine, {
+    input,
+    logger: reporting.logger,
+    snapshot: restored as never,
+    ...(reporting.inspect && { inspect: reporting.inspect }),
+  });
 }

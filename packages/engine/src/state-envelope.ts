@@ -205,9 +205,11 @@ export function decodeEnvelope(bytes: Uint8Array): StateEnvelope | { version: nu
       const key = shortText(take(r, byte(r)));
       questions.set(key, take(r, TAG_BYTES.question));
     }
-    const parsed = JSON.parse(decoder.decode(bytes.subarray(r.at))) as Omit<CompactSnapshot, 'version'>;
+    const parsed = JSON.parse(decoder.decode(bytes.subarray(r.at))) as Partial<CompactSnapshot>;
     if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed) || !('v' in parsed) || !('c' in parsed)) return undefined;
-    const snapshot: CompactSnapshot = { version: machineVersion, ...parsed };
+    // the parsed object is this call's own: stamped with the header's version in place, not copied
+    parsed.version = machineVersion;
+    const snapshot = parsed as CompactSnapshot;
     return { iat, exp, aud, sub, target, args, machine, round, run, questions, snapshot };
   } catch {
     return undefined;
