@@ -12,6 +12,9 @@ import { type RefundStatus, refundOutputSchema } from './refund-output.ts';
 
 const isRefunded = (order: Order) => order.status === 'refunded' || order.refundedAt !== null;
 
+/** The statuses whose result is an error result. */
+const ERROR_STATUSES: ReadonlySet<RefundStatus> = new Set(['not_found', 'interrupted', 'locked']);
+
 const LOCK_HOLDER = { sqlite: 'a long transaction on the same file', postgres: 'a long transaction on the same PostgreSQL database' }; // for `locked`
 
 /**
@@ -21,22 +24,34 @@ const LOCK_HOLDER = { sqlite: 'a long transaction on the same file', postgres: '
 export function createRefundOrderTool(
   store: Pick<OrdersStore, 'findOrder' | 'refundOrder'> & Partial<Pick<OrdersStore, 'backend'>>,
 ): ToolDefinition {
+  const lockHolder = LOCK_HOLDER[store.backend ?? 'sqlite'];
+  /** The message for `status` (only the one asked for is written: every result of every round comes through here). */
+  const messageFor = (status: RefundStatus, id: string, order: Order | null | undefined, amount: string | null): string => {
+    switch (status) {
+      case 'not_found':
+        return `No order with id '${id}'. Check the order id (it looks like 'ord_51') and try again.`;
+      case 'already_refunded':
+        return `Order ${id} was already refunded${order?.refundedAt ? ` on ${order.refundedAt.slice(0, 10)}` : ''}; nothing more was done.`;
+      case 'kept':
+        return `Order ${id} was not refunded.`;
+      case 'refunded':
+        return `Refunded ${amount} for order ${id}.`;
+      case 'amount_changed':
+        return `The amount of order ${id} changed to ${amount} while it was being refunded, so nothing was refunded. Call refund_order again to refund the new amount.`;
+      case 'interrupted':
+        return `The refund of order ${id} was interrupted (the server stopped while refunding), and the order shows no refund. Call refund_order again to refund it.`;
+      case 'locked':
+        return `Order ${id} was not refunded: the orders database is locked by another connection (${lockHolder}). Call refund_order again in a moment.`;
+    }
+  };
   /** The result for `status` about `order` as last read; `cents`: the amount a refund took. */
   const result = (status: RefundStatus, orderId: string, order: Order | null | undefined, cents?: number) => {
     const id = safeText(orderId); // the id as the client sent it may hold anything
     const amountCents = cents ?? order?.amountCents ?? null;
     const amount = amountCents === null ? null : formatCents(amountCents);
-    const message = {
-      not_found: `No order with id '${id}'. Check the order id (it looks like 'ord_51') and try again.`,
-      already_refunded: `Order ${id} was already refunded${order?.refundedAt ? ` on ${order.refundedAt.slice(0, 10)}` : ''}; nothing more was done.`,
-      kept: `Order ${id} was not refunded.`,
-      refunded: `Refunded ${amount} for order ${id}.`,
-      amount_changed: `The amount of order ${id} changed to ${amount} while it was being refunded, so nothing was refunded. Call refund_order again to refund the new amount.`,
-      interrupted: `The refund of order ${id} was interrupted (the server stopped while refunding), and the order shows no refund. Call refund_order again to refund it.`,
-      locked: `Order ${id} was not refunded: the orders database is locked by another connection (${LOCK_HOLDER[store.backend ?? 'sqlite']}). Call refund_order again in a moment.`,
-    }[status];
+    const message = messageFor(status, id, order, amount);
     const structured = { status, order_id: id, amount, amount_cents: amountCents, refunded_at: order?.refundedAt ?? null, message };
-    return { text: message, structured, isError: ['not_found', 'interrupted', 'locked'].includes(status) };
+    return { text: message, structured, isError: ERROR_STATUSES.has(status) };
   };
   // "kept" from an older state of a conversation whose refund went through since: say what is true now
   const kept = async (id: string, order: Order | null | undefined) => {
