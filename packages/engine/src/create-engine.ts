@@ -216,7 +216,7 @@ export function createEngine(options: EngineOptions): Engine {
     throw definitionError(['createEngine', 'keyring'], 'invalid_key', 'no keyring was given.', 'Pass createKeyring([key]).');
 
   // tags that stay the same from request to request, computed once (targets are the definitions' own)
-  const principalTag = tagCache(TAG_BYTES.sub);
+  const principalTag = tagCache(TAG_BYTES.sub, 256, 1024, 'sub\0');
   const argsTag = tagCache(TAG_BYTES.args);
   const targetTag = tagCache(TAG_BYTES.target, Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY);
   const ctx: StepContext = {
@@ -232,7 +232,7 @@ export function createEngine(options: EngineOptions): Engine {
     inflight: new Map(),
     ...(options.inspect ? { inspect: options.inspect, inspectAnswers: options.inspectAnswers ?? 'masked' } : {}),
     ...(options.inspectActors ? { inspectActors: options.inspectActors } : {}),
-    principalTag: (principal) => principalTag(`sub\0${principal}`),
+    principalTag,
     // the same arguments come back every round of a conversation
     argsTag: (scope, args) => argsTag(`${scope}\0${canonicalJson(args)}`),
   };
@@ -242,6 +242,13 @@ export function createEngine(options: EngineOptions): Engine {
   });
 
   const continuationTagOf = (tool: string) => targetTag(`tools/call\0${tool}\0continuation`);
+  // what a tool's rounds are bound to and logged as, the same every call
+  const toolTargets = new Map(
+    [...tools.keys()].map((name) => {
+      const scope = `tools/call\0${name}`;
+      return [name, { label: `tool ${name}`, scope, tag: targetTag(scope) }] as const;
+    }),
+  );
 
   async function callTool(request: ToolCallRequest): Promise<StepOutcome<CallToolResult>> {
     const tool = tools.get(request.name);
@@ -256,12 +263,12 @@ export function createEngine(options: EngineOptions): Engine {
         `Invalid arguments for tool '${tool.name}': ${argumentProblems(parsed.error.issues)}. Call it again with arguments matching its input schema.`,
       );
     }
-    const scope = `tools/call\0${tool.name}`;
+    const bound = toolTargets.get(tool.name)!;
     const target: StepTarget<CallToolResult> = {
-      label: `tool ${tool.name}`,
+      label: bound.label,
       definition,
-      targetTag: targetTag(scope),
-      argsScope: scope,
+      targetTag: bound.tag,
+      argsScope: bound.scope,
       args: parsed.data as Record<string, unknown>,
       finishWith: {},
       fail: toolError,

@@ -55,5 +55,6 @@ export function openPhase<TResult>(round: Round<TResult>): OpenedState<TResult> 
   round.number = envelope.round + 1;
   if (opened.migratedThrough)
     note(round, { level: 'info', event: 'state_migrated', code: 'migrated', machine: machine.id, path: opened.migratedThrough });
-  return { ok: true, envelope };
+  // the opened state as it came ({ ok, envelope }), not wrapped again
+  return opened;
 }
