@@ -1,7 +1,7 @@
 // `roundtrip call` and `roundtrip chat` in a real pseudo-terminal (tmux): a person types the answers,
 // presses Enter for defaults and Ctrl-C to cancel. The command is the bundled one (see bundled-cli.ts),
-// started in a fraction of the time the workspace bin takes; call-command.test.ts runs `call <module>.ts`
-// through the real bin. `call` on 2026-07-28 asks the trip definitions served over HTTP in this process
+// started in a fraction of the time the workspace bin takes; call-command.test.ts runs `call <module>`
+// (in-process, its server the bundled command); serve-command.test.ts the real bin. `call` on 2026-07-28 asks the trip definitions served over HTTP in this process
 // (--url, http-mcp-server.ts): what the terminal shows does not depend on the transport, and no second
 // process starts; `chat` on 2025-11-25 starts its server over stdio, the command's own `serve` of the
 // bundled module given after `--`, and the cancelled call a server that never answers.
