@@ -3,6 +3,7 @@
 import type { AnyActorRef, AnyMachineSnapshot } from 'xstate';
 import { type ActiveQuestion, activeQuestions } from './active-questions.ts';
 import type { CompiledMachine } from './compile-machine.ts';
+import { jsonWithin } from './json-length-bound.ts';
 import type { CompiledQuestion } from './questions.ts';
 import { type ReadAnswer, readAnswer } from './read-answer.ts';
 import { note } from './round-note.ts';
@@ -27,6 +28,7 @@ interface FeedInput {
 
 /** Why an answer as sent is too large to read, if it is: larger than a whole state, or nested too deeply to measure. */
 function rawSizeProblem(answer: unknown, maxStateBytes: number): string | undefined {
+  if (jsonWithin(answer, maxStateBytes)) return undefined;
   let size: number;
   try {
     size = JSON.stringify(answer ?? null).length;
@@ -44,6 +46,7 @@ function rawSizeProblem(answer: unknown, maxStateBytes: number): string | undefi
  * a third larger than its JSON, so content is measured as it would stand in the state.
  */
 function sealedSizeProblem(content: unknown, maxStateBytes: number): string | undefined {
+  if (jsonWithin(content, Math.floor((maxStateBytes * 3) / 4))) return undefined;
   const sealed = Math.ceil((JSON.stringify(content ?? null).length * 4) / 3);
   return sealed > maxStateBytes
     ? `it would take about ${sealed} bytes of the ${maxStateBytes} this server keeps between rounds`
