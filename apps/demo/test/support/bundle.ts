@@ -16,7 +16,7 @@ import { copyWorkerBundle } from '../../../../packages/mcp/test/fixtures/worker-
  * spawn(process.execPath, [server]);
  */
 export async function bundleForNode(entry: URL, outfile: string): Promise<string> {
-  // built once per test worker (worker-bundles.ts), copied to outfile
+  // built once per suite run (worker-bundles.ts), copied to outfile
   await copyWorkerBundle(`entry ${entry.href}`, outfile, async (dir) => ({
     inputs: await bundle({ entryPoints: [fileURLToPath(entry)], outfile: join(dir, 'bundle.mjs') }),
     output: join(dir, 'bundle.mjs'),
@@ -27,7 +27,7 @@ export async function bundleForNode(entry: URL, outfile: string): Promise<string
 /**
  * The bundled file of `entry` (a URL of src/server.ts, src/http-server.ts or a fixture the suite bundles) in
  * the folder `dir`: the tests' processes run the suite's one bundle (packages/mcp/test/fixtures/suite-bundle.ts,
- * built once per test worker with every script the suite starts), copied into `dir` on first use.
+ * built once per suite run with every script the suite starts), copied into `dir` on first use.
  *
  * @example
  * const server = await bundledScript(new URL('../src/server.ts', import.meta.url), bundleDir);
