@@ -25,15 +25,17 @@ export interface ActiveQuestion {
   context: unknown;
 }
 
-// the last pinned text of each question and its digest: a question asked again as it was (a re-ask, or
-// the same message in another conversation) is not hashed again
-const lastDigest = new WeakMap<CompiledQuestion, { pinned: string; hash: Uint8Array }>();
+// the last pinned parts of each question and their digest: a question asked again as it was (a re-ask, or
+// the same message in another conversation) is not hashed again, nor its parts joined to compare them
+const lastDigest = new WeakMap<CompiledQuestion, { message: string; schemaText: string; asked: string | undefined; hash: Uint8Array }>();
 
-function questionDigest(question: CompiledQuestion, pinned: string): Uint8Array {
+/** The digest pinned for a question: of its message, its form and what else it asks, joined by NULs. */
+function questionDigest(question: CompiledQuestion, message: string, schemaText: string, asked: string | undefined): Uint8Array {
   const last = lastDigest.get(question);
-  if (last?.pinned === pinned) return last.hash;
+  if (last !== undefined && last.message === message && last.schemaText === schemaText && last.asked === asked) return last.hash;
+  const pinned = asked === undefined ? `${message}\0${schemaText}` : `${message}\0${schemaText}\0${asked}`;
   const hash = digestBytes(pinned, TAG_BYTES.question);
-  lastDigest.set(question, { pinned, hash });
+  lastDigest.set(question, { message, schemaText, asked, hash });
   return hash;
 }
 
@@ -87,8 +89,7 @@ export function activeQuestions(
       const { requestedSchema, schemaText } = renderForm(question, snapshot.context);
       let active = known;
       if (!active || active.message !== message || active.asked !== asked || active.requestedSchema !== requestedSchema) {
-        const pinned = asked === undefined ? `${message}\0${schemaText}` : `${message}\0${schemaText}\0${asked}`;
-        const hash = questionDigest(question, pinned);
+        const hash = questionDigest(question, message, schemaText, asked);
         active = { question, message, url, sampling, requestedSchema, asked, hash, context: snapshot.context };
       } else active = { ...active, context: snapshot.context };
       cache.set(question, active);
