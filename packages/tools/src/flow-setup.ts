@@ -86,13 +86,15 @@ export function flowMachine(flow: CompiledFlow, final: (input: FinalInput) => un
     return answer ? reasonFor(form, context, { type: `${form}.accept`, key: form, content: answer }) : undefined;
   };
   // a load's rules read its value from its done event, before it is kept: the load is the step entered last
-  const loading = (context: FlowContext, event?: FlowEvent) => {
+  const withLoading = (values: Record<string, unknown>, context: FlowContext, event?: FlowEvent) => {
     const step = context.trail[context.trail.length - 1];
     const load = step === undefined ? undefined : flow.loads.get(step);
-    return load && event?.type === `xstate.done.actor.${load.run}` ? { [step!]: event.output ?? null } : {};
+    if (load && event?.type === `xstate.done.actor.${load.run}`) values[step!] = event.output ?? null;
+    return values;
   };
+  // valuesOf gives a new object each call: the loading value is written into it
   const holds = (condition: Condition | undefined, context: FlowContext, event?: FlowEvent) =>
-    condition === undefined || evaluateCondition(condition, { ...valuesOf(context, event), ...loading(context, event) });
+    condition === undefined || evaluateCondition(condition, withLoading(valuesOf(context, event), context, event));
   const chosen = (event: FlowEvent) => event.content?.choice;
 
   const finishActor = fromPromise<FinishOutput, FinishInput>(async ({ input }) => ({

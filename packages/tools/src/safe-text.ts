@@ -29,25 +29,56 @@ export function safeValue(value: unknown): string {
   return safeText(value) || MISSING_VALUE;
 }
 
-/** Reads `a.b` from a context object; undefined when any part is missing. */
-function readPath(context: unknown, path: string): unknown {
+/** A template cut at its placeholders: literal text, then each placeholder's path as its parts. */
+type TemplatePart = string | readonly string[];
+
+/**
+ * Templates already cut, by their text: a flow renders the same few templates every round (they come from
+ * its declaration), so each is parsed once. Bounded, in case templates are ever made at run time.
+ */
+const cutTemplates = new Map<string, readonly TemplatePart[]>();
+const MAX_CUT_TEMPLATES = 1000;
+
+function cutTemplate(template: string): readonly TemplatePart[] {
+  const known = cutTemplates.get(template);
+  if (known) return known;
+  const parts: TemplatePart[] = [];
+  let from = 0;
+  for (const match of template.matchAll(PLACEHOLDER)) {
+    parts.push(template.slice(from, match.index), match[1]!.split('.'));
+    from = match.index + match[0].length;
+  }
+  parts.push(template.slice(from));
+  if (cutTemplates.size >= MAX_CUT_TEMPLATES) cutTemplates.clear();
+  cutTemplates.set(template, parts);
+  return parts;
+}
+
+/** Reads `a.b` (given as its parts) from a context object; undefined when any part is missing. */
+function readPath(context: unknown, path: readonly string[]): unknown {
   let value: unknown = context;
-  for (const part of path.split('.')) {
+  for (const part of path) {
     value =
       value !== null && typeof value === 'object' && Object.hasOwn(value, part) ? (value as Record<string, unknown>)[part] : undefined;
   }
   return value;
 }
 
+/** A template with each placeholder replaced by `fill` of the value at its path. */
+function fillTemplate(template: string, context: unknown, fill: (value: unknown) => string): string {
+  let out = '';
+  for (const part of cutTemplate(template)) out += typeof part === 'string' ? part : fill(readPath(context, part));
+  return out;
+}
+
 /** Fills a template from the flow's context; every value goes through {@link safeValue}. */
 export function renderText(template: string, context: unknown): string {
-  return template.replace(PLACEHOLDER, (_, path: string) => safeValue(readPath(context, path)));
+  return fillTemplate(template, context, safeValue);
 }
 
 /** Fills a URL template: every value URL-encoded (a missing one empty), so a value cannot change the URL's shape. */
 export function renderUrl(template: string, context: unknown): string {
-  return template.replace(PLACEHOLDER, (_, path: string) => {
-    const value = readPath(context, path);
-    return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' ? encodeURIComponent(String(value)) : '';
-  });
+  return fillTemplate(template, context, (value) =>
+    typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' ? encodeURIComponent(String(value)) : '',
+  );
 }
