@@ -6,7 +6,9 @@ import { type JsonObject, type MachineMigrations, type MigrationSnapshot, safeTe
  * A state the hand-written machine (version 4) sealed, as the flow's: it asked only in `confirming`, with
  * the order it had read, its amount as text and the note said before the question when asked again.
  */
-function fromMachineV4({ context }: MigrationSnapshot): MigrationSnapshot {
+function fromMachineV4({ value, context }: MigrationSnapshot): MigrationSnapshot {
+  // version 4 sealed only while asking; any other state would be a forged or broken one: refuse it by name
+  if (value !== 'confirming') throw new Error(`version 4 sealed states only in 'confirming', not in ${JSON.stringify(value)}`);
   const { orderId, order, amount, note } = context as { orderId: string; order: JsonObject; amount: string; note: string };
   // what the flow's `order` step loads (refund-order-tool.ts): an order it asked about was not refunded
   const loaded = { order: { ...order, amount, refunded: false, question: `${note}Refund ${amount} for order ${safeText(orderId)}?` } };
