@@ -22,6 +22,12 @@ export interface Session {
    * the exit code. For `call`, whose failure ends it, the server is closed first, so its log is whole.
    */
   fail(error: unknown): Promise<number>;
+  /**
+   * What a server this host started wrote to stderr since `mark` (undefined for a server at a URL). For
+   * `call`, whose result ends it, the server is closed first and its stderr read to the end: a server
+   * writes its log and its reply on two pipes, so the reply can arrive before the last log line.
+   */
+  serverLog(mark?: number): Promise<string | undefined>;
 }
 
 /** Why a question may not reach this host from a server at a URL on a 2025 era: shown after an error result there. */
@@ -79,17 +85,18 @@ export async function withSession(
     return explain(error, true, args.target.kind === 'spawn' ? (details.serverLog ?? '') : undefined, details.httpFailure);
   }
   terminal.onInterrupt(undefined);
+  const serverLog = async (mark?: number) => {
+    const { log } = connection;
+    return log && (command === 'call' ? await log.closeAndRead(mark) : log.text(mark));
+  };
   try {
     return await work({
       connection,
       terminal,
       io,
       args,
-      fail: async (error) => {
-        const { log } = connection;
-        const text = log && (command === 'call' ? await log.closeAndRead() : log.text());
-        return explain(error, false, text, connection.httpFailure());
-      },
+      serverLog,
+      fail: async (error) => explain(error, false, await serverLog(), connection.httpFailure()),
     });
   } finally {
     terminal.close();
@@ -112,7 +119,7 @@ export async function runAndPrint(session: Session, offering: Offering, args: Re
     const { text, isError } = formatResult(outcome);
     session.io.out.write(text);
     // an error result often says "see the server's log": show what the server wrote meanwhile
-    const written = log?.text(mark) ?? '';
+    const written = isError ? ((await session.serverLog(mark)) ?? '') : '';
     if (isError && written.trim() !== '') session.io.err.write(formatServerLog(written, dim));
     if (isError && session.args.target.kind === 'url' && session.args.era !== '2026-07-28')
       session.io.err.write(`${dim(LEGACY_OVER_HTTP)}\n`);
