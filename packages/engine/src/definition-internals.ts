@@ -66,6 +66,13 @@ export function compileDefinition(
       );
       continue;
     }
+    if (spec.inLedgerTransaction && !spec.once)
+      problems.add(
+        [owner, 'effects', `'${src}'`, 'inLedgerTransaction'],
+        'invalid_option',
+        "it asks for the ledger's transaction, which only an effect declared once runs in.",
+        'Add once: true, or remove inLedgerTransaction.',
+      );
     wrapped[src] = guardEffect(logic, spec as EffectSpec);
   }
   if (Object.keys(wrapped).length > 0) served = machine.provide({ actors: wrapped } as never) as AnyStateMachine;

@@ -69,7 +69,15 @@ type EffectEvent =
   /** `thrown`: what the effect threw (its text is in the line; no stack is printed under it). */
   | { level: 'warn'; event: 'effect_failed'; code: 'effect_threw'; effect: string; thrown: unknown }
   | { level: 'error'; event: 'effect_record_failed'; code: 'record_failed'; effect: string; ran: boolean; thrown: unknown }
-  | { level: 'info'; event: 'effect_recorded'; code: 'recorded'; effect: string; ok: boolean };
+  /** `committed`: in the ledger's transaction, with the effect's own writes (inLedgerTransaction). */
+  | { level: 'info'; event: 'effect_recorded'; code: 'recorded' | 'committed'; effect: string; ok: boolean }
+  /**
+   * An effect declared inLedgerTransaction whose transaction did not commit: `not_started` before it ran
+   * (the ledger was locked or unreachable), `not_committed` after (its writes were rolled back with it).
+   */
+  | { level: 'error'; event: 'effect_transaction_failed'; code: 'not_started' | 'not_committed'; effect: string; thrown: unknown }
+  /** An effect declared inLedgerTransaction, with a ledger that offers no transactions: it runs at most once, as without. */
+  | { level: 'info'; event: 'effect_transaction_unavailable'; code: 'ledger_cannot'; effect: string };
 
 /** A round's entry as the log receives it: the data, where it happened, and its text. */
 type LoggedEngineEvent = EngineEvent & { readonly message: string; readonly target: string; readonly run?: string };
@@ -142,7 +150,15 @@ function engineEventText(e: EngineEvent): string {
     case 'effect_record_failed':
       return `effect '${e.effect}' ${e.ran ? 'ran' : 'failed'}, but its outcome could not be recorded; its record stays running: ${errorText(e.thrown)}`;
     case 'effect_recorded':
-      return `effect '${e.effect}' ${e.ok ? 'done' : 'failed'} and recorded`;
+      return e.code === 'committed'
+        ? `effect '${e.effect}' ${e.ok ? 'done' : 'failed (its writes rolled back)'} and committed with its outcome in the ledger's transaction`
+        : `effect '${e.effect}' ${e.ok ? 'done' : 'failed'} and recorded`;
+    case 'effect_transaction_failed':
+      return e.code === 'not_started'
+        ? `effect '${e.effect}' was not started: the ledger could not open its transaction: ${errorText(e.thrown)}`
+        : `effect '${e.effect}' ran, but the ledger's transaction did not commit, so its writes and outcome were not kept: ${errorText(e.thrown)}`;
+    case 'effect_transaction_unavailable':
+      return `effect '${e.effect}' is declared inLedgerTransaction, but the engine's ledger offers no transactions (createSqliteLedger and createPostgresLedger do): it runs at most once, on its own connection`;
     case 'completion_failed':
       return `completing '${e.name}' of ${e.owner} failed: ${(e.error as Error)?.message ?? String(e.error)}`;
   }

@@ -1,9 +1,10 @@
 import { type AnyActorLogic, createActor, fromPromise } from 'xstate';
 import { ConfirmedValueChangedError } from './confirmed-value.ts';
 import { canonicalJson } from './digest.ts';
-import type { EffectKey, EffectOutcome } from './effect-ledger.ts';
+import type { EffectKey, EffectOutcome, EffectRecord } from './effect-ledger.ts';
 import { type EffectScope, effectScopeOf } from './effect-scope.ts';
 import { firstNonJson } from './json-value.ts';
+import { giveLedgerTransaction, type LedgerTransaction, type TransactionalLedger, transactionalLedger } from './ledger-transaction.ts';
 import type { JsonValue } from './wire-shapes.ts';
 
 /**
@@ -19,6 +20,17 @@ export interface EffectSpec<TInput = unknown> {
    * the original message (not the original error class).
    */
   once?: boolean;
+  /**
+   * With `once`: the effect writes to the ledger's own database (the application's tables in the same
+   * SQLite file or PostgreSQL database as the ledger's). When the ledger offers transactions
+   * (createSqliteLedger, createPostgresLedger), its claim, its writes and its outcome are one transaction:
+   * exactly once, where `once` alone is at most once (a crash between the effect and its record leaves
+   * the outcome unknown). The effect gets the transaction with `ledgerTransactionOf({ system })` and
+   * writes through `sqliteTransaction(tx)` or `postgresTransaction(tx)`; an effect that throws has its
+   * writes rolled back, and its error recorded. It holds the ledger's lock while it runs, so keep it short.
+   * With another ledger it runs as `once` alone, and `ledgerTransactionOf` gives undefined.
+   */
+  inLedgerTransaction?: boolean;
   /**
    * A value shown to the user and confirmed (it travels in the effect's input): read it again from
    * its source right before the effect acts. If it changed, the effect does not act and the invoke
@@ -41,8 +53,17 @@ export class EffectOutcomeUnknownError extends Error {
  * a promise does not undo what it already started). Without, the round's abort stops it. Either way the
  * returned promise settles only with the effect's own output or error, or rejects when it was stopped.
  */
-function runLogic(logic: AnyActorLogic, input: unknown, signal: AbortSignal, effect: string, keep: boolean): Promise<unknown> {
+function runLogic(
+  logic: AnyActorLogic,
+  input: unknown,
+  signal: AbortSignal,
+  effect: string,
+  keep: boolean,
+  tx?: LedgerTransaction,
+): Promise<unknown> {
   const child = createActor(logic, { input });
+  // the logic (and whatever it invokes) finds the transaction by its actor system: see ledgerTransactionOf
+  if (tx) giveLedgerTransaction(child.system, tx);
   return new Promise((resolve, reject) => {
     child.subscribe({
       complete: () => {
@@ -102,6 +123,62 @@ async function recheck(spec: EffectSpec, effect: string, input: unknown): Promis
   if (canonicalJson(shown) !== canonicalJson(current)) throw new ConfirmedValueChangedError(effect, shown, current);
 }
 
+/** What an effect's act ended with, as recorded, and (when it failed) the error to throw: the original one. */
+interface Settled {
+  readonly outcome: EffectOutcome;
+  readonly thrown?: { readonly error: unknown };
+}
+
+async function settle(scope: EffectScope, key: EffectKey, act: () => Promise<unknown>): Promise<Settled> {
+  try {
+    const value = await act();
+    const nonJson = firstNonJson(value, 'output');
+    if (!nonJson) return { outcome: { ok: true, value: (value ?? null) as JsonValue } };
+    const error = `Effect '${key.effect}' ran, but its ${nonJson.path} is ${nonJson.what}, so it cannot be recorded: ${nonJson.fix}.`;
+    return { outcome: { ok: false, error }, thrown: { error: new Error(error) } };
+  } catch (error) {
+    // the machine may handle the failure (and the round end well): the operator hears why it failed either way
+    scope.log({ level: 'warn', event: 'effect_failed', code: 'effect_threw', effect: key.effect, thrown: error });
+    return { outcome: { ok: false, error: error instanceof Error ? error.message : String(error) }, thrown: { error } };
+  }
+}
+
+/**
+ * The effect, its claim and its outcome in one transaction of the ledger: a done record replays, a
+ * running one (claimed outside a transaction) is waited for; otherwise the effect runs, once, in it.
+ */
+async function runOnceInTransaction(
+  scope: EffectScope,
+  ledger: TransactionalLedger,
+  key: EffectKey,
+  act: (tx: LedgerTransaction) => Promise<unknown>,
+  check: () => Promise<void>,
+  signal: AbortSignal,
+): Promise<unknown> {
+  const existing = await ledger.read(key);
+  if (existing?.state === 'done') return replay(existing.outcome);
+  if (existing?.state === 'running') return replay(await waitForRecord(scope, key, existing.startedAt, signal));
+  await check();
+  if (signal.aborted) throw new Error(`Effect '${key.effect}' was not started, because its round was aborted.`);
+  let settled: Settled | undefined;
+  let result: 'ran' | EffectRecord;
+  try {
+    result = await ledger.runOnceInTransaction(key, scope.now, async (tx) => {
+      settled = await settle(scope, key, () => act(tx));
+      return settled.outcome;
+    });
+  } catch (error) {
+    const code = settled ? 'not_committed' : 'not_started';
+    scope.log({ level: 'error', event: 'effect_transaction_failed', code, effect: key.effect, thrown: error });
+    throw error;
+  }
+  if (result !== 'ran') return replay(result.state === 'done' ? result.outcome : await waitForRecord(scope, key, result.startedAt, signal));
+  const { outcome, thrown } = settled!;
+  scope.log({ level: 'info', event: 'effect_recorded', code: 'committed', effect: key.effect, ok: outcome.ok });
+  if (thrown) throw thrown.error;
+  return outcome.ok ? outcome.value : undefined;
+}
+
 async function runOnce(
   scope: EffectScope,
   key: EffectKey,
@@ -117,24 +194,7 @@ async function runOnce(
   if (signal.aborted) throw new Error(`Effect '${key.effect}' was not started, because its round was aborted.`);
   const claim = await scope.ledger.claim(key, scope.now());
   if (claim !== 'claimed') return replay(claim.state === 'done' ? claim.outcome : await waitForRecord(scope, key, claim.startedAt, signal));
-  let outcome: EffectOutcome;
-  let thrown: { error: unknown } | undefined;
-  try {
-    const value = await act();
-    const nonJson = firstNonJson(value, 'output');
-    outcome = nonJson
-      ? {
-          ok: false,
-          error: `Effect '${key.effect}' ran, but its ${nonJson.path} is ${nonJson.what}, so it cannot be recorded: ${nonJson.fix}.`,
-        }
-      : { ok: true, value: (value ?? null) as JsonValue };
-    if (nonJson) thrown = { error: new Error(outcome.ok ? '' : outcome.error) };
-  } catch (error) {
-    outcome = { ok: false, error: error instanceof Error ? error.message : String(error) };
-    thrown = { error };
-    // the machine may handle the failure (and the round end well): the operator hears why it failed either way
-    scope.log({ level: 'warn', event: 'effect_failed', code: 'effect_threw', effect: key.effect, thrown: error });
-  }
+  const { outcome, thrown } = await settle(scope, key, act);
   try {
     await scope.ledger.complete(key, outcome, scope.now());
   } catch (error) {
@@ -155,12 +215,16 @@ export function guardEffect(logic: AnyActorLogic, spec: EffectSpec): AnyActorLog
   return fromPromise(async ({ input, system, self, signal }) => {
     const effect = self.id;
     const scope = effectScopeOf(system);
-    const act = () => runLogic(logic, input, signal, effect, spec.once === true && scope !== undefined);
+    const keep = spec.once === true && scope !== undefined;
+    const act = (tx?: LedgerTransaction) => runLogic(logic, input, signal, effect, keep, tx);
     const check = () => recheck(spec, effect, input);
     if (!spec.once || !scope) {
       await check();
       return act();
     }
+    const inTransaction = spec.inLedgerTransaction ? transactionalLedger(scope.ledger) : undefined;
+    if (spec.inLedgerTransaction && !inTransaction)
+      scope.log({ level: 'info', event: 'effect_transaction_unavailable', code: 'ledger_cannot', effect });
     const key: EffectKey = { run: scope.run, effect };
     const local = `${key.run}\u0000${key.effect}`;
     const running = scope.inflight.get(local);
@@ -173,7 +237,9 @@ export function guardEffect(logic: AnyActorLogic, spec: EffectSpec): AnyActorLog
         throw error instanceof ConfirmedValueChangedError ? error : new Error(error instanceof Error ? error.message : String(error));
       }
     }
-    const promise = runOnce(scope, key, act, check, signal);
+    const promise = inTransaction
+      ? runOnceInTransaction(scope, inTransaction, key, act, check, signal)
+      : runOnce(scope, key, () => act(), check, signal);
     scope.inflight.set(local, promise);
     try {
       return await promise;

@@ -4,3 +4,5 @@
 
 export type { PostgresLedger, PostgresLedgerOptions } from './postgres-ledger.ts';
 export { createPostgresLedger } from './postgres-ledger.ts';
+export type { PostgresTransactionClient } from './postgres-transaction.ts';
+export { postgresTransaction } from './postgres-transaction.ts';

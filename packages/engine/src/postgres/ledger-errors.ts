@@ -45,6 +45,8 @@ export function hintFor(error: unknown, settings: { statementTimeoutMs: number; 
       return 'The user may not do this: grant it CREATE on the schema (for the migration) and SELECT, INSERT, UPDATE, DELETE on roundtrip_effects, or connect as the table’s owner.';
     case '42P07':
       return 'A table the ledger creates already exists without its migration record: rename that table, or keep the ledger in another database or schema.';
+    case '25P02':
+      return 'A statement of an effect running in the ledger’s transaction failed and the effect went on: a failed statement aborts the transaction, so let its error propagate (or take a SAVEPOINT of its own around it).';
     case '57014':
       return `The statement ran past statementTimeoutMs (${settings.statementTimeoutMs} ms): check the server’s load and long transactions (pg_stat_activity), or raise statementTimeoutMs.`;
     case '55P03':

@@ -16,10 +16,12 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { Pool, type PoolClient } from 'pg';
 import type { EffectKey, EffectLedger, EffectOutcome, EffectRecord } from '../effect-ledger.ts';
+import type { TransactionalLedger } from '../ledger-transaction.ts';
 import { createLeaseRenewal } from './lease-renewal.ts';
 import { codeOf, hintFor, messageOf, redactUrl } from './ledger-errors.ts';
 import { migrate, NewerSchemaError } from './ledger-migrations.ts';
 import { decodeRecord, type EffectRow, encodeError, encodeValue, SELECT_RECORD } from './ledger-rows.ts';
+import { runInPostgresTransaction } from './postgres-transaction.ts';
 
 export interface PostgresLedgerOptions {
   /** The server and database: `postgres://user:password@host:5432/database` (`postgresql://` too; query parameters such as `sslmode` pass to the driver). */
@@ -48,8 +50,17 @@ export interface PostgresLedgerOptions {
   onWarning?: (message: string) => void;
 }
 
-/** An {@link EffectLedger} backed by PostgreSQL. Every call returns a Promise. */
-export interface PostgresLedger extends EffectLedger {
+/**
+ * An {@link EffectLedger} backed by PostgreSQL. Every call returns a Promise.
+ *
+ * It runs effects declared `inLedgerTransaction` in its own transaction (`runOnceInTransaction`, see
+ * TransactionalLedger): a connection of its pool, `BEGIN`, the claim, the effect's statements (through
+ * `postgresTransaction(tx)`), the outcome, `COMMIT`. Such an effect holds a pooled connection and its
+ * claim's row lock while it runs: between its statements the transaction may stay idle for at most
+ * `statementTimeoutMs` (the server ends it then, and nothing of it is kept), and a concurrent duplicate
+ * waits for it at most `lockTimeoutMs`, then fails saying so. Keep it short.
+ */
+export interface PostgresLedger extends EffectLedger, TransactionalLedger {
   claim(key: EffectKey, now: number): Promise<'claimed' | EffectRecord>;
   /** Records the outcome of a claimed effect. The first outcome recorded for a key is kept; later ones are ignored. */
   complete(key: EffectKey, outcome: EffectOutcome, now: number): Promise<void>;
@@ -193,6 +204,14 @@ export async function createPostgresLedger(options: PostgresLedgerOptions): Prom
     return rows[0] ? decodeRecord(rows[0], shown, key) : undefined;
   };
 
+  const schedulePrune = () => {
+    // in the background: a large delete must not hold up the round that completed
+    pruning = pruning.then(() =>
+      pruneIfDue().catch((error: unknown) => warn(`The effect ledger at ${shown} could not prune done records ${explain(error)}`)),
+    );
+  };
+  const transactionParts = { pool, shown, owner, assertOpen, explain, afterComplete: schedulePrune };
+
   return {
     url: shown,
     async claim(key, now) {
@@ -239,15 +258,13 @@ export async function createPostgresLedger(options: PostgresLedgerOptions): Prom
       } finally {
         leases.release(key);
       }
-      // in the background: a large delete must not hold up the round that completed
-      pruning = pruning.then(() =>
-        pruneIfDue().catch((error: unknown) => warn(`The effect ledger at ${shown} could not prune done records ${explain(error)}`)),
-      );
+      schedulePrune();
     },
     async read(key) {
       assertOpen();
       return readRecord(key, `read ${describeKey(key)}`);
     },
+    runOnceInTransaction: (key, now, act) => runInPostgresTransaction(transactionParts, key, now, act),
     async close() {
       if (closed) return;
       closed = true;

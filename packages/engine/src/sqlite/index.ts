@@ -4,3 +4,4 @@
 
 export type { SqliteLedger, SqliteLedgerOptions } from './sqlite-ledger.ts';
 export { createSqliteLedger } from './sqlite-ledger.ts';
+export { sqliteTransaction } from './sqlite-transaction.ts';

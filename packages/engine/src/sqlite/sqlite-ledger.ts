@@ -3,7 +3,10 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import type { EffectKey, EffectLedger, EffectOutcome, EffectRecord } from '../effect-ledger.ts';
+import type { TransactionalLedger } from '../ledger-transaction.ts';
+import { createConnectionTurns } from './connection-turns.ts';
 import { ownerLiveness, THIS_PROCESS } from './effect-owner.ts';
+import { runInSqliteTransaction } from './sqlite-transaction.ts';
 import { waitForLock } from './wait-for-lock.ts';
 
 type JsonValue = Extract<EffectOutcome, { ok: true }>['value'];
@@ -29,10 +32,16 @@ export interface SqliteLedgerOptions {
 
 /**
  * An {@link EffectLedger} backed by one SQLite file. Each call answers at once (synchronously) when
- * the file is free, and with a Promise when it must wait for another connection's lock: `await` the
- * result of every call.
+ * the file is free, and with a Promise when it must wait for another connection's lock, or for an
+ * effect running in this ledger's transaction: `await` the result of every call.
+ *
+ * It runs effects declared `inLedgerTransaction` in its own transaction (`runOnceInTransaction`, see
+ * TransactionalLedger): `BEGIN IMMEDIATE` on its connection, the claim, the effect's statements (on
+ * `sqliteTransaction(tx)`), the outcome, `COMMIT`. Such an effect holds the file's write lock, and this
+ * ledger's connection, while it runs: every other write to the file, and every other call of this
+ * ledger, waits for it (at most `busyTimeoutMs`). Keep it short: statements, no calls to other services.
  */
-export interface SqliteLedger extends EffectLedger {
+export interface SqliteLedger extends EffectLedger, TransactionalLedger {
   /** Records the outcome of a claimed effect. The first outcome recorded for a key is kept; later ones are ignored. */
   complete(key: EffectKey, outcome: EffectOutcome, now: number): void | Promise<void>;
   /** Closes the connection. Later calls throw; closing again does nothing. */
@@ -147,35 +156,59 @@ export function createSqliteLedger(options: SqliteLedgerOptions): SqliteLedger {
       );
     return decodeRecord(row, path, { run, effect });
   });
-  const completeTx = db.transaction((run: string, effect: string, outcome: EffectOutcome, finishedAt: number): void => {
+  const writeOutcomeOf = (run: string, effect: string, outcome: EffectOutcome, finishedAt: number): void => {
     const value = outcome.ok ? encodeValue(outcome.value, path, { run, effect }) : null;
     writeOutcome.run(run, effect, finishedAt, finishedAt, outcome.ok ? 1 : 0, value, outcome.ok ? null : outcome.error);
     pruneIfDue();
-  });
+  };
+  const completeTx = db.transaction(writeOutcomeOf);
 
   const assertOpen = (): void => {
     if (!db.open) throw new Error(`The effect ledger at ${path} is closed; create a new one with createSqliteLedger to use it again.`);
   };
 
-  /** Runs `work` now; if the file is locked, again with backoff until it is free or `busyTimeoutMs` has passed. */
+  // while an effect runs in this ledger's transaction, the connection is its own: the others wait their turn
+  const turns = createConnectionTurns();
+  const turnTooLong = (what: string) =>
+    new Error(
+      `The effect ledger at ${path} stayed in use by an effect running in its transaction (in this process) for ${busyTimeoutMs} ms, so this server could not ${what}. ` +
+        'An effect declared inLedgerTransaction holds the ledger while it runs: keep it short, or raise busyTimeoutMs.',
+    );
+
+  /** Runs `work` now; if the file is locked, or the connection in a transaction, again with backoff until it is free or `busyTimeoutMs` has passed. */
   const whenFree = <T>(what: string, work: () => T): T | Promise<T> => {
     assertOpen();
-    try {
-      return work();
-    } catch (error) {
-      if (!isBusy(error) || busyTimeoutMs === 0) throw lockError(error, path, what, busyTimeoutMs);
-    }
-    return waitForLock(
-      () => {
-        assertOpen();
+    const giveUp = (error: unknown) => lockError(error, path, what, busyTimeoutMs);
+    if (!turns.busy) {
+      try {
         return work();
-      },
-      isBusy,
-      busyTimeoutMs,
-      (error) => lockError(error, path, what, busyTimeoutMs),
-    );
+      } catch (error) {
+        if (!isBusy(error) || busyTimeoutMs === 0) throw giveUp(error);
+      }
+    }
+    const attempt = () => {
+      assertOpen();
+      return work();
+    };
+    return waitForLock(() => turns.inTurn(busyTimeoutMs, () => turnTooLong(what), attempt), isBusy, busyTimeoutMs, giveUp);
   };
   const describeKey = (key: EffectKey) => `run "${key.run}", effect "${key.effect}"`;
+  const transactionParts = {
+    db,
+    path,
+    busyTimeoutMs,
+    turns,
+    assertOpen,
+    isBusy,
+    turnTooLong,
+    lockError: (error: unknown, what: string) => lockError(error, path, what, busyTimeoutMs),
+    claim: (key: EffectKey, startedAt: number) => insertRunning.run(key.run, key.effect, startedAt, THIS_PROCESS).changes === 1,
+    read: (key: EffectKey) => {
+      const row = selectRecord.get(key.run, key.effect);
+      return row ? decodeRecord(row, path, key) : undefined;
+    },
+    complete: (key: EffectKey, outcome: EffectOutcome, finishedAt: number) => writeOutcomeOf(key.run, key.effect, outcome, finishedAt),
+  };
 
   return {
     path,
@@ -189,11 +222,8 @@ export function createSqliteLedger(options: SqliteLedgerOptions): SqliteLedger {
         completeTx.immediate(key.run, key.effect, outcome, at),
       );
     },
-    read: (key) =>
-      whenFree(`read ${describeKey(key)}`, () => {
-        const row = selectRecord.get(key.run, key.effect);
-        return row ? decodeRecord(row, path, key) : undefined;
-      }),
+    read: (key) => whenFree(`read ${describeKey(key)}`, () => transactionParts.read(key)),
+    runOnceInTransaction: (key, now, act) => runInSqliteTransaction(transactionParts, key, now, act),
     close: () => {
       if (db.open) db.close();
     },

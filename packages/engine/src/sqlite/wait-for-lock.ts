@@ -5,12 +5,12 @@ const FIRST_DELAY_MS = 1;
 const MAX_DELAY_MS = 50;
 
 /**
- * Runs `work` again and again, with a backoff from 1 ms to 50 ms between tries, while it throws an
+ * Runs `work` (sync or async) again and again, with a backoff from 1 ms to 50 ms between tries, while it throws an
  * error `isBusy` accepts; resolves with its first result. After `timeoutMs` the last busy error is
  * passed to `giveUp` and what it returns is thrown. Errors that are not busy errors are thrown at once.
  */
 export async function waitForLock<T>(
-  work: () => T,
+  work: () => T | Promise<T>,
   isBusy: (error: unknown) => boolean,
   timeoutMs: number,
   giveUp: (error: unknown) => unknown,
@@ -21,7 +21,7 @@ export async function waitForLock<T>(
     const left = deadline - Date.now();
     await new Promise((resolve) => setTimeout(resolve, Math.max(0, Math.min(delay, left))));
     try {
-      return work();
+      return await work();
     } catch (error) {
       if (!isBusy(error)) throw error;
       if (Date.now() >= deadline) throw giveUp(error);
