@@ -51,55 +51,55 @@ describe('the demo server killed and restarted', () => {
     expect(ledgerRows(settings.db)).toEqual([expect.objectContaining({ effect: 'refund', state: 'done' })]);
   });
 
-  it('during the refund: the retry after the restart learns at once that the outcome is unknown, reads the order again, and nothing is refunded twice', async () => {
+  // one held process serves both refunds (ord_51 held after the store wrote it, ord_52 before) and one restart takes both retries
+  it('during the refund: after the restart, a retry whose refund the store wrote learns at once that the outcome is unknown, reads the order again and refunds nothing twice; one whose refund the store never wrote says the refund was interrupted, and a new call refunds once', async () => {
     const settings = freshDemoSettings();
+    const written = { order_id: 'ord_51' };
+    const unwritten = { order_id: 'ord_52' };
     const held = await start(settings, heldRefundServer);
-    const ask = await callRound(held.client, 'refund_order', order);
-    const retry = { requestState: ask.requestState, inputResponses: yes };
-    // the round never answers: the refund is written, then held until the process is killed
-    void callRound(held.client, 'refund_order', order, retry).catch(() => {});
-    await held.waitForLog(/^held-refund: refund written for ord_51 \(refunded\)$/, { timeoutMs: 10_000 });
+    const [askWritten, askUnwritten] = await Promise.all([
+      callRound(held.client, 'refund_order', written),
+      callRound(held.client, 'refund_order', unwritten),
+    ]);
+    const retryWritten = { requestState: askWritten.requestState, inputResponses: yes };
+    const retryUnwritten = { requestState: askUnwritten.requestState, inputResponses: yes };
+    // the rounds never answer: ord_51's refund is written, then held until the process is killed; ord_52's is held before it writes
+    void callRound(held.client, 'refund_order', written, retryWritten).catch(() => {});
+    void callRound(held.client, 'refund_order', unwritten, retryUnwritten).catch(() => {});
+    await Promise.all([
+      held.waitForLog(/^held-refund: refund written for ord_51 \(refunded\)$/, { timeoutMs: 10_000 }),
+      held.waitForLog(/^held-refund: refund of ord_52 started, nothing written$/, { timeoutMs: 10_000 }),
+    ]);
     await held.kill();
     expect(await refundsIn(settings.db, 'ord_51')).toBe(1);
-    expect(ledgerRows(settings.db)).toEqual([{ effect: 'refund', state: 'running', owner: expect.stringContaining(`"pid":${held.pid}`) }]);
+    expect(await refundsIn(settings.db, 'ord_52')).toBe(0);
+    const running = { effect: 'refund', state: 'running', owner: expect.stringContaining(`"pid":${held.pid}`) };
+    expect(ledgerRows(settings.db)).toEqual([running, running]);
 
     const after = await start(settings, server);
     const from = after.stderr().length;
-    const outcome = await callRound(after.client, 'refund_order', order, retry);
+    const outcome = await callRound(after.client, 'refund_order', written, retryWritten);
     // the tool reads the store again: the refund went through before the crash
     expect(outcome.content?.[0]?.text).toMatch(/^Order ord_51 was already refunded on \d{4}-\d\d-\d\d; nothing more was done\.$/);
     expect(await after.waitForLog(/by a server process that ended before it recorded an outcome/, { from, timeoutMs: 5_000 })).toMatch(
       /Effect 'refund' of this conversation was started at .* by a server process that ended before it recorded an outcome \(it crashed or was killed\), so whether it happened is unknown\. Check before doing it again\./,
     );
     // a new conversation reads the store: the order is refunded, once
-    const fresh = await callRound(after.client, 'refund_order', order);
+    const fresh = await callRound(after.client, 'refund_order', written);
     expect(fresh.content?.[0]?.text).toMatch(/^Order ord_51 was already refunded on \d{4}-\d\d-\d\d; nothing more was done\.$/);
     expect(await refundsIn(settings.db, 'ord_51')).toBe(1);
-  });
 
-  it('during the refund, before the store wrote it: the retry after the restart says the refund was interrupted, and a new call refunds once', async () => {
-    const settings = freshDemoSettings();
-    const other = { order_id: 'ord_52' };
-    const held = await start(settings, heldRefundServer);
-    const ask = await callRound(held.client, 'refund_order', other);
-    const retry = { requestState: ask.requestState, inputResponses: yes };
-    void callRound(held.client, 'refund_order', other, retry).catch(() => {});
-    await held.waitForLog(/^held-refund: refund of ord_52 started, nothing written$/, { timeoutMs: 10_000 });
-    await held.kill();
-    expect(await refundsIn(settings.db, 'ord_52')).toBe(0);
-
-    const after = await start(settings, server);
-    const outcome = await callRound(after.client, 'refund_order', other, retry);
-    expect(outcome.isError).toBe(true);
-    expect(outcome.content?.[0]?.text).toBe(
+    const interrupted = await callRound(after.client, 'refund_order', unwritten, retryUnwritten);
+    expect(interrupted.isError).toBe(true);
+    expect(interrupted.content?.[0]?.text).toBe(
       'The refund of order ord_52 was interrupted (the server stopped while refunding), and the order shows no refund. Call refund_order again to refund it.',
     );
     // the same retry again: the same answer, and still nothing refunded by it
-    expect(await callRound(after.client, 'refund_order', other, retry)).toEqual(outcome);
+    expect(await callRound(after.client, 'refund_order', unwritten, retryUnwritten)).toEqual(interrupted);
     expect(await refundsIn(settings.db, 'ord_52')).toBe(0);
     // a new conversation asks again and refunds, once
-    const again = await callRound(after.client, 'refund_order', other);
-    const done = await callRound(after.client, 'refund_order', other, { requestState: again.requestState, inputResponses: yes });
+    const again = await callRound(after.client, 'refund_order', unwritten);
+    const done = await callRound(after.client, 'refund_order', unwritten, { requestState: again.requestState, inputResponses: yes });
     expect(done.content?.[0]?.text).toBe('Refunded $120.00 for order ord_52.');
     expect(await refundsIn(settings.db, 'ord_52')).toBe(1);
   });
