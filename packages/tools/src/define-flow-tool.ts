@@ -3,7 +3,7 @@ import type { QuestionFallback, ToolAnnotations, ToolDefinition, ToolResultView 
 import type { z } from 'zod';
 import { declareFlow, endedResult } from './declare-flow.ts';
 import { asDeclared, flowTool } from './engine-door.ts';
-import { confirmedNow, confirmedShown, type FinalFailed, withFinalAction } from './final-action.ts';
+import { confirmedNow, confirmedShown, type FinalFailed, type FinalTransactionArg, withFinalAction } from './final-action.ts';
 import type { FlowOutcome } from './flow-context.ts';
 import { registerFlow } from './flow-registry.ts';
 import { type FinishInput, flowMachine, shownNow } from './flow-setup.ts';
@@ -78,6 +78,7 @@ export interface FlowToolConfig<
   TStopped extends WrittenToolResult<TOutput> = WrittenToolResult<TOutput>,
   TFailed extends WrittenToolResult<TOutput> = WrittenToolResult<TOutput>,
   TRecord extends Record<string, StepSpec> = Record<string, StepSpec>,
+  TInTransaction extends boolean = false,
 > extends FlowVersioning {
   /** Tool name as clients call it: 1–128 characters of letters, digits, `_`, `-` and `.`. */
   readonly name: string;
@@ -102,19 +103,32 @@ export interface FlowToolConfig<
   /**
    * The final action, with the input, the answers and the loaded values typed from the steps. It runs
    * at most once per conversation through the engine's effect ledger: a replayed final retry gets the
-   * recorded result.
+   * recorded result. With `finalInLedgerTransaction: true` it also gets `transaction`.
    */
-  readonly final: (args: {
-    input: z.output<TInput>;
-    answers: FinalAnswersOf<TSteps>;
-    loaded: LoadedOf<StepsOf<TSteps>, TLoaders>;
-  }) => TFinal | Promise<TFinal>;
+  readonly final: (
+    args: {
+      input: z.output<TInput>;
+      answers: FinalAnswersOf<TSteps>;
+      loaded: LoadedOf<StepsOf<TSteps>, TLoaders>;
+    } & FinalTransactionArg<TInTransaction>,
+  ) => TFinal | Promise<TFinal>;
   /**
    * The final action's name: the effect ledger records it under this name, progress says
    * `running '<name>'`, logs and diagrams name it. Renaming it is a new version (see `version`).
    * @defaultValue 'finish'
    */
   readonly finalName?: string;
+  /**
+   * The final action writes to the effect ledger's own database (your tables in the ledger's SQLite file
+   * or PostgreSQL database): it then gets `transaction`, the ledger's transaction, and its claim, its
+   * writes through `sqliteTransaction(transaction)` (`@roundtrip/engine/sqlite`) or
+   * `postgresTransaction(transaction)` (`@roundtrip/engine/postgres`) and its result commit together:
+   * exactly once, where without it a crash between the action and its record leaves the outcome unknown.
+   * A final action that throws has its writes rolled back. It holds the ledger's lock while it runs: keep
+   * it to its statements. `transaction` is undefined when the engine's ledger offers none (the memory
+   * ledger): the action then writes on its own connection, at most once. @defaultValue false
+   */
+  readonly finalInLedgerTransaction?: TInTransaction;
   /** The schema of `structuredContent`; every result is checked against it before it is sent. */
   readonly output?: TOutput;
   /**
@@ -166,7 +180,9 @@ export function defineFlowTool<
   const TFailed extends WrittenToolResult<NoInfer<TOutput>> = WrittenToolResult<NoInfer<TOutput>>,
   // the steps when given as a record, for the loaders' answers (a function's are not known to them: see LoadersOf)
   const TRecord extends Record<string, StepSpec> = Record<string, StepSpec>,
->(config: FlowToolConfig<TInput, TSteps, TOutput, TLoaders, TFinal, TEnded, TStopped, TFailed, TRecord>): ToolDefinition {
+  // true when the final action runs in the ledger's transaction: it then gets `transaction`
+  const TInTransaction extends boolean = false,
+>(config: FlowToolConfig<TInput, TSteps, TOutput, TLoaders, TFinal, TEnded, TStopped, TFailed, TRecord, TInTransaction>): ToolDefinition {
   const owner = `tool '${config.name}'`;
   const final = asDeclared(config.final);
   const steps = declaredSteps(config.steps);
@@ -189,6 +205,7 @@ export function defineFlowTool<
       name: finalAction.name ?? 'finish',
       effect: {
         once: true,
+        ...(config.finalInLedgerTransaction === true && { inLedgerTransaction: true }),
         // what the last review showed from the server's data, and the values forms asked to confirm,
         // read again right before the final action
         confirmed: {

@@ -1,6 +1,7 @@
 // What a flow tool may say about its final action beyond the action itself: the name it runs under (the
 // effect ledger's record, progress, logs), values its forms asked the user to confirm that are read again
 // right before it acts, and a hook for when it failed. Written into the compiled machine config.
+import { type LedgerTransaction, ledgerTransactionOf } from '@roundtrip/engine';
 import { canonicalJson, ProblemList } from '@roundtrip/engine/internal';
 import type { CompiledFlow } from './compile-flow.ts';
 import type { DeclaredFlow } from './declare-flow.ts';
@@ -78,6 +79,21 @@ export async function confirmedNow(
 export function confirmedChanged(error: { shown: unknown; current: unknown }, form: string): boolean {
   const of = (values: unknown) => (values as Partial<ConfirmedValues> | null)?.forms?.[form] ?? null;
   return canonicalJson(of(error.shown)) !== canonicalJson(of(error.current));
+}
+
+/**
+ * What a tool's final action gets besides its input, answers and loaded values when it declares
+ * `finalInLedgerTransaction: true`: the effect ledger's transaction it runs in, or undefined when the
+ * engine's ledger offers none (then it runs at most once, on the store's own connection).
+ */
+export type FinalTransactionArg<TInTransaction extends boolean> = TInTransaction extends true
+  ? { readonly transaction: LedgerTransaction | undefined }
+  : unknown;
+
+/** The `transaction` argument of the final action run in the actor system `system`, when it runs in the ledger's transaction. */
+export function finalTransaction(system: object): { readonly transaction: LedgerTransaction } | undefined {
+  const transaction = ledgerTransactionOf({ system });
+  return transaction ? { transaction } : undefined;
 }
 
 /** The final action's name as the config says (`runFinal`'s `actor`), or the default. */

@@ -4,7 +4,7 @@ import { ConfirmedValueChangedError } from '@roundtrip/engine';
 import { type AnyStateMachine, assign, fromPromise, setup, spawnChild, stopChild } from 'xstate';
 import type { CompiledFlow } from './compile-flow.ts';
 import { type Condition, evaluateCondition } from './conditions.ts';
-import { confirmedChanged, finalNameOf } from './final-action.ts';
+import { confirmedChanged, finalNameOf, finalTransaction } from './final-action.ts';
 import {
   answersOnTrail,
   enteredTrail,
@@ -97,8 +97,9 @@ export function flowMachine(flow: CompiledFlow, final: (input: FinalInput) => un
     condition === undefined || evaluateCondition(condition, withLoading(valuesOf(context, event), context, event));
   const chosen = (event: FlowEvent) => event.content?.choice;
 
-  const finishActor = fromPromise<FinishOutput, FinishInput>(async ({ input }) => ({
-    result: await final({ input: input.input, answers: input.answers, loaded: input.loaded }),
+  const finishActor = fromPromise<FinishOutput, FinishInput>(async ({ input, system }) => ({
+    // with finalInLedgerTransaction, the ledger's transaction it runs in too (never in the input: it is not sealed)
+    result: await final({ input: input.input, answers: input.answers, loaded: input.loaded, ...finalTransaction(system) }),
     answers: stableJson(input.answers),
   }));
   const machineSetup = setup({
