@@ -69,32 +69,31 @@ async function launch(settings: InstanceSettings, name: string): Promise<Running
   return { child, exited, log: () => stderr, port: listening };
 }
 
+/** Starts an instance named `name` on a port of its own; resolves once it serves. */
+export async function startInstance(settings: InstanceSettings, name: string): Promise<DemoInstance> {
+  let running = await launch(settings, name);
+  return {
+    name,
+    get port() {
+      return running.port;
+    },
+    pid: () => running.child.pid,
+    stderr: () => running.log(),
+    async kill() {
+      if (running.child.exitCode === null && running.child.signalCode === null) running.child.kill('SIGKILL');
+      await running.exited;
+    },
+    async stop() {
+      if (running.child.exitCode === null && running.child.signalCode === null) running.child.kill('SIGTERM');
+      return running.exited;
+    },
+    async restart() {
+      running = await launch(settings, name);
+    },
+  };
+}
+
 /** Starts `count` instances named i1, i2, … on ports of their own, all at once. */
 export async function startInstances(settings: InstanceSettings, count: number): Promise<DemoInstance[]> {
-  return Promise.all(
-    Array.from({ length: count }, async (_, index) => {
-      const name = `i${index + 1}`;
-      let running = await launch(settings, name);
-      const instance: DemoInstance = {
-        name,
-        get port() {
-          return running.port;
-        },
-        pid: () => running.child.pid,
-        stderr: () => running.log(),
-        async kill() {
-          if (running.child.exitCode === null && running.child.signalCode === null) running.child.kill('SIGKILL');
-          await running.exited;
-        },
-        async stop() {
-          if (running.child.exitCode === null && running.child.signalCode === null) running.child.kill('SIGTERM');
-          return running.exited;
-        },
-        async restart() {
-          running = await launch(settings, name);
-        },
-      };
-      return instance;
-    }),
-  );
+  return Promise.all(Array.from({ length: count }, (_, index) => startInstance(settings, `i${index + 1}`)));
 }

@@ -23,15 +23,20 @@ export interface NginxProxy {
   /** Its folder: nginx.conf, error.log, access.log. */
   dir: string;
   /** Routes to `upstreams` from now on (nginx.conf rewritten, SIGHUP); resolves once the workers of the old
-   * configuration have exited, so every new connection goes by the new one. */
-  route(upstreams: number[]): Promise<void>;
+   * configuration have exited, so every new connection goes by the new one. `backups` (nginx's `backup`
+   * servers) get a request only when every one of `upstreams` failed it: a test then knows which instance
+   * takes a request first. */
+  route(upstreams: number[], backups?: number[]): Promise<void>;
   /** Stops nginx (SIGQUIT, then waits for it to exit) and removes its folder. */
   stop(): Promise<void>;
 }
 
-/** The nginx.conf for `upstreams` (ports on 127.0.0.1), listening on 127.0.0.1:`port`, everything under `dir`. */
-function nginxConfig(dir: string, port: number, upstreams: number[]): string {
-  const servers = upstreams.map((p) => `    server 127.0.0.1:${p} max_fails=0;`).join('\n');
+/** The nginx.conf for `upstreams` and `backups` (ports on 127.0.0.1), listening on 127.0.0.1:`port`, everything under `dir`. */
+function nginxConfig(dir: string, port: number, upstreams: number[], backups: number[] = []): string {
+  const servers = [
+    ...upstreams.map((p) => `    server 127.0.0.1:${p} max_fails=0;`),
+    ...backups.map((p) => `    server 127.0.0.1:${p} max_fails=0 backup;`),
+  ].join('\n');
   return `daemon off;
 master_process on;
 worker_processes 1;
@@ -167,9 +172,9 @@ export async function startNginx(upstreams: number[]): Promise<NginxProxy> {
   return {
     url: new URL(`http://127.0.0.1:${port}/mcp`),
     dir,
-    async route(next) {
+    async route(next, backups) {
       if (child.exitCode !== null || child.signalCode !== null) throw new Error(`nginx is not running: ${log.text}`);
-      writeFileSync(join(dir, 'nginx.conf'), nginxConfig(dir, port, next));
+      writeFileSync(join(dir, 'nginx.conf'), nginxConfig(dir, port, next, backups));
       const old = new Set(log.workers);
       let fresh = false;
       const reloaded = log.until((line) => {
