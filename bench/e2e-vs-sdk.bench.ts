@@ -4,13 +4,15 @@
 // flight), the official v2 client pinned to 2026-07-28. Both servers are bundled by the same esbuild and
 // read the same SQLite orders file. Run from the repo root: `pnpm bench:e2e [stdio|http|accept|all]` (about
 // 2 min for all; `accept`, not part of all, times confirmed refunds instead, each of another order). With
-// CPU_PROF=<dir> the servers run with --cpu-prof into that folder; BENCH_LEDGER=:memory: puts our effect
+// CPU_PROF=<dir> the servers run with --cpu-prof into that folder (CPU_PROF_INTERVAL=<µs> samples more
+// often than every 1,000 µs), and the bundles are copied beside the profiles for bench/profile-summary.mjs to
+// name each function's source module; BENCH_LEDGER=:memory: puts our effect
 // ledger in memory, PEER_SYNCHRONOUS=FULL makes the peer's commits durable, PEER_EXACTLY_ONCE=1
 // runs the peer's claim, refund and outcome in one durable transaction (what `accept` is about).
 //
 // Sides run in alternating batches (the order flipped every batch); a figure is the median of the
 // per-batch median ratios ours / peer, and the p99 of every conversation of each side.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/client';
@@ -25,7 +27,14 @@ const IN_FLIGHT = 20;
 const PER_CLIENT_PER_BATCH = 10;
 const WARM_UP = 200;
 
-const nodeArgs = process.env.CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.CPU_PROF}`] : [];
+const profileDir = process.env.CPU_PROF;
+const nodeArgs = profileDir
+  ? [
+      '--cpu-prof',
+      `--cpu-prof-dir=${profileDir}`,
+      ...(process.env.CPU_PROF_INTERVAL ? [`--cpu-prof-interval=${process.env.CPU_PROF_INTERVAL}`] : []),
+    ]
+  : [];
 const dir = mkdtempSync(join(tmpdir(), 'roundtrip-bench-e2e-'));
 // the settings of the header: our ledger's place, the peer's durability and its one-transaction ledger
 const files = await prepareFiles(dir, {
@@ -101,5 +110,7 @@ try {
     }
   }
 } finally {
+  // the profiles name the bundles' paths, which go with dir: a copy of each is kept beside them
+  if (profileDir) for (const name of readdirSync(dir)) if (name.endsWith('.mjs')) copyFileSync(join(dir, name), join(profileDir, name));
   rmSync(dir, { recursive: true, force: true });
 }
