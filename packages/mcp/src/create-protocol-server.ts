@@ -67,7 +67,7 @@ export function createProtocolServer(options: ProtocolServerOptions): Server {
         ...(options.legacyMaxRounds !== undefined && { maxRounds: options.legacyMaxRounds }),
       },
     },
-    { nextProgress: (signal) => roundsOf(signal).nextProgress(), onError: options.onError },
+    { asksHost: era === 'legacy', nextProgress: (signal) => roundsOf(signal).nextProgress(), onError: options.onError },
   );
   server.onerror = options.onError;
   // the revision a 2025-era host negotiated at initialize (the deprecated accessor is the way to read it there)
@@ -77,7 +77,6 @@ export function createProtocolServer(options: ProtocolServerOptions): Server {
   const roundOf = (ctx: ServerContext): RoundRequest => {
     const progressToken = ctx.mcpReq._meta?.progressToken;
     const { signal } = ctx.mcpReq;
-    const rounds = roundsOf(signal);
     const requestState = ctx.mcpReq.requestState();
     return {
       inputResponses: ctx.mcpReq.inputResponses,
@@ -88,15 +87,16 @@ export function createProtocolServer(options: ProtocolServerOptions): Server {
         era === 'modern'
           ? ((ctx.mcpReq.envelope as Record<string, unknown> | undefined)?.[CLIENT_CAPABILITIES_KEY] as ClientCapabilities | undefined)
           : capabilitiesForRevision(server.getClientCapabilities() as ClientCapabilities | undefined, legacyRevision()),
-      // only a state this request's previous round handed to the legacy shim never left the server
-      ...(era === 'legacy' && rounds.isHeld(requestState) && { stateHeldByServer: true }),
+      // only a state this request's previous round handed to the legacy shim never left the server (what the
+      // rounds of a request share is looked up only where it is needed: on a 2025-era connection, for progress)
+      ...(era === 'legacy' && roundsOf(signal).isHeld(requestState) && { stateHeldByServer: true }),
       signal,
       ...(progressToken !== undefined && {
         onProgress: ({ message }) => {
           // a cancelled request gets nothing more
           if (signal.aborted) return;
           void ctx.mcpReq
-            .notify({ method: 'notifications/progress', params: { progressToken, progress: rounds.nextProgress(), message } })
+            .notify({ method: 'notifications/progress', params: { progressToken, progress: roundsOf(signal).nextProgress(), message } })
             .catch(options.onError);
         },
       }),

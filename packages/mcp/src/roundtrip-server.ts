@@ -17,7 +17,6 @@
 // the transport it owns once connected (no SDK seam gives it: see `connect`).
 import {
   isInputRequiredResult,
-  isJSONRPCRequest,
   type JSONRPCErrorResponse,
   type JSONRPCMessage,
   type JSONRPCRequest,
@@ -62,6 +61,12 @@ interface OpenRequest {
 }
 
 export interface WaitingQuestionOptions {
+  /**
+   * The connection is 2025-era: the legacy shim sends questions to the host as requests, which this
+   * class follows. False on a 2026-07-28 connection, where nothing is sent from server to client: the
+   * handlers are then the SDK's as they are, and messages go to the transport unwatched.
+   */
+  asksHost: boolean;
   /** The next progress value of a request: the progress its rounds report and its keep-alive count up together. */
   nextProgress: (signal: AbortSignal) => number;
   /** Receives what the operator should know: a question withdrawn, a late answer ignored, a failed notification. */
@@ -80,6 +85,14 @@ function duration(ms: number): string {
     if (ms % size === 0) return `${ms / size} ${unit}${ms === size ? '' : 's'}`;
   }
   return `${ms} ms`;
+}
+
+/**
+ * A JSON-RPC request as this instance writes it (the SDK builds every message it sends): a method and
+ * an id. The SDK's isJSONRPCRequest would run its zod schema over every outgoing result to say no.
+ */
+function isRequest(message: JSONRPCMessage): message is JSONRPCRequest {
+  return 'method' in message && 'id' in message && typeof message.method === 'string';
 }
 
 /** The answer timeout an SDK timeout error carries; undefined for any other error (a cancellation included). */
@@ -116,11 +129,14 @@ export class RoundtripServer extends Server {
    * question the host is sent. The transport's `send` is the one place that sees the id as written.
    */
   override async connect(transport: Transport): Promise<void> {
-    const send = transport.send.bind(transport);
-    transport.send = (message: JSONRPCMessage, options) => {
-      if (isJSONRPCRequest(message)) this.#lastSent = message.id;
-      return send(message, options);
-    };
+    if (this.#options.asksHost) {
+      const send = transport.send.bind(transport);
+      transport.send = (message: JSONRPCMessage, options) => {
+        // requests are what this instance sends (questions, pings); everything else it writes is a response or a notification
+        if (isRequest(message)) this.#lastSent = message.id;
+        return send(message, options);
+      };
+    }
     await super.connect(transport);
   }
 
@@ -128,7 +144,7 @@ export class RoundtripServer extends Server {
   protected override _wrapHandler(method: string, handler: Handler): Handler {
     const kind = ASKING_METHODS[method];
     // also called by the constructor (initialize, ping), before this class's fields exist
-    if (kind === undefined) return super._wrapHandler(method, handler);
+    if (kind === undefined || !this.#options.asksHost) return super._wrapHandler(method, handler);
     const asking: Handler = async (request, ctx) => {
       const result = await handler(request, ctx);
       const open = this.#open.get(ctx.mcpReq.id);
