@@ -2,13 +2,13 @@
 // (round-actor.ts), start and settle it, feed the answers (feed-answers.ts), settle again, and answer
 // (round-outcome.ts). The actor is stopped and the effect scope released on every path, once the outcome is
 // known (at once for a round that waited for nothing, or when its promise settles).
-import nacl from 'tweetnacl';
 import type { Actor, AnyActorRef, AnyStateMachine } from 'xstate';
 import { type ActiveQuestion, activeQuestions } from './active-questions.ts';
 import { encodeBase64url } from './base64url.ts';
 import { clientEvent } from './client-event.ts';
 import { feedAnswers } from './feed-answers.ts';
 import type { CompiledQuestion } from './questions.ts';
+import { randomBytes } from './random-bytes.ts';
 import { createRoundActor, endRoundActor } from './round-actor.ts';
 import { failRound, note } from './round-note.ts';
 import { openPhase, refuseState } from './round-open.ts';
@@ -55,7 +55,7 @@ function step<TResult>(round: Round<TResult>): Outcome<TResult> {
   const opened = openPhase(round);
   if (!opened.ok) return opened.outcome;
   const { envelope } = opened;
-  const runId = envelope?.run ?? nacl.randomBytes(TAG_BYTES.run);
+  const runId = envelope?.run ?? randomBytes(TAG_BYTES.run);
   if (!envelope) round.run = encodeBase64url(runId);
   if (round.trace) Object.assign(round.trace, { run: round.run, round: round.number, from: envelope?.snapshot.v });
   let actor: ReturnType<typeof createRoundActor> | undefined;

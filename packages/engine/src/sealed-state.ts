@@ -1,6 +1,7 @@
 import nacl from 'tweetnacl';
 import { decodeBase64url, encodeBase64url } from './base64url.ts';
 import { type Keyring, keyFor } from './keyring.ts';
+import { fillRandom } from './random-bytes.ts';
 
 /** Format tag of sealed states: `rt1.<kid>.<base64url(nonce ‖ secretbox)>`. */
 export const SEALED_STATE_PREFIX = 'rt1';
@@ -18,9 +19,6 @@ interface SecretboxLowLevel {
   crypto_secretbox_open(m: Uint8Array, c: Uint8Array, d: number, n: Uint8Array, k: Uint8Array): number;
 }
 const lowLevel = (nacl as unknown as { lowlevel: SecretboxLowLevel }).lowlevel;
-
-type Csprng = { getRandomValues<T extends Uint8Array>(array: T): T };
-const csprng = (globalThis as { crypto?: Csprng }).crypto;
 
 /** Why a sealed state did not open. Never shown to the client; logged for the operator. */
 type OpenFailure = 'malformed' | 'unknown_key' | 'tampered' | 'header_mismatch';
@@ -45,17 +43,15 @@ export function sealState(keyring: Keyring, payload: Uint8Array): string {
   const kid = keyring.sealingKid;
   const key = keyFor(keyring, kid);
   if (!key) throw new TypeError('Not a keyring: create it with createKeyring().');
-  if (!csprng)
-    throw new Error('No CSPRNG: globalThis.crypto.getRandomValues is missing. Run on Node 20 or later, or a runtime with Web Crypto.');
   const kidBytes = kidBytesOf(kid)!;
   const length = ZERO_BYTES + kidBytes.length + payload.length;
   const message = new Uint8Array(length);
   message.set(kidBytes, ZERO_BYTES);
   message.set(payload, ZERO_BYTES + kidBytes.length);
   // out: the nonce, then the box with its 16 leading zero bytes. A fresh nonce from the platform's CSPRNG
-  // for every seal, drawn straight into place; once sealed, it moves up over those zeros.
+  // for every seal (random-bytes.ts), written straight into place; once sealed, it moves up over those zeros.
   const out = new Uint8Array(NONCE_BYTES + length);
-  const nonce = csprng.getRandomValues(out.subarray(0, NONCE_BYTES));
+  const nonce = fillRandom(out.subarray(0, NONCE_BYTES));
   lowLevel.crypto_secretbox(out.subarray(NONCE_BYTES), message, length, nonce, key);
   message.fill(0);
   out.copyWithin(BOX_ZERO_BYTES, 0, NONCE_BYTES);

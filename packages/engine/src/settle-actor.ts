@@ -1,4 +1,5 @@
 import type { AnyActorRef, AnyMachineSnapshot } from 'xstate';
+import { afterDeadline } from './deadline-timer.ts';
 
 /** How an actor came to rest, or why it did not within the time it was given. */
 export type SettleResult = 'settled' | 'timeout' | 'aborted';
@@ -22,13 +23,13 @@ export function settleActor(actor: AnyActorRef, timeoutMs: number, signal?: Abor
   if (isSettled(actor.getSnapshot() as AnyMachineSnapshot)) return Promise.resolve('settled');
   return new Promise((resolve) => {
     const finish = (result: SettleResult) => {
-      clearTimeout(timer);
+      cancelDeadline();
       subscription.unsubscribe();
       signal?.removeEventListener('abort', onAbort);
       resolve(result);
     };
     const onAbort = () => finish('aborted');
-    const timer = setTimeout(() => finish('timeout'), timeoutMs);
+    const cancelDeadline = afterDeadline(timeoutMs, () => finish('timeout'));
     const subscription = actor.subscribe({
       next: (snapshot) => {
         if (isSettled(snapshot as AnyMachineSnapshot)) finish('settled');
