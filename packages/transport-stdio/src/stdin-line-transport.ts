@@ -126,12 +126,17 @@ export class StdinLineTransport implements Transport {
         this.take(data);
         return;
       }
-      this.take(data.subarray(0, newline));
-      const line = this.reading;
-      this.reading = { kind: 'kept', chunks: [], bytes: 0 };
+      const reading = this.reading;
       try {
-        if (line.kind === 'kept') this.handleLine(Buffer.concat(line.chunks, line.bytes));
-        else this.handleDropped(line);
+        // the usual case, a whole line within one chunk: read where it lies, without gathering it
+        if (reading.kind === 'kept' && reading.bytes === 0 && newline <= this.maxLineBytes) this.handleLine(data.subarray(0, newline));
+        else {
+          this.take(data.subarray(0, newline));
+          const line = this.reading;
+          this.reading = { kind: 'kept', chunks: [], bytes: 0 };
+          if (line.kind === 'kept') this.handleLine(Buffer.concat(line.chunks, line.bytes));
+          else this.handleDropped(line);
+        }
       } catch (error) {
         // a throwing onmessage must not lose the lines after it
         this.onerror?.(error instanceof Error ? error : new Error(String(error)));
@@ -182,7 +187,8 @@ export class StdinLineTransport implements Transport {
       );
       return;
     }
-    if (text.trim() === '') return;
+    // a blank line is skipped (a JSON-RPC message, the usual line, starts with its brace: nothing to trim)
+    if (text.charCodeAt(0) !== 0x7b && text.trim() === '') return;
     let value: unknown;
     try {
       value = JSON.parse(text);
