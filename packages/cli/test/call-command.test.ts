@@ -38,7 +38,9 @@ const run = (args: string[], lines: string[] = []) => runCommand(args, { cwd: he
 /** `run` from the bundle's folder, call starting a module's server with the bundled command: `trip-definitions.mjs` is the bundled module. */
 const runModule = (args: string[], lines: string[] = []) => runCommand(args, { cwd: bundled.folder, lines, launcher: bundled.script });
 
-describe('roundtrip call', { timeout: 120_000 }, () => {
+// concurrent: the cases share nothing but the bundle, the key and the HTTP server (each its own key file, streams and
+// child process), and most of their time is spent waiting on a child process
+describe('roundtrip call', { timeout: 120_000, concurrent: true }, () => {
   it('runs the tool of a module through both questions on 2026-07-28, re-asked with the reason, and prints text and structured content', async () => {
     // the module form: call spawns its launcher's `serve` of the module, passing on serve's options
     const keyFile = join(home, 'trips.key');
