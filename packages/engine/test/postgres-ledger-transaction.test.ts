@@ -3,10 +3,11 @@
 // that hands the effect its connection, and a real round of the engine.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LedgerTransaction } from '../src/index.ts';
-import { createPostgresLedger, type PostgresLedger, postgresTransaction } from '../src/postgres/index.ts';
+import { createPostgresLedger, type PostgresLedger, type PostgresLedgerOptions, postgresTransaction } from '../src/postgres/index.ts';
 import { describeTransactionContract, type TransactionFixture } from './ledger-transaction-contract.ts';
 import { checkThroughRounds, type TransactionalRefunds } from './ledger-transaction-refund.ts';
 import { createTestDatabase, skipPostgres, type TestDatabase } from './postgres-test-database.ts';
+import { deferred } from './support.ts';
 
 let database: TestDatabase;
 beforeAll(async () => {
@@ -17,18 +18,20 @@ afterAll(async () => {
 });
 
 /** A fresh schema with the test's own `refunds` table, and ledgers opened on it. */
-async function postgresStore(): Promise<TransactionFixture & { ledger: () => Promise<PostgresLedger> }> {
+async function postgresStore(): Promise<
+  TransactionFixture & { ledger: (options?: Partial<PostgresLedgerOptions>) => Promise<PostgresLedger> }
+> {
   const { url, schema } = await database.freshSchema();
   await database.sql.query(`CREATE TABLE ${schema}.refunds (id text PRIMARY KEY)`);
   const ledgers: PostgresLedger[] = [];
-  const ledger = async () => {
-    const opened = await createPostgresLedger({ url });
+  const ledger = async (options: Partial<PostgresLedgerOptions> = {}) => {
+    const opened = await createPostgresLedger({ url, ...options });
     ledgers.push(opened);
     return opened;
   };
   return {
     ledger,
-    open: ledger,
+    open: () => ledger(),
     writeRefund: async (tx, id) => {
       await postgresTransaction(tx).query('INSERT INTO refunds (id) VALUES ($1)', [id]);
     },
@@ -70,6 +73,37 @@ describe.skipIf(skipPostgres)('on PostgreSQL', () => {
       expect(() => postgresTransaction({ database: 'sqlite' })).toThrow(
         "postgresTransaction got a transaction of the SQLite ledger, not of the PostgreSQL one: use sqliteTransaction from '@roundtrip/engine/sqlite'.",
       );
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('lets a duplicate wait for the running transaction at most lockTimeoutMs, then says so; nothing of it is started', async () => {
+    const store = await postgresStore();
+    try {
+      const key = { run: 'run_1', effect: 'refund' };
+      const first = await store.ledger();
+      const started = deferred();
+      const hold = deferred();
+      const running = first.runOnceInTransaction(key, Date.now, async (tx) => {
+        await store.writeRefund(tx, 'ref_1');
+        started.resolve();
+        await hold.promise;
+        return { ok: true, value: 'ref_1' };
+      });
+      await started.promise;
+      let ran = false;
+      const duplicate = (await store.ledger({ lockTimeoutMs: 50 })).runOnceInTransaction(key, Date.now, async () => {
+        ran = true;
+        return { ok: true, value: 'again' };
+      });
+      await expect(duplicate).rejects.toThrow(
+        /could not run run "run_1", effect "refund" in its transaction \(the effect was not started\) \(55P03: .*lockTimeoutMs \(50 ms\)/,
+      );
+      hold.resolve();
+      expect(await running).toBe('ran');
+      expect(ran).toBe(false);
+      expect(await store.refunds()).toEqual(['ref_1']);
     } finally {
       await store.close();
     }

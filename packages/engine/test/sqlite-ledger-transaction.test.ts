@@ -164,6 +164,29 @@ describe('an effect declared inLedgerTransaction, through the engine', () => {
     await checkThroughRounds(refunds(), store.ledger(), store.ledger(), () => store.refunds());
   });
 
+  it('keeps nothing of an effect whose connection was lost before the commit, says so, and a retry runs it once', async () => {
+    const ledger = store.ledger();
+    const crash: TransactionalRefunds = {
+      runs: 0,
+      seen: [],
+      write: async (tx, id) => {
+        await store.writeRefund(tx!, id);
+        // the server loses its ledger connection while the effect runs
+        if (crash.runs === 1) ledger.close();
+      },
+    };
+    const test = await transactionalRound(crash, ledger);
+    const lost = complete(await test.confirm());
+    expect(lost.result.structuredContent).toMatchObject({ refundId: null, error: expect.stringMatching(/nothing of it was kept/) });
+    expect(test.logs.find((e) => e.event === 'effect_transaction_failed')).toMatchObject({ code: 'not_committed', effect: 'refund' });
+    expect(await store.refunds()).toEqual([]);
+
+    const retried = complete(await test.confirmOn(store.ledger()));
+    expect(retried.result.structuredContent).toEqual({ refundId: 're_ord_1_2', error: null });
+    expect(await store.refunds()).toEqual(['re_ord_1_2']);
+    expect(crash.runs).toBe(2);
+  });
+
   it('refuses inLedgerTransaction on an effect not declared once', () => {
     expect(problemsOf(() => makeTransactionalRefundTool({ runs: 0, seen: [], write: async () => undefined }, false))).toEqual([
       expect.objectContaining({
