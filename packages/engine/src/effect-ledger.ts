@@ -48,6 +48,9 @@ export type EffectRecord =
  *
  * Implementations here: {@link createMemoryLedger} (one process) and `createSqliteLedger` from
  * `@roundtrip/engine/sqlite` (one file shared by the processes of one machine).
+ *
+ * A ledger may also offer `runOnceInTransaction` (TransactionalLedger, ledger-transaction.ts): the SQLite
+ * and PostgreSQL ledgers do, for effects declared `inLedgerTransaction` (exactly once).
  */
 export interface EffectLedger {
   claim(key: EffectKey, now: number): 'claimed' | EffectRecord | Promise<'claimed' | EffectRecord>;
