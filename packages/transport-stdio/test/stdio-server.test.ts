@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateKey } from '@roundtrip/engine';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBundles } from '../../mcp/test/fixtures/suite-bundle.ts';
 import { startInProcess } from './fixtures/in-process-server.ts';
 import { modernMeta, type RawServer, spawnRawServer } from './fixtures/spawn-raw-server.ts';
@@ -29,6 +29,8 @@ afterAll(() => {
   for (const folder of folders) rmSync(folder, { recursive: true, force: true });
 });
 
+// the cases run concurrently (each its own servers, folders and key; most of their time is spent waiting on a child
+// process): a server a failed case left running is killed once they all have run
 const running: RawServer[] = [];
 const start = (env: Record<string, string>) => {
   const server = spawnRawServer(script, env);
@@ -36,7 +38,7 @@ const start = (env: Record<string, string>) => {
   folders.push(server.home);
   return server;
 };
-afterEach(() => {
+afterAll(() => {
   for (const server of running.splice(0)) if (server.child.exitCode === null) server.child.kill('SIGKILL');
 });
 
@@ -50,7 +52,7 @@ const byId = (id: number) => (m: Record<string, unknown>) => m.id === id;
 type Result = { resultType?: string; requestState?: string; content?: Array<{ text: string }>; isError?: boolean };
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-describe('the stdio server', () => {
+describe('the stdio server', { concurrent: true }, () => {
   it('serves a 2026-07-28 conversation that survives a restart reusing the generated key file: only JSON-RPC on stdout, logs on stderr, exit 0 on SIGTERM', async () => {
     const home = tempDir('rt-restart-');
     const env = { HOME: home, ROUNDTRIP_PRINCIPAL: 'ada' };
