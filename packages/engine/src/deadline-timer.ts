@@ -14,17 +14,21 @@ let timer: ReturnType<typeof setTimeout> | undefined;
 /** The deadline `timer` fires for (Infinity when none is set). */
 let timerAt = Number.POSITIVE_INFINITY;
 
-/** Fires for the deadlines that have come, and sets the timer for the earliest one left. */
+/** Fires for the deadlines that have come, earliest first (as timers of their own would), and sets the timer for the next. */
 function fire(): void {
   timer = undefined;
   timerAt = Number.POSITIVE_INFINITY;
   const now = performance.now();
+  const due: Deadline[] = [];
   let earliest = Number.POSITIVE_INFINITY;
   for (const deadline of waiting) {
-    if (deadline.at <= now) {
-      waiting.delete(deadline);
-      deadline.expire();
-    } else if (deadline.at < earliest) earliest = deadline.at;
+    if (deadline.at <= now) due.push(deadline);
+    else if (deadline.at < earliest) earliest = deadline.at;
+  }
+  due.sort((a, b) => a.at - b.at);
+  for (const deadline of due) {
+    waiting.delete(deadline);
+    deadline.expire();
   }
   if (earliest !== Number.POSITIVE_INFINITY) setFor(earliest);
 }

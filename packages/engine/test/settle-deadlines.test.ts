@@ -1,0 +1,88 @@
+// Rounds that wait for their machine share one timer for their deadlines (deadline-timer.ts): each still
+// ends at its own settleTimeoutMs, whichever order they started in, and a round that settled is not ended later.
+import { describe, expect, it } from 'vitest';
+import { assign, fromPromise, setup } from 'xstate';
+import { z } from 'zod';
+import { type AnswerEvents, type AskMeta, defineQuestions, defineTool } from '../src/index.ts';
+import { deferred, failedText, inputRequired, makeEngine } from './support.ts';
+
+type Context = { orderId: string; cents: number | null };
+const questions = defineQuestions<Context>()({
+  confirm: { message: 'Refund {{cents}} cents for {{orderId}}?', schema: z.object({ confirm: z.boolean() }) },
+});
+
+/** A tool whose first round waits for `lookup` before it asks. */
+function lookupTool(lookup: Promise<void>) {
+  const machine = setup({
+    types: {
+      context: {} as Context,
+      input: {} as { order_id: string },
+      events: {} as AnswerEvents<typeof questions>,
+      meta: {} as AskMeta<typeof questions>,
+    },
+    actors: {
+      lookupOrder: fromPromise<{ cents: number }>(async () => {
+        await lookup;
+        return { cents: 500 };
+      }),
+    },
+  }).createMachine({
+    id: 'refund',
+    context: ({ input }) => ({ orderId: input.order_id, cents: null }),
+    initial: 'loading',
+    states: {
+      loading: {
+        invoke: {
+          id: 'lookup',
+          src: 'lookupOrder',
+          onDone: { target: 'asking', actions: assign({ cents: ({ event }) => event.output.cents }) },
+        },
+      },
+      asking: { meta: { ask: ['confirm'] }, on: { 'confirm.accept': 'done', 'confirm.decline': 'done', 'confirm.cancel': 'done' } },
+      done: { type: 'final' },
+    },
+  });
+  return defineTool({
+    name: 'refund_order',
+    description: 'Looks the order up, then asks',
+    input: z.object({ order_id: z.string() }),
+    questions,
+    machine,
+    result: () => ({ text: 'done' }),
+  });
+}
+
+const args = { order_id: 'ord_1' };
+
+describe('deadlines of waiting rounds', () => {
+  it('ends a round at its own deadline while a round with a later one waits, and leaves that round to settle', async () => {
+    const slowLookup = deferred();
+    const patient = makeEngine([lookupTool(slowLookup.promise)], { settleTimeoutMs: 60_000 });
+    const hasty = makeEngine([lookupTool(deferred().promise)], { settleTimeoutMs: 40 });
+    let patientDone = false;
+    // the later deadline is set first; the earlier one, set after it, must not wait for it
+    const waiting = patient.call({ name: 'refund_order', arguments: args }).then((outcome) => {
+      patientDone = true;
+      return outcome;
+    });
+    const timedOut = await hasty.call({ name: 'refund_order', arguments: args });
+    expect(timedOut).toEqual({
+      type: 'complete',
+      result: { content: [{ type: 'text', text: failedText("Tool 'refund_order'") }], isError: true },
+    });
+    expect(hasty.logs.map((entry) => entry.event)).toContain('settle_timeout');
+    expect(patientDone).toBe(false);
+    slowLookup.resolve();
+    const asked = inputRequired(await waiting);
+    expect(asked.inputRequests.confirm!.params.message).toBe('Refund 500 cents for ord_1?');
+    expect(patient.logs.map((entry) => entry.event)).not.toContain('settle_timeout');
+  });
+
+  it('ends each of several rounds waiting at once at the deadline of its own engine', async () => {
+    const engines = [120, 40, 80].map((ms) => ({ ms, ...makeEngine([lookupTool(deferred().promise)], { settleTimeoutMs: ms }) }));
+    const ended: number[] = [];
+    await Promise.all(engines.map(({ ms, call }) => call({ name: 'refund_order', arguments: args }).then(() => ended.push(ms))));
+    expect(ended).toEqual([40, 80, 120]);
+    for (const { logs } of engines) expect(logs.filter((entry) => entry.event === 'settle_timeout')).toHaveLength(1);
+  });
+});
