@@ -109,6 +109,17 @@ describe('seal and open', () => {
     expect(sealState(keyring, payload)).not.toBe(sealState(keyring, payload));
   });
 
+  it('never repeats a nonce across many seals (the random bytes are drawn in blocks of 4 KiB, about 170 nonces each)', () => {
+    const nonces = new Set<string>();
+    for (let i = 0; i < 1000; i++) {
+      const body = decodeBase64url(sealState(keyring, payload).split('.')[2]!)!;
+      const nonce = body.subarray(0, 24);
+      expect(nonce.some((byte) => byte !== 0)).toBe(true);
+      nonces.add(encodeBase64url(nonce));
+    }
+    expect(nonces.size).toBe(1000);
+  });
+
   it('derives the key id from the key alone, so two keyrings of the same key agree', () => {
     const key = generateKey();
     const a = createKeyring([key]);
