@@ -109,11 +109,11 @@ describe.skipIf(skipPostgres)("the demo's stores on PostgreSQL", () => {
         },
       };
     }
-    /** Whether a session of the demo waits for a lock; each probe is a round trip, so no timer paces it. */
+    /** Whether a session of the demo in this database waits for a lock; each probe is a round trip, so no timer paces it. */
     const waitsForLock = async () =>
       (
         await db.sql.query<{ n: number }>(
-          "SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = 'roundtrip-demo' AND wait_event_type = 'Lock'",
+          "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'roundtrip-demo' AND wait_event_type = 'Lock'",
         )
       ).rows[0]!.n > 0;
 

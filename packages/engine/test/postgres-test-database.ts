@@ -1,9 +1,12 @@
 // The PostgreSQL the tests use: ROUNDTRIP_TEST_PG names a server and a role that may create databases
 // (`eval "$(bash scripts/services.sh)"` starts Debian's PostgreSQL on loopback and sets it). Each test
-// file creates its own database, a schema per test inside it, and drops the database when done.
+// file gets a handle on its worker's database (postgres-worker-database.ts: one per test worker, kept on
+// the server between runs), a schema per test inside it, and drops its schemas when done; when every
+// worker database is held by other processes, the file creates a database of its own and drops it.
 // Without the variable the PostgreSQL tests skip and say so in one line; under CI=true they fail.
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import { workerDatabase } from './postgres-worker-database.ts';
 
 const url = process.env.ROUNDTRIP_TEST_PG?.trim() || undefined;
 const required = process.env.CI === 'true';
@@ -27,45 +30,93 @@ export interface TestDatabase {
   freshSchema(): Promise<{ url: string; schema: string }>;
   /** Runs SQL on this database (as the test role), e.g. to look at a row or hold a lock. */
   sql: pg.Pool;
+  /** Drops what this handle made (its schemas, or its own database) and closes `sql`. */
   drop(): Promise<void>;
 }
 
-/** Creates a database with a random name on ROUNDTRIP_TEST_PG's server. */
+const cannotCreate = (server: string, error: unknown) =>
+  new Error(
+    `Cannot create a test database on ROUNDTRIP_TEST_PG=${shown(server)} (${(error as Error).message}): ` +
+      'start PostgreSQL and the test role with `eval "$(bash scripts/services.sh)"`, or point ROUNDTRIP_TEST_PG at a server where this role may create databases.',
+    { cause: error },
+  );
+
+/** A new schema's name, and a URL of `databaseUrl` whose search_path is that schema. */
+async function makeSchema(sql: pg.Pool, databaseUrl: string): Promise<{ url: string; schema: string }> {
+  const schema = `s_${randomBytes(6).toString('hex')}`;
+  await sql.query(`CREATE SCHEMA ${schema}`);
+  const schemaUrl = new URL(databaseUrl);
+  schemaUrl.searchParams.set('options', `-c search_path=${schema}`);
+  return { url: schemaUrl.href, schema };
+}
+
+/** A handle on this worker's database (see postgres-worker-database.ts), or on a database of its own when none is free. */
 export async function createTestDatabase(): Promise<TestDatabase> {
   if (url === undefined) {
     throw new Error(
       'ROUNDTRIP_TEST_PG is not set, and CI=true requires the PostgreSQL tests: run `eval "$(bash scripts/services.sh)"` first (.ci/run does).',
     );
   }
+  let shared: Awaited<ReturnType<typeof workerDatabase>>;
+  try {
+    shared = await workerDatabase(url);
+  } catch (error) {
+    throw cannotCreate(url, error);
+  }
+  if (shared === 'none free') return createOwnDatabase(url);
+  const databaseUrl = shared.url;
+  const sql = new pg.Pool({ connectionString: databaseUrl, max: 3 });
+  const schemas: string[] = [];
+  return {
+    sql,
+    async freshSchema() {
+      const made = await makeSchema(sql, databaseUrl);
+      schemas.push(made.schema);
+      return made;
+    },
+    async drop() {
+      try {
+        if (schemas.length > 0) {
+          const client = await sql.connect();
+          try {
+            // a session a test left behind may still hold a lock in one of them: then they stay, and the
+            // next process to claim this database drops them (postgres-worker-database.ts)
+            await client.query("SET lock_timeout = '5s'");
+            await client.query(`DROP SCHEMA IF EXISTS ${schemas.join(', ')} CASCADE`);
+          } catch (error) {
+            if ((error as { code?: string }).code !== '55P03') throw error;
+          } finally {
+            client.release();
+          }
+        }
+      } finally {
+        await sql.end();
+      }
+    },
+  };
+}
+
+/** Creates a database with a random name on `server`, for one handle, dropped by its drop(). */
+async function createOwnDatabase(server: string): Promise<TestDatabase> {
   const name = `roundtrip_test_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5000 });
+  const admin = new pg.Client({ connectionString: server, connectionTimeoutMillis: 5000 });
   try {
     await admin.connect();
     await admin.query(`CREATE DATABASE ${name}`);
   } catch (error) {
-    throw new Error(
-      `Cannot create a test database on ROUNDTRIP_TEST_PG=${shown(url)} (${(error as Error).message}): ` +
-        'start PostgreSQL and the test role with `eval "$(bash scripts/services.sh)"`, or point ROUNDTRIP_TEST_PG at a server where this role may create databases.',
-      { cause: error },
-    );
+    throw cannotCreate(server, error);
   } finally {
     await admin.end().catch(() => undefined);
   }
-  const databaseUrl = new URL(url);
+  const databaseUrl = new URL(server);
   databaseUrl.pathname = `/${name}`;
   const sql = new pg.Pool({ connectionString: databaseUrl.href, max: 3 });
   return {
     sql,
-    async freshSchema() {
-      const schema = `s_${randomBytes(6).toString('hex')}`;
-      await sql.query(`CREATE SCHEMA ${schema}`);
-      const schemaUrl = new URL(databaseUrl.href);
-      schemaUrl.searchParams.set('options', `-c search_path=${schema}`);
-      return { url: schemaUrl.href, schema };
-    },
+    freshSchema: () => makeSchema(sql, databaseUrl.href),
     async drop() {
       await sql.end();
-      const dropper = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5000 });
+      const dropper = new pg.Client({ connectionString: server, connectionTimeoutMillis: 5000 });
       await dropper.connect();
       try {
         await dropper.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
