@@ -7,7 +7,7 @@
 # It prints one line on stdout, the connection URL the tests read, as a shell export:
 #
 #   eval "$(bash scripts/services.sh)"     # sets ROUNDTRIP_TEST_PG=postgres://roundtrip:roundtrip@127.0.0.1:5432/postgres
-#   npx vitest run packages/engine/test    # the PostgreSQL tests now run (each creates its own database and drops it)
+#   npx vitest run packages/engine/test    # the PostgreSQL tests now run (a database per test worker, kept between runs; see packages/engine/test/postgres-worker-database.ts)
 #
 # Everything else goes to stderr. The role `roundtrip` (password `roundtrip`, CREATEDB, no superuser)
 # can reach the server from 127.0.0.1 only: a test credential, never a production one.
