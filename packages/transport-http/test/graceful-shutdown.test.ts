@@ -8,15 +8,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { generateKey } from '@roundtrip/engine';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { createBundles } from '../../mcp/test/fixtures/suite-bundle.ts';
 import { closeAll, connectModern } from './support/http-host.ts';
 
 const bundles = createBundles();
 afterAll(() => bundles.remove());
-afterEach(closeAll);
+// the cases run concurrently (each its own server process, client and home; most of their time is spent waiting on
+// the process): clients and a process a failed case left are closed once they all have run
+afterAll(closeAll);
 const children: ChildProcess[] = [];
-afterEach(() => {
+afterAll(() => {
   for (const child of children.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
 });
 
@@ -68,7 +70,7 @@ async function startHeldServer(env: Record<string, string> = {}): Promise<HeldSe
   return { child, url, stderr: () => stderr, logged, message: () => new Promise((resolve) => child.once('message', resolve)), exited };
 }
 
-describe('SIGTERM with a round in flight', () => {
+describe('SIGTERM with a round in flight', { concurrent: true }, () => {
   it('stops accepting, lets the round finish and answer, then exits 0', async () => {
     const server = await startHeldServer();
     const { client } = await connectModern({ urls: [server.url] });
