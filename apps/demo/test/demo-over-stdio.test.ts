@@ -4,7 +4,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundledScript } from './support/bundle.ts';
 import {
   accept,
@@ -19,8 +19,10 @@ import {
 } from './support/demo-client.ts';
 import { refundsIn } from './support/demo-files.ts';
 
+// the cases run concurrently (each its own server process, database and key; most of their time is spent waiting on
+// the process): the connections are closed once they all have run
 const open: DemoConnection[] = [];
-afterEach(async () => {
+afterAll(async () => {
   await Promise.all(open.splice(0).map((c) => c.close()));
 });
 
@@ -33,7 +35,7 @@ beforeAll(async () => {
 afterAll(() => rmSync(bundleDir, { recursive: true, force: true }));
 const settingsFor = (): DemoSettings => ({ ...freshDemoSettings(), launcher });
 
-describe('the demo server over stdio', () => {
+describe('the demo server over stdio', { concurrent: true }, () => {
   it('serves a 2026-07-28 client: lists, a refund, the prompt and the resource in MRTR rounds; refuses a tampered state', async () => {
     const settings = settingsFor();
     const demo = await connectDemo(settings);

@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/client';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundledScript } from './support/bundle.ts';
 import { accept, callRound, connectDemo, type DemoConnection, type DemoSettings, freshDemoSettings } from './support/demo-client.ts';
 import { ledgerRows, refundsIn } from './support/demo-files.ts';
@@ -24,7 +24,8 @@ const connect = async (settings: DemoSettings) => {
   open.push(demo);
   return demo;
 };
-afterEach(async () => {
+// the two cases run concurrently (each its own processes, database and key): the connections are closed once both have run
+afterAll(async () => {
   await Promise.all(open.splice(0).map((demo) => demo.close()));
 });
 
@@ -33,7 +34,7 @@ const yes = { confirm: accept({ confirm: true }) };
 const confirmTimes = (client: Client, requestState: string | undefined, times: number) =>
   Array.from({ length: times }, () => callRound(client, 'refund_order', order, { requestState, inputResponses: yes }));
 
-describe('100 concurrent duplicates of the confirming retry', () => {
+describe('100 concurrent duplicates of the confirming retry', { concurrent: true }, () => {
   it('over one connection to one process: one refund, 100 identical results', async () => {
     const settings = freshDemoSettings();
     const demo = await connect(settings);

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundledScript } from './support/bundle.ts';
 import {
   accept,
@@ -28,8 +28,10 @@ beforeAll(async () => {
 });
 afterAll(() => rmSync(bundleDir, { recursive: true, force: true }));
 
+// the cases run concurrently (each its own server process, files and lock holder; most of their time is spent waiting on
+// the process and the lock): what they opened is closed once they all have run
 const cleanups: Array<() => Promise<void> | void> = [];
-afterEach(async () => {
+afterAll(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
@@ -59,7 +61,7 @@ function holdWriteLock(path: string) {
 const order = { order_id: 'ord_51' };
 const yes = { confirm: accept({ confirm: true }) };
 
-describe('the orders database locked by another connection, the ledger in its own file', () => {
+describe('the orders database locked by another connection, the ledger in its own file', { concurrent: true }, () => {
   it('answers tools/list while the confirming refund waits for the lock, then refunds once it is released', async () => {
     const { demo, settings } = await connectWithOwnLedger(60_000);
     const ask = await callRound(demo.client, 'refund_order', order);
