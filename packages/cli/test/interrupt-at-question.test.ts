@@ -3,7 +3,7 @@
 // result and exits 130; `chat` goes back to its menu. The server is the bundled `serve` of the trips module.
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type BundledCli, bundleCli } from './fixtures/bundled-cli.ts';
 import { runInTerminal } from './fixtures/run-command.ts';
 
@@ -14,12 +14,13 @@ beforeAll(async () => {
   bundled = await bundleCli();
 });
 afterAll(() => bundled.remove());
-beforeEach(() => void vi.stubEnv('NO_COLOR', '1'));
-afterEach(() => void vi.unstubAllEnvs());
+// the cases run concurrently (each its own streams and server process, which they mostly wait on), all without colours
+beforeAll(() => void vi.stubEnv('NO_COLOR', '1'));
+afterAll(() => void vi.unstubAllEnvs());
 const server = () => ['--', ...bundled.serve('trip-definitions', { ROUNDTRIP_KEY: key, ROUNDTRIP_LEDGER: ':memory:' })];
 const CTRL_C = '\u0003';
 
-describe('Ctrl-C at a question', { timeout: 60_000 }, () => {
+describe('Ctrl-C at a question', { timeout: 60_000, concurrent: true }, () => {
   it.each(['2026-07-28', '2025-11-25'])('call (%s): interrupted, no result printed, exit 130', async (era) => {
     const { code, out, err } = await runInTerminal(['call', 'plan_trip', '--era', era, '--args', '{"traveller":"Bo"}', ...server()], {
       cwd: here,
