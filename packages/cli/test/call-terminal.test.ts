@@ -10,7 +10,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, watch } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type BundledCli, bundleCli } from './fixtures/bundled-cli.ts';
 import { type HttpMcpServer, startHttpMcpServer } from './fixtures/http-mcp-server.ts';
 import { hasTmux, openTmuxPane, type TmuxPane } from './fixtures/tmux-pane.ts';
@@ -31,8 +31,10 @@ afterAll(async () => {
   bundled?.remove();
   await served?.close();
 });
+// the cases run concurrently (each its own tmux server and command; they mostly wait for the pane to show text):
+// the panes are closed once they all have run
 const panes: TmuxPane[] = [];
-afterEach(() => {
+afterAll(() => {
   for (const pane of panes.splice(0)) pane.close();
 });
 
@@ -61,7 +63,7 @@ const overHttp = () => ['--url', served!.url];
 /** `-- <the bundled serve of trip-definitions>`: a server process over stdio. */
 const overStdio = () => ['--', ...bundled.launcher, 'serve', bundled.module('trip-definitions')];
 
-describe.skipIf(!hasTmux && !required)('the terminal host in a pseudo-terminal', { timeout: 120_000 }, () => {
+describe.skipIf(!hasTmux && !required)('the terminal host in a pseudo-terminal', { timeout: 120_000, concurrent: true }, () => {
   it('call: asks the arguments, both questions, re-asks with the reason, and prints the result', async () => {
     const pane = open('call', 'plan_trip', ...overHttp());
     await pane.waitFor('Arguments of tool plan_trip');
