@@ -5,7 +5,7 @@ import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateKey } from '@roundtrip/engine';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnRawServer } from '../../transport-stdio/test/fixtures/spawn-raw-server.ts';
 import { type BundledCli, bundleCli } from './fixtures/bundled-cli.ts';
 import { runCommand } from './fixtures/run-command.ts';
@@ -17,9 +17,11 @@ beforeAll(async () => {
   bundled = await bundleCli();
 });
 afterAll(() => bundled.remove());
+// the cases run concurrently (each its own folders, key file and server process; the two that serve mostly wait on
+// theirs): connections and folders are closed and removed once they all have run
 const temps: string[] = [];
 const open: StdioConnection[] = [];
-afterEach(async () => {
+afterAll(async () => {
   await Promise.all(open.splice(0).map((c) => c.close()));
   await Promise.all(temps.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
 });
@@ -36,7 +38,7 @@ type Round = { resultType?: string; requestState?: string; inputRequests?: Recor
 type Final = Round & { content?: Array<{ text: string }> };
 const accept = (content: Record<string, unknown>) => ({ action: 'accept', content });
 
-describe('roundtrip serve', () => {
+describe('roundtrip serve', { concurrent: true }, () => {
   it('serves a module to a 2026-07-28 client over stdio through a conversation of three questions, named by its serverInfo', async () => {
     const home = await tempDir();
     const keyFile = join(home, 'pizza.key');
