@@ -23,7 +23,7 @@ describe('a 2025-06-18 host over stdio that never answers', () => {
     const server = spawnRawServer(script, {
       ROUNDTRIP_KEY: generateKey(),
       ROUNDTRIP_LEDGER: ':memory:',
-      ROUNDTRIP_ANSWER_TIMEOUT_MS: '300',
+      ROUNDTRIP_ANSWER_TIMEOUT_MS: '50',
     });
     running.push(server);
     server.send({
@@ -41,16 +41,16 @@ describe('a 2025-06-18 host over stdio that never answers', () => {
     const ended = await server.next((m) => m.id === 2);
     expect(ended.result).toMatchObject({
       isError: true,
-      content: [{ type: 'text', text: expect.stringContaining('The question was not answered within 300 ms, so this request ended.') }],
+      content: [{ type: 'text', text: expect.stringContaining('The question was not answered within 50 ms, so this request ended.') }],
     });
     expect(await server.stderrMatching(/ROUNDTRIP_ANSWER_TIMEOUT_MS/)).toMatch(
-      /warn protocol: no answer to the question 'who' of the tool 'greet' within 300 ms/,
+      /warn protocol: no answer to the question 'who' of the tool 'greet' within 50 ms/,
     );
     // the host's dialog stayed open and the user answers now: ignored, and logged without the answer
     server.send({ jsonrpc: '2.0', id: asked.id, result: { action: 'accept', content: { name: 'Ada' } } });
     const late = await server.stderrMatching(/came after it was withdrawn/);
     expect(late).toContain(
-      "warn protocol: the host's answer (accept) to the question 'who' of the tool 'greet' came after it was withdrawn (no answer within 300 ms",
+      "warn protocol: the host's answer (accept) to the question 'who' of the tool 'greet' came after it was withdrawn (no answer within 50 ms",
     );
     expect(late).not.toContain('Ada');
   });
