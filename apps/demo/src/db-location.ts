@@ -30,3 +30,14 @@ export function shownDbLocation(location: string): string {
     return 'a PostgreSQL URL that does not parse';
   }
 }
+
+/**
+ * Whether the effect ledger is kept in the demo's own database (`location`): it is unless ROUNDTRIP_LEDGER
+ * names another place (another file, another URL, or `:memory:`). Then refund_order's refund commits
+ * with its ledger record in one transaction (the final action runs in the ledger's transaction).
+ */
+export function ledgerInDatabase(location: string, env: NodeJS.ProcessEnv = process.env): boolean {
+  const ledger = env.ROUNDTRIP_LEDGER?.trim();
+  if (!ledger) return true;
+  return isPostgresUrl(ledger) ? ledger === location : ledger !== ':memory:' && resolve(ledger) === location;
+}

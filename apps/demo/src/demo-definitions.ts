@@ -29,16 +29,20 @@ export interface DemoDefinitions {
 }
 
 /**
- * The demo's tools, prompts and resources over its stores: the orders ones written as machines, the
- * meetings and incidents ones declared as flows (@roundtrip/tools).
+ * The demo's tools, prompts and resources over its stores, declared as flows (@roundtrip/tools) or
+ * written as machines. `ledgerInDatabase` (default true): the effect ledger is kept in the stores'
+ * database, so refund_order's refund commits with its ledger record (false when ROUNDTRIP_LEDGER is elsewhere).
  *
  * @example
  * const { tools, prompts, resources } = createDemoDefinitions(await openDemoStores(dbLocation()));
  */
-export function createDemoDefinitions({ orders, meetings, incidents }: Omit<DemoStores, 'close'>): DemoDefinitions {
+export function createDemoDefinitions(
+  { orders, meetings, incidents }: Omit<DemoStores, 'close'>,
+  options: Parameters<typeof createRefundOrderTool>[1] = {},
+): DemoDefinitions {
   return {
     tools: [
-      createRefundOrderTool(orders),
+      createRefundOrderTool(orders, options),
       createOrderStatusTool(orders),
       createBookMeetingTool(meetings),
       createReportIncidentTool(incidents),

@@ -6,7 +6,7 @@
 // closes the database and exits. Everything for people goes to stderr.
 import { mainHttpServer } from '@roundtrip/transport-http/node';
 import { dbBusyTimeoutMs } from './db-busy-timeout.ts';
-import { dbLocation, isPostgresUrl, shownDbLocation } from './db-location.ts';
+import { dbLocation, isPostgresUrl, ledgerInDatabase, shownDbLocation } from './db-location.ts';
 import { createDemoDefinitions, SERVER_INSTRUCTIONS, SERVER_NAME, SERVER_VERSION } from './demo-definitions.ts';
 import { type DemoStores, openDemoStores } from './demo-stores.ts';
 
@@ -43,7 +43,7 @@ if (stores && port !== undefined) {
   const running = await mainHttpServer({
     name: SERVER_NAME,
     version: SERVER_VERSION,
-    ...createDemoDefinitions(opened),
+    ...createDemoDefinitions(opened, { ledgerInDatabase: ledgerInDatabase(path) }),
     instructions: SERVER_INSTRUCTIONS,
     // PORT alone: the address stays 127.0.0.1 (roundtrip serve --http host:port binds others, with authentication)
     listen: { port },

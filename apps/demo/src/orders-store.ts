@@ -1,6 +1,7 @@
 // The demo's orders and refunds as the definitions see them: one store interface, kept in a SQLite file
 // (sqlite-orders-store.ts) or in PostgreSQL (postgres-orders-store.ts) so that servers on several
 // machines share them. Every call is async, reads included.
+import type { LedgerTransaction } from '@roundtrip/engine';
 
 type OrderStatus = 'paid' | 'refunded';
 
@@ -32,6 +33,13 @@ interface RefundOptions {
   expectedAmountCents?: number;
   /** Who or what asked for the refund, recorded with it. @defaultValue `pid <process id>` */
   requestedBy?: string;
+  /**
+   * The effect ledger's transaction the refund runs in (refund_order's final action runs there). When that
+   * transaction is on this store's own database (the ledger's table beside the orders), the refund is
+   * written in it and commits with the ledger's record: exactly once, one commit. On another database
+   * (ROUNDTRIP_LEDGER elsewhere), or without one, the store writes in its own transaction as usual.
+   */
+  transaction?: LedgerTransaction | undefined;
 }
 
 /** One refund row, as recorded. */

@@ -2,6 +2,8 @@
 // (a connection, a statement, a lock), the tables migrated when it opens, and errors that name the
 // database without its password and say what to do. A lock held past the wait is a DatabaseLockedError,
 // as a locked SQLite file is, so refund_order answers `locked` on either backend.
+import type { LedgerTransaction } from '@roundtrip/engine';
+import { postgresTransaction } from '@roundtrip/engine/postgres';
 import { Pool, type PoolClient, type QueryResultRow } from 'pg';
 import { DatabaseLockedError } from './database-locked.ts';
 import { codeOf, explain, type PostgresTimeouts, redactUrl } from './postgres-errors.ts';
@@ -27,9 +29,26 @@ interface StoreDatabase {
   query<R extends QueryResultRow>(doing: string, text: string, values?: unknown[]): Promise<R[]>;
   /** `work` in one transaction on one connection: committed when it resolves, rolled back when it throws. */
   transaction<T>(doing: string, work: (statements: Statements) => Promise<T>): Promise<T>;
+  /**
+   * The effect ledger's transaction, when it is on this very database (the same database, and `table`
+   * the same table through it): `work` then runs in it, its errors said as this store's; else undefined.
+   */
+  onLedger(transaction: LedgerTransaction | undefined, table: string): Promise<LedgerStatements | undefined>;
   /** Gives back this store's share of the pool; the pool ends when every store has. */
   close(): Promise<void>;
 }
+
+/** Running a store's work in the effect ledger's transaction (which the ledger commits or rolls back). */
+interface LedgerStatements {
+  run<T>(doing: string, work: (statements: Statements) => Promise<T>): Promise<T>;
+}
+
+/** Which database and which `table` a connection reaches: equal on two connections, they reach the same rows. */
+const WHERE_AM_I = 'SELECT current_database() AS db, to_regclass($1)::oid::text AS tbl';
+const placeOf = async (on: Pick<PoolClient, 'query'>, table: string) => {
+  const { rows } = await on.query<{ db: string; tbl: string | null }>(WHERE_AM_I, [table]);
+  return rows[0] && rows[0].tbl !== null ? `${rows[0].db}.${rows[0].tbl}` : undefined;
+};
 
 export interface PostgresDatabase {
   /** The URL, without its password. */
@@ -102,6 +121,9 @@ export async function openPostgresDatabase(url: string, options: PostgresDatabas
     throw new Error(`Could not open the orders database at ${shown}: ${why}`, { cause: error });
   }
 
+  // whether a ledger's connection reaches this database's rows, by connection (the ledger's pool reuses them)
+  const sameAs = new WeakMap<object, boolean>();
+  let ownPlace: Promise<string | undefined> | undefined;
   let shares = 0;
   let ended: Promise<void> | undefined;
   const fail = (what: string, doing: string, error: unknown): never => {
@@ -148,6 +170,34 @@ export async function openPostgresDatabase(url: string, options: PostgresDatabas
             connection?.release(!rolledBack);
             return fail(what, doing, error);
           }
+        },
+        async onLedger(transaction, table) {
+          if (transaction === undefined) return undefined;
+          const client = postgresTransaction(transaction);
+          let same = sameAs.get(client);
+          if (same === undefined) {
+            ownPlace ??= placeOf(pool, table);
+            const own = await ownPlace.catch((error) => {
+              ownPlace = undefined; // asked again next time
+              return fail(what, `find the ${table} table`, error);
+            });
+            const theirs = await placeOf(client, table).catch((error) => fail(what, `find the ${table} table`, error));
+            same = own !== undefined && own === theirs;
+            sameAs.set(client, same);
+          }
+          if (!same) return undefined;
+          return {
+            async run(doing, work) {
+              assertOpen();
+              try {
+                return await work({
+                  query: async <R extends QueryResultRow>(text: string, values?: unknown[]) => (await client.query<R>(text, values)).rows,
+                });
+              } catch (error) {
+                return fail(what, doing, error);
+              }
+            },
+          };
         },
         async close() {
           if (closed) return;

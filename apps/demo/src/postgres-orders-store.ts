@@ -97,10 +97,14 @@ export function openPostgresOrdersStore(database: PostgresDatabase, options: Ord
   return {
     backend: 'postgres',
     findOrder,
-    refundOrder: (id, refundOptions = {}) =>
-      db.transaction(`refund order ${id}`, (tx) =>
-        refundIn(tx, id, refundOptions.requestedBy ?? defaultRequester(), refundOptions.expectedAmountCents, now().toISOString()),
-      ),
+    refundOrder: async (id, refundOptions = {}) => {
+      const doing = `refund order ${id}`;
+      const work = (tx: Statements) =>
+        refundIn(tx, id, refundOptions.requestedBy ?? defaultRequester(), refundOptions.expectedAmountCents, now().toISOString());
+      // in the ledger's transaction when it is on this database: the refund commits with its record
+      const onLedger = await db.onLedger(refundOptions.transaction, 'orders');
+      return onLedger ? onLedger.run(doing, work) : db.transaction(doing, work);
+    },
     setOrderAmount: async (id, amountCents) => {
       checkAmount(amountCents);
       await db.query(`change the amount of order ${id}`, "UPDATE orders SET amount_cents = $1 WHERE id = $2 AND status = 'paid'", [

@@ -1,5 +1,5 @@
 // The `refund_order` tool, declared as a flow: load the order, end early when there is none or it was refunded,
-// ask to confirm the amount, refund exactly it at most once. It was hand-written: examples/refund-order-machine-example.ts.
+// ask to confirm the amount, refund exactly it once. It was hand-written: examples/refund-order-machine-example.ts.
 import { EffectOutcomeUnknownError, safeText, type ToolDefinition } from '@roundtrip/engine';
 import { defineFlowTool } from '@roundtrip/tools';
 import { z } from 'zod';
@@ -11,45 +11,37 @@ import { refundOrderMigrations } from './refund-order-versions.ts';
 import { type RefundStatus, refundOutputSchema } from './refund-output.ts';
 
 const isRefunded = (order: Order) => order.status === 'refunded' || order.refundedAt !== null;
-
 /** The statuses whose result is an error result. */
 const ERROR_STATUSES: ReadonlySet<RefundStatus> = new Set(['not_found', 'interrupted', 'locked']);
-
 const LOCK_HOLDER = { sqlite: 'a long transaction on the same file', postgres: 'a long transaction on the same PostgreSQL database' }; // for `locked`
 
-/**
- * The `refund_order` tool over an orders store: `createRefundOrderTool((await openDemoStores(dbLocation())).orders)`. The effect
- * ledger refunds at most once, the flow reads the amount again before (`confirmed`), the store checks both as it writes.
- */
+/** `refund_order` over an orders store: `createRefundOrderTool((await openDemoStores(dbLocation())).orders)`. The ledger refunds once, in
+ * one transaction with the store's when `ledgerInDatabase` (the default); the flow reads the amount again first; the store checks both. */
 export function createRefundOrderTool(
   store: Pick<OrdersStore, 'findOrder' | 'refundOrder'> & Partial<Pick<OrdersStore, 'backend'>>,
+  { ledgerInDatabase = true }: { ledgerInDatabase?: boolean } = {},
 ): ToolDefinition {
   const lockHolder = LOCK_HOLDER[store.backend ?? 'sqlite'];
-  /** The message for `status` (only the one asked for is written: every result of every round comes through here). */
-  const messageFor = (status: RefundStatus, id: string, order: Order | null | undefined, amount: string | null): string => {
-    switch (status) {
-      case 'not_found':
-        return `No order with id '${id}'. Check the order id (it looks like 'ord_51') and try again.`;
-      case 'already_refunded':
-        return `Order ${id} was already refunded${order?.refundedAt ? ` on ${order.refundedAt.slice(0, 10)}` : ''}; nothing more was done.`;
-      case 'kept':
-        return `Order ${id} was not refunded.`;
-      case 'refunded':
-        return `Refunded ${amount} for order ${id}.`;
-      case 'amount_changed':
-        return `The amount of order ${id} changed to ${amount} while it was being refunded, so nothing was refunded. Call refund_order again to refund the new amount.`;
-      case 'interrupted':
-        return `The refund of order ${id} was interrupted (the server stopped while refunding), and the order shows no refund. Call refund_order again to refund it.`;
-      case 'locked':
-        return `Order ${id} was not refunded: the orders database is locked by another connection (${lockHolder}). Call refund_order again in a moment.`;
-    }
+  /** The message of each status (only the one asked for is written: every result of every round comes through here). */
+  const messages: Record<RefundStatus, (id: string, order: Order | null | undefined, amount: string | null) => string> = {
+    not_found: (id) => `No order with id '${id}'. Check the order id (it looks like 'ord_51') and try again.`,
+    already_refunded: (id, order) =>
+      `Order ${id} was already refunded${order?.refundedAt ? ` on ${order.refundedAt.slice(0, 10)}` : ''}; nothing more was done.`,
+    kept: (id) => `Order ${id} was not refunded.`,
+    refunded: (id, _, amount) => `Refunded ${amount} for order ${id}.`,
+    amount_changed: (id, _, amount) =>
+      `The amount of order ${id} changed to ${amount} while it was being refunded, so nothing was refunded. Call refund_order again to refund the new amount.`,
+    interrupted: (id) =>
+      `The refund of order ${id} was interrupted (the server stopped while refunding), and the order shows no refund. Call refund_order again to refund it.`,
+    locked: (id) =>
+      `Order ${id} was not refunded: the orders database is locked by another connection (${lockHolder}). Call refund_order again in a moment.`,
   };
   /** The result for `status` about `order` as last read; `cents`: the amount a refund took. */
   const result = (status: RefundStatus, orderId: string, order: Order | null | undefined, cents?: number) => {
     const id = safeText(orderId); // the id as the client sent it may hold anything
     const amountCents = cents ?? order?.amountCents ?? null;
     const amount = amountCents === null ? null : formatCents(amountCents);
-    const message = messageFor(status, id, order, amount);
+    const message = messages[status](id, order, amount);
     const structured = { status, order_id: id, amount, amount_cents: amountCents, refunded_at: order?.refundedAt ?? null, message };
     return { text: message, structured, isError: ERROR_STATUSES.has(status) };
   };
@@ -70,6 +62,7 @@ export function createRefundOrderTool(
     version: '5', // 2 to 4 were the hand-written machine
     migrations: refundOrderMigrations,
     finalName: 'refund',
+    finalInLedgerTransaction: ledgerInDatabase, // the refund commits with its ledger record: exactly once
     loaders: {
       findOrder: async ({ input, previous }) => {
         const order = await store.findOrder(input.order_id);
@@ -103,8 +96,9 @@ export function createRefundOrderTool(
           },
           next: [{ if: { 'confirm.confirm': { eq: false } }, end: 'The refund was not confirmed.' }, { goto: 'finish' }],
         }),
-    final: async ({ input, loaded }) => {
-      const refund = await store.refundOrder(input.order_id, { expectedAmountCents: loaded.order?.amountCents ?? 0 }); // exactly the confirmed amount
+    final: async ({ input, loaded, transaction }) => {
+      const expectedAmountCents = loaded.order?.amountCents ?? 0; // exactly the confirmed amount
+      const refund = await store.refundOrder(input.order_id, { expectedAmountCents, transaction });
       if (refund.status === 'not_found') return result('not_found', input.order_id, null);
       return result(refund.status, input.order_id, refund.order, refund.status === 'refunded' ? refund.amountCents : undefined);
     },

@@ -5,7 +5,7 @@
 // stdout carries protocol messages only; everything for people goes to stderr.
 import { mainStdioServer } from '@roundtrip/transport-stdio';
 import { dbBusyTimeoutMs } from './db-busy-timeout.ts';
-import { dbLocation, isPostgresUrl, shownDbLocation } from './db-location.ts';
+import { dbLocation, isPostgresUrl, ledgerInDatabase, shownDbLocation } from './db-location.ts';
 import { createDemoDefinitions, SERVER_INSTRUCTIONS, SERVER_NAME, SERVER_VERSION } from './demo-definitions.ts';
 import { type DemoStores, openDemoStores } from './demo-stores.ts';
 
@@ -38,7 +38,7 @@ if (stores) {
   const running = await mainStdioServer({
     name: SERVER_NAME,
     version: SERVER_VERSION,
-    ...createDemoDefinitions(opened),
+    ...createDemoDefinitions(opened, { ledgerInDatabase: ledgerInDatabase(path) }),
     instructions: SERVER_INSTRUCTIONS,
     // the effect ledger's table sits beside the demo's tables in the same file or database (ROUNDTRIP_LEDGER overrides it)
     ledger: { path },

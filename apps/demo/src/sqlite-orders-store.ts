@@ -1,5 +1,8 @@
 // The demo's orders and refunds in a real SQLite file, so that several server processes on one machine
 // can share them. Reads are synchronous in better-sqlite3 and answered as resolved promises.
+import { realpathSync } from 'node:fs';
+import type { LedgerTransaction } from '@roundtrip/engine';
+import { sqliteTransaction } from '@roundtrip/engine/sqlite';
 import type Database from 'better-sqlite3';
 import {
   checkAmount,
@@ -87,6 +90,32 @@ function isUpToDate(db: Database.Database): boolean {
   );
 }
 
+const SELECT_ORDER = `SELECT o.id, o.customer, o.amount_cents, o.currency, o.status, o.created_at, r.refunded_at
+   FROM orders o LEFT JOIN refunds r ON r.order_id = o.id
+  WHERE o.id = ?`;
+
+type RefundTransaction = Database.Transaction<(id: string, requestedBy: string, expected: number | undefined) => RefundResult>;
+
+/** The refund as one transaction on `db`: the store's own connection, or the ledger's on the same file. */
+function refundOn(db: Database.Database, now: () => Date): RefundTransaction {
+  const selectOrder = db.prepare<[string], OrderRow>(SELECT_ORDER);
+  const insertRefund = db.prepare<[string, number, string, string]>(
+    'INSERT INTO refunds (order_id, amount_cents, refunded_at, requested_by) VALUES (?, ?, ?, ?)',
+  );
+  const markRefunded = db.prepare<[string]>("UPDATE orders SET status = 'refunded' WHERE id = ?");
+  return db.transaction((id: string, requestedBy: string, expected: number | undefined): RefundResult => {
+    const row = selectOrder.get(id);
+    const order = row ? toOrder(row) : undefined;
+    if (!order) return { status: 'not_found' };
+    const refused = refundRefusal(order, expected);
+    if (refused) return refused;
+    const refundedAt = now().toISOString();
+    insertRefund.run(id, order.amountCents, refundedAt, requestedBy);
+    markRefunded.run(id);
+    return { status: 'refunded', order: { ...order, status: 'refunded', refundedAt }, refundedAt, amountCents: order.amountCents };
+  });
+}
+
 /**
  * Opens the orders store in the SQLite file at `path`, creating the folder, the schema and the seed
  * orders on first run, and bringing a file from the first version (no `created_at` column) up to date.
@@ -105,15 +134,7 @@ export function openSqliteOrdersStore(path: string, options: OrdersStoreOptions 
     prepare: prepareSchema,
   });
 
-  const selectOrder = db.prepare<[string], OrderRow>(
-    `SELECT o.id, o.customer, o.amount_cents, o.currency, o.status, o.created_at, r.refunded_at
-       FROM orders o LEFT JOIN refunds r ON r.order_id = o.id
-      WHERE o.id = ?`,
-  );
-  const insertRefund = db.prepare<[string, number, string, string]>(
-    'INSERT INTO refunds (order_id, amount_cents, refunded_at, requested_by) VALUES (?, ?, ?, ?)',
-  );
-  const markRefunded = db.prepare<[string]>("UPDATE orders SET status = 'refunded' WHERE id = ?");
+  const selectOrder = db.prepare<[string], OrderRow>(SELECT_ORDER);
   const updateAmount = db.prepare<[number, string]>("UPDATE orders SET amount_cents = ? WHERE id = ? AND status = 'paid'");
   const changeAmount = db.transaction((id: string, amountCents: number) => {
     updateAmount.run(amountCents, id);
@@ -140,25 +161,32 @@ export function openSqliteOrdersStore(path: string, options: OrdersStoreOptions 
     const row = selectOrder.get(id);
     return row ? toOrder(row) : undefined;
   };
-  const refund = db.transaction((id: string, requestedBy: string, expected: number | undefined): RefundResult => {
-    const order = findOrder(id);
-    if (!order) return { status: 'not_found' };
-    const refused = refundRefusal(order, expected);
-    if (refused) return refused;
-    const refundedAt = now().toISOString();
-    insertRefund.run(id, order.amountCents, refundedAt, requestedBy);
-    markRefunded.run(id);
-    return { status: 'refunded', order: { ...order, status: 'refunded', refundedAt }, refundedAt, amountCents: order.amountCents };
-  });
+  const refund = refundOn(db, now);
+  const ownFile = db.memory ? undefined : realpathSync(db.name);
+  // the ledger's connection, when its transaction is on this very file: the refund is written on it
+  const ledgerRefunds = new WeakMap<Database.Database, RefundTransaction | null>();
+  const onLedger = (transaction: LedgerTransaction | undefined): RefundTransaction | undefined => {
+    if (transaction === undefined || ownFile === undefined) return undefined;
+    const ledgerDb = sqliteTransaction(transaction);
+    let found = ledgerRefunds.get(ledgerDb);
+    if (found === undefined) {
+      found = !ledgerDb.memory && realpathSync(ledgerDb.name) === ownFile ? refundOn(ledgerDb, now) : null;
+      ledgerRefunds.set(ledgerDb, found);
+    }
+    return found ?? undefined;
+  };
 
   return {
     backend: 'sqlite',
     findOrder: async (id) => findOrder(id),
     // immediate: take the write lock before reading, so two connections cannot both see "not refunded"
-    refundOrder: (id, refundOptions = {}) =>
-      write(`refund order ${id}`, () =>
-        refund.immediate(id, refundOptions.requestedBy ?? defaultRequester(), refundOptions.expectedAmountCents),
-      ),
+    refundOrder: async (id, refundOptions = {}) => {
+      const requestedBy = refundOptions.requestedBy ?? defaultRequester();
+      // in the ledger's transaction, which holds the file's write lock already (nested: a savepoint)
+      const shared = onLedger(refundOptions.transaction);
+      if (shared) return shared(id, requestedBy, refundOptions.expectedAmountCents);
+      return write(`refund order ${id}`, () => refund.immediate(id, requestedBy, refundOptions.expectedAmountCents));
+    },
     setOrderAmount: async (id, amountCents) => {
       checkAmount(amountCents);
       await write(`change the amount of order ${id}`, () => changeAmount.immediate(id, amountCents));

@@ -1,9 +1,10 @@
 // The demo server killed with SIGKILL (no cleanup, as in a crash) and started again on the same
 // database and key: between two rounds the conversation simply goes on; during the refund, the
-// ledger's record and the store agree, and nothing is refunded twice.
+// ledger's record and the store agree, and nothing is refunded twice: with the ledger in the database file,
+// the refund commits with its record or not at all; with the ledger elsewhere, an unknown outcome is read in the store.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { bundledScript } from './support/bundle.ts';
 import { accept, callRound, type DemoSettings, freshDemoSettings } from './support/demo-client.ts';
@@ -51,9 +52,32 @@ describe('the demo server killed and restarted', () => {
     expect(ledgerRows(settings.db)).toEqual([expect.objectContaining({ effect: 'refund', state: 'done' })]);
   });
 
-  // one held process serves both refunds (ord_51 held after the store wrote it, ord_52 before) and one restart takes both retries
-  it('during the refund: after the restart, a retry whose refund the store wrote learns at once that the outcome is unknown, reads the order again and refunds nothing twice; one whose refund the store never wrote says the refund was interrupted, and a new call refunds once', async () => {
+  it('during the refund, with the ledger in the database file: the kill undoes the refund with its claim, and the restarted server refunds once', async () => {
     const settings = freshDemoSettings();
+    const held = await start(settings, heldRefundServer);
+    const ask = await callRound(held.client, 'refund_order', order);
+    const retry = { requestState: ask.requestState, inputResponses: yes };
+    // the round never answers: the refund is written in the ledger's transaction, then held until the process is killed
+    void callRound(held.client, 'refund_order', order, retry).catch(() => {});
+    await held.waitForLog(/^held-refund: refund written for ord_51 \(refunded\)$/, { timeoutMs: 10_000 });
+    await held.kill();
+    // claim, refund and outcome were one transaction: none of it was committed
+    expect(await refundsIn(settings.db, 'ord_51')).toBe(0);
+    expect(ledgerRows(settings.db)).toEqual([]);
+
+    const after = await start(settings, server);
+    const done = await callRound(after.client, 'refund_order', order, retry);
+    expect(done.content?.[0]?.text).toBe('Refunded $49.00 for order ord_51.');
+    expect(await callRound(after.client, 'refund_order', order, retry)).toEqual(done);
+    expect(await refundsIn(settings.db, 'ord_51')).toBe(1);
+    expect(ledgerRows(settings.db)).toEqual([expect.objectContaining({ effect: 'refund', state: 'done' })]);
+  });
+
+  // with the ledger in a file of its own (ROUNDTRIP_LEDGER), the store's write and the ledger's outcome are two commits:
+  // one held process serves both refunds (ord_51 held after the store wrote it, ord_52 before) and one restart takes both retries
+  it('during the refund, with the ledger in a file of its own: after the restart, a retry whose refund the store wrote learns at once that the outcome is unknown, reads the order again and refunds nothing twice; one whose refund the store never wrote says the refund was interrupted, and a new call refunds once', async () => {
+    const base = freshDemoSettings();
+    const settings = { ...base, ledger: join(dirname(base.db), 'ledger.db') };
     const written = { order_id: 'ord_51' };
     const unwritten = { order_id: 'ord_52' };
     const held = await start(settings, heldRefundServer);
@@ -74,7 +98,7 @@ describe('the demo server killed and restarted', () => {
     expect(await refundsIn(settings.db, 'ord_51')).toBe(1);
     expect(await refundsIn(settings.db, 'ord_52')).toBe(0);
     const running = { effect: 'refund', state: 'running', owner: expect.stringContaining(`"pid":${held.pid}`) };
-    expect(ledgerRows(settings.db)).toEqual([running, running]);
+    expect(ledgerRows(settings.ledger)).toEqual([running, running]);
 
     const after = await start(settings, server);
     const from = after.stderr().length;

@@ -1,7 +1,7 @@
 // The demo's tools through the engine in this process, over a real SQLite file shared by the orders and
 // the effect ledger, as the server runs them.
-import { createEngine, createKeyring, generateKey } from '@roundtrip/engine';
-import { createSqliteLedger } from '@roundtrip/engine/sqlite';
+import { createEngine, createKeyring, createMemoryLedger, generateKey } from '@roundtrip/engine';
+import { createSqliteLedger, sqliteTransaction } from '@roundtrip/engine/sqlite';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SERVER_NAME } from '../src/demo-definitions.ts';
 import { createRefundOrderTool } from '../src/refund-order-tool.ts';
@@ -276,26 +276,34 @@ describe('refund_order when the amount changes after the user saw it', () => {
     expect(await demo.store.countRefunds('ord_52')).toBe(0);
   });
 
-  it('refunds nothing when the amount changes between the engine check and the store write (the store checks too)', async () => {
-    const demo = await demoEngine();
-    // another writer changes the amount after the engine's check passed, just before the store's transaction
-    const racing = {
-      findOrder: demo.store.findOrder,
-      refundOrder: async (...args: Parameters<typeof demo.store.refundOrder>) => {
-        await demo.store.setOrderAmount('ord_51', 5000);
-        return demo.store.refundOrder(...args);
-      },
-    };
-    const engine = createEngine({ tools: [createRefundOrderTool(racing)], keyring: sharedKeyring, audience: 'race', ledger: demo.ledger });
-    const request = { name: 'refund_order', arguments: { order_id: 'ord_51' }, principal: 'ada', capabilities: FORM };
-    const { requestState } = question(await engine.callTool(request), 'confirm');
-    const result = done(await engine.callTool({ ...request, requestState, inputResponses: yes }));
-    expect(textOf(result)).toBe(
-      'The amount of order ord_51 changed to $50.00 while it was being refunded, so nothing was refunded. Call refund_order again to refund the new amount.',
-    );
-    expect(result.structuredContent).toMatchObject({ status: 'amount_changed', amount_cents: 5000 });
-    expect(await demo.store.countRefunds('ord_51')).toBe(0);
-  });
+  it.each(['in the database file', 'elsewhere'])(
+    'refunds nothing when the amount changes between the engine check and the store write (the store checks too), the ledger %s',
+    async (where) => {
+      const demo = await demoEngine();
+      const inFile = where === 'in the database file';
+      // another writer changes the amount after the engine's check passed, just before the store's transaction reads it:
+      // in the ledger's transaction when the refund runs in it (the file's write lock is that transaction's)
+      const racing = {
+        findOrder: demo.store.findOrder,
+        refundOrder: async (...args: Parameters<typeof demo.store.refundOrder>) => {
+          const transaction = args[1]?.transaction;
+          if (inFile) sqliteTransaction(transaction).prepare("UPDATE orders SET amount_cents = 5000 WHERE id = 'ord_51'").run();
+          else await demo.store.setOrderAmount('ord_51', 5000);
+          return demo.store.refundOrder(...args);
+        },
+      };
+      const ledger = inFile ? demo.ledger : createMemoryLedger();
+      const engine = createEngine({ tools: [createRefundOrderTool(racing)], keyring: sharedKeyring, audience: 'race', ledger });
+      const request = { name: 'refund_order', arguments: { order_id: 'ord_51' }, principal: 'ada', capabilities: FORM };
+      const { requestState } = question(await engine.callTool(request), 'confirm');
+      const result = done(await engine.callTool({ ...request, requestState, inputResponses: yes }));
+      expect(textOf(result)).toBe(
+        'The amount of order ord_51 changed to $50.00 while it was being refunded, so nothing was refunded. Call refund_order again to refund the new amount.',
+      );
+      expect(result.structuredContent).toMatchObject({ status: 'amount_changed', amount_cents: 5000 });
+      expect(await demo.store.countRefunds('ord_51')).toBe(0);
+    },
+  );
 });
 
 const invalid = { code: -32602, message: 'Invalid or expired requestState' };

@@ -86,9 +86,9 @@ export function confirmedChanged(error: { shown: unknown; current: unknown }, fo
  * `finalInLedgerTransaction: true`: the effect ledger's transaction it runs in, or undefined when the
  * engine's ledger offers none (then it runs at most once, on the store's own connection).
  */
-export type FinalTransactionArg<TInTransaction extends boolean> = TInTransaction extends true
-  ? { readonly transaction: LedgerTransaction | undefined }
-  : unknown;
+export type FinalTransactionArg<TInTransaction extends boolean> = [TInTransaction] extends [false]
+  ? unknown
+  : { readonly transaction: LedgerTransaction | undefined }; // `true`, or a `boolean` decided when the tool is made
 
 /** The `transaction` argument of the final action run in the actor system `system`, when it runs in the ledger's transaction. */
 export function finalTransaction(system: object): { readonly transaction: LedgerTransaction } | undefined {

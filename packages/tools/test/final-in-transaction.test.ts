@@ -179,7 +179,7 @@ describe('the final action’s arguments', () => {
     steps: { confirm: ask({ message: 'Refund?', fields: { ok: field.boolean() } }) },
   };
 
-  it('have transaction (LedgerTransaction | undefined) with finalInLedgerTransaction: true, and none without', () => {
+  it('have transaction (LedgerTransaction | undefined) with finalInLedgerTransaction: true or a boolean, and none without or with false', () => {
     defineFlowTool({
       ...common,
       finalInLedgerTransaction: true,
@@ -194,6 +194,15 @@ describe('the final action’s arguments', () => {
       final: (args) => {
         // @ts-expect-error without finalInLedgerTransaction the final action runs in no transaction
         void args.transaction;
+        return { text: 'done' };
+      },
+    });
+    const decidedWhenMade = process.env.LEDGER_ELSEWHERE === undefined; // a boolean: the final action may run in one
+    defineFlowTool({
+      ...common,
+      finalInLedgerTransaction: decidedWhenMade,
+      final: ({ transaction }) => {
+        expectTypeOf(transaction).toEqualTypeOf<LedgerTransaction | undefined>();
         return { text: 'done' };
       },
     });
