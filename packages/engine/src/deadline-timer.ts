@@ -2,6 +2,8 @@
 // in milliseconds and its deadline is seconds away, so a timer of its own was set and cleared for every
 // wait; here a wait is an entry in a set, and the one timer is set for the earliest deadline, and again
 // for the next when it fires. It holds the process open only while someone waits, as a timer per wait did.
+// A timer set through another setTimeout than the current one (a test's fake timers installed or removed
+// since) is left to itself, and a new one is set through the current one.
 
 interface Deadline {
   /** When the wait ends, in performance.now() ms. */
@@ -9,16 +11,21 @@ interface Deadline {
   readonly expire: () => void;
 }
 
+type Timer = ReturnType<typeof setTimeout>;
+
 const waiting = new Set<Deadline>();
-let timer: ReturnType<typeof setTimeout> | undefined;
-/** The deadline `timer` fires for (Infinity when none is set). */
+let timer: Timer | undefined;
+/** The deadline `timer` fires for (Infinity when none is set), and the setTimeout that set it. */
 let timerAt = Number.POSITIVE_INFINITY;
+let timerSetWith: typeof setTimeout | undefined;
 
 /** Fires for the deadlines that have come, earliest first (as timers of their own would), and sets the timer for the next. */
 function fire(): void {
+  // the deadline the timer was set for has come, whatever performance.now() says (fake timers may move
+  // setTimeout's clock and not performance's; the default fakes of vitest and Jest move both)
+  const now = Math.max(performance.now(), timerAt);
   timer = undefined;
   timerAt = Number.POSITIVE_INFINITY;
-  const now = performance.now();
   const due: Deadline[] = [];
   let earliest = Number.POSITIVE_INFINITY;
   for (const deadline of waiting) {
@@ -42,12 +49,20 @@ function hold(yes: boolean): void {
 }
 
 function setFor(at: number): void {
-  if (timer !== undefined) {
+  if (timer !== undefined && timerSetWith === setTimeout) {
     if (timerAt <= at) return;
     clearTimeout(timer);
   }
+  const set: Timer = setTimeout(
+    () => {
+      // a timer replaced since (by an earlier deadline, or through another setTimeout) has nothing left to do
+      if (timer === set) fire();
+    },
+    Math.max(0, at - performance.now()),
+  );
+  timer = set;
   timerAt = at;
-  timer = setTimeout(fire, Math.max(0, at - performance.now()));
+  timerSetWith = setTimeout;
 }
 
 /**

@@ -1,6 +1,6 @@
 // Rounds that wait for their machine share one timer for their deadlines (deadline-timer.ts): each still
 // ends at its own settleTimeoutMs, whichever order they started in, and a round that settled is not ended later.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { assign, fromPromise, setup } from 'xstate';
 import { z } from 'zod';
 import { type AnswerEvents, type AskMeta, defineQuestions, defineTool } from '../src/index.ts';
@@ -76,6 +76,38 @@ describe('deadlines of waiting rounds', () => {
     const asked = inputRequired(await waiting);
     expect(asked.inputRequests.confirm!.params.message).toBe('Refund 500 cents for ord_1?');
     expect(patient.logs.map((entry) => entry.event)).not.toContain('settle_timeout');
+  });
+
+  it("ends a waiting round at its deadline under a test's fake timers, and rounds after them at theirs", async () => {
+    const timedOut = { type: 'complete', result: { content: [{ type: 'text', text: failedText("Tool 'refund_order'") }], isError: true } };
+    vi.useFakeTimers();
+    try {
+      const lookup = deferred();
+      // a round that settles leaves the timer set for its deadline, a fake one
+      const settles = makeEngine([lookupTool(lookup.promise)], { settleTimeoutMs: 60_000 });
+      const asking = settles.call({ name: 'refund_order', arguments: args });
+      lookup.resolve();
+      inputRequired(await asking);
+      const waits = makeEngine([lookupTool(deferred().promise)], { settleTimeoutMs: 10_000 });
+      let done = false;
+      const outcome = waits.call({ name: 'refund_order', arguments: args }).then((ended) => {
+        done = true;
+        return ended;
+      });
+      await vi.advanceTimersByTimeAsync(9_999);
+      expect(done).toBe(false);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(await outcome).toEqual(timedOut);
+      // and one more that settles, so a fake timer is still set when the real ones come back
+      const again = deferred();
+      const last = makeEngine([lookupTool(again.promise)], { settleTimeoutMs: 60_000 }).call({ name: 'refund_order', arguments: args });
+      again.resolve();
+      inputRequired(await last);
+    } finally {
+      vi.useRealTimers();
+    }
+    const after = makeEngine([lookupTool(deferred().promise)], { settleTimeoutMs: 40 });
+    expect(await after.call({ name: 'refund_order', arguments: args })).toEqual(timedOut);
   });
 
   it('ends each of several rounds waiting at once at the deadline of its own engine', async () => {
