@@ -7,18 +7,16 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { createBundles } from '../../../packages/mcp/test/fixtures/suite-bundle.ts';
 import { HARNESS_CAPABILITIES } from './connect-fixture.ts';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const SCRIPT = 'apps/conformance/src/http-server.ts';
 
-// the cases run concurrently (each its own process and client; they mostly wait on the process): clients and a process
-// a failed case left are closed once they all have run
 const children: ChildProcess[] = [];
 const clients: Client[] = [];
-afterAll(async () => {
+afterEach(async () => {
   await Promise.all(clients.splice(0).map((client) => client.close()));
   for (const child of children.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
 });
@@ -52,7 +50,7 @@ function serve(port: string, bundled?: string) {
   return { child, exited, url, stderr: () => stderr, stdout: () => stdout };
 }
 
-describe('pnpm conformance:serve', { concurrent: true }, () => {
+describe('pnpm conformance:serve', () => {
   it('is the root script that runs the HTTP server of the fixture', () => {
     const root = JSON.parse(readFileSync(new URL('package.json', `file://${ROOT}`), 'utf8')) as { scripts: Record<string, string> };
     expect(root.scripts['conformance:serve']).toBe(`tsx ${SCRIPT}`);
