@@ -5,9 +5,9 @@
 // The official v2 client, pinned to 2026-07-28, talks to the proxy only; the Roundtrip-Instance header of
 // each response says which instance answered. Consecutive rounds of a conversation land on different
 // instances; 100 concurrent confirmations of one refund refund once; a conversation survives SIGKILL of the
-// process between rounds, and of the process serving a round (its session seen waiting on a locked table:
-// nginx passes the request on); a rolling key rotation (add everywhere, promote, retire, one instance
-// restarted at a time) breaks no conversation in flight.
+// process that sealed its state and is serving its next round (its session seen waiting on a locked table):
+// nginx passes that round on, and the round after, refused by the dead process, too; a rolling key rotation
+// (add everywhere, promote, retire, one instance restarted at a time) breaks no conversation in flight.
 // Needs nginx and ROUNDTRIP_TEST_PG: `eval "$(bash scripts/services.sh)"`.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
