@@ -8,6 +8,7 @@
 // no new route), else on a new one. A crash (SIGKILL) needs a real process: support/demo-instances.ts.
 import type { EngineLogEntry } from '@roundtrip/engine';
 import { runHttpServer } from '@roundtrip/transport-http/node';
+import { ledgerInDatabase } from '../../src/db-location.ts';
 import { createDemoDefinitions, SERVER_INSTRUCTIONS, SERVER_NAME, SERVER_VERSION } from '../../src/demo-definitions.ts';
 import { openDemoStores } from '../../src/demo-stores.ts';
 
@@ -40,20 +41,22 @@ interface Running {
 async function launch(settings: InProcessSettings, name: string, port: number): Promise<Running> {
   const lines: string[] = [];
   const log = (entry: EngineLogEntry) => lines.push(`${entry.level} ${entry.event}: ${entry.message}`);
+  const env = {
+    ROUNDTRIP_INSTANCE: name,
+    ROUNDTRIP_KEY_FILE: settings.keyFile,
+    ROUNDTRIP_LEDGER: settings.ledger,
+    ROUNDTRIP_PRINCIPAL: 'ada',
+  };
   const stores = await openDemoStores(settings.db);
   try {
     const server = await runHttpServer({
       name: SERVER_NAME,
       version: SERVER_VERSION,
-      ...createDemoDefinitions(stores),
+      // as src/http-server.ts: the refund in the ledger's transaction only when the ledger is in the demo's database
+      ...createDemoDefinitions(stores, { ledgerInDatabase: ledgerInDatabase(settings.db, env) }),
       instructions: SERVER_INSTRUCTIONS,
       listen: { port },
-      env: {
-        ROUNDTRIP_INSTANCE: name,
-        ROUNDTRIP_KEY_FILE: settings.keyFile,
-        ROUNDTRIP_LEDGER: settings.ledger,
-        ROUNDTRIP_PRINCIPAL: 'ada',
-      },
+      env,
       handleSignals: false,
       log,
       onClose: () => stores.close(),
