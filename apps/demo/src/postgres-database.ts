@@ -190,6 +190,8 @@ export async function openPostgresDatabase(url: string, options: PostgresDatabas
             async run(doing, work) {
               assertOpen();
               try {
+                // the store's own bound on lock waits (ROUNDTRIP_DB_BUSY_TIMEOUT_MS), for the rest of the ledger's transaction
+                await client.query(`SET LOCAL lock_timeout = ${lockTimeoutMs}`);
                 return await work({
                   query: async <R extends QueryResultRow>(text: string, values?: unknown[]) => (await client.query<R>(text, values)).rows,
                 });
