@@ -5,7 +5,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundledScript } from './support/bundle.ts';
 import { accept, callRound, type DemoSettings, freshDemoSettings } from './support/demo-client.ts';
 import { ledgerRows, refundsIn } from './support/demo-files.ts';
@@ -22,40 +22,32 @@ beforeAll(async () => {
 });
 afterAll(() => rmSync(bundleDir, { recursive: true, force: true }));
 
+// the two cases run concurrently (each its own processes, database and key; they mostly wait on the processes): the
+// connections are closed once both have run
 const started: DemoProcess[] = [];
 const start = async (settings: DemoSettings, launcher: string) => {
   const demo = await startDemoProcess({ ...settings, launcher });
   started.push(demo);
   return demo;
 };
-afterEach(async () => {
+afterAll(async () => {
   await Promise.all(started.splice(0).map((demo) => demo.close()));
 });
 
 const order = { order_id: 'ord_51' };
 const yes = { confirm: accept({ confirm: true }) };
 
-describe('the demo server killed and restarted', () => {
-  it('between two rounds: the restarted server takes the confirming retry and refunds once', async () => {
+describe('the demo server killed and restarted', { concurrent: true }, () => {
+  // one held process and one restart serve both: ord_52's conversation is killed between its two rounds, ord_51's
+  // during its refund (held in the ledger's open transaction)
+  it('between two rounds: the restarted server takes the confirming retry and refunds once; during the refund, with the ledger in the database file: the kill undoes the refund with its claim, and the restarted server refunds once', async () => {
     const settings = freshDemoSettings();
-    const before = await start(settings, server);
-    const ask = await callRound(before.client, 'refund_order', order);
-    expect(ask.inputRequests?.confirm?.params.message).toBe('Refund $49.00 for order ord_51?');
-    await before.kill();
-
-    const after = await start(settings, server);
-    const done = await callRound(after.client, 'refund_order', order, { requestState: ask.requestState, inputResponses: yes });
-    expect(done.content?.[0]?.text).toBe('Refunded $49.00 for order ord_51.');
-    const again = await callRound(after.client, 'refund_order', order, { requestState: ask.requestState, inputResponses: yes });
-    expect(again).toEqual(done);
-    expect(await refundsIn(settings.db, 'ord_51')).toBe(1);
-    expect(ledgerRows(settings.db)).toEqual([expect.objectContaining({ effect: 'refund', state: 'done' })]);
-  });
-
-  it('during the refund, with the ledger in the database file: the kill undoes the refund with its claim, and the restarted server refunds once', async () => {
-    const settings = freshDemoSettings();
+    const between = { order_id: 'ord_52' };
     const held = await start(settings, heldRefundServer);
+    const askBetween = await callRound(held.client, 'refund_order', between);
+    expect(askBetween.inputRequests?.confirm?.params.message).toBe('Refund $120.00 for order ord_52?');
     const ask = await callRound(held.client, 'refund_order', order);
+    expect(ask.inputRequests?.confirm?.params.message).toBe('Refund $49.00 for order ord_51?');
     const retry = { requestState: ask.requestState, inputResponses: yes };
     // the round never answers: the refund is written in the ledger's transaction, then held until the process is killed
     void callRound(held.client, 'refund_order', order, retry).catch(() => {});
@@ -63,14 +55,22 @@ describe('the demo server killed and restarted', () => {
     await held.kill();
     // claim, refund and outcome were one transaction: none of it was committed
     expect(await refundsIn(settings.db, 'ord_51')).toBe(0);
+    expect(await refundsIn(settings.db, 'ord_52')).toBe(0);
     expect(ledgerRows(settings.db)).toEqual([]);
 
     const after = await start(settings, server);
+    const retryBetween = { requestState: askBetween.requestState, inputResponses: yes };
+    const doneBetween = await callRound(after.client, 'refund_order', between, retryBetween);
+    expect(doneBetween.content?.[0]?.text).toBe('Refunded $120.00 for order ord_52.');
+    expect(await callRound(after.client, 'refund_order', between, retryBetween)).toEqual(doneBetween);
+    expect(await refundsIn(settings.db, 'ord_52')).toBe(1);
+
     const done = await callRound(after.client, 'refund_order', order, retry);
     expect(done.content?.[0]?.text).toBe('Refunded $49.00 for order ord_51.');
     expect(await callRound(after.client, 'refund_order', order, retry)).toEqual(done);
     expect(await refundsIn(settings.db, 'ord_51')).toBe(1);
-    expect(ledgerRows(settings.db)).toEqual([expect.objectContaining({ effect: 'refund', state: 'done' })]);
+    const recorded = expect.objectContaining({ effect: 'refund', state: 'done' });
+    expect(ledgerRows(settings.db)).toEqual([recorded, recorded]);
   });
 
   // with the ledger in a file of its own (ROUNDTRIP_LEDGER), the store's write and the ledger's outcome are two commits:
