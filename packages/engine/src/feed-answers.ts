@@ -3,6 +3,7 @@
 import type { AnyActorRef, AnyMachineSnapshot } from 'xstate';
 import { type ActiveQuestion, activeQuestions } from './active-questions.ts';
 import type { CompiledMachine } from './compile-machine.ts';
+import { nestedDeeperThan } from './json-depth.ts';
 import { jsonWithin } from './json-length-bound.ts';
 import type { CompiledQuestion } from './questions.ts';
 import { type ReadAnswer, readAnswer } from './read-answer.ts';
@@ -26,15 +27,21 @@ interface FeedInput {
   continuing: boolean;
 }
 
-/** Why an answer as sent is too large to read, if it is: larger than a whole state, or nested too deeply to measure. */
+/** How deeply an answer may nest: a form's content is one object of plain values and lists of them. */
+const MAX_ANSWER_DEPTH = 64;
+
+/** Why an answer as sent is too large to read, if it is: larger than a whole state, nested too deeply, or not JSON. */
 function rawSizeProblem(answer: unknown, maxStateBytes: number): string | undefined {
   if (jsonWithin(answer, maxStateBytes)) return undefined;
+  // refused at a fixed depth, before JSON.stringify, which runs out of stack some thousands of levels down
+  // (where depends on the thread's stack size)
+  if (nestedDeeperThan(answer, MAX_ANSWER_DEPTH)) return `it is nested more than ${MAX_ANSWER_DEPTH} levels deep`;
   let size: number;
   try {
     size = JSON.stringify(answer ?? null).length;
   } catch {
-    // JSON.stringify runs out of stack on an answer nested some thousands of levels deep
-    return 'it is nested too deeply to read';
+    // a getter that throws, a cycle or a BigInt (from a caller in this process; parsed JSON has none)
+    return 'it cannot be read as JSON';
   }
   return size > maxStateBytes
     ? `it is ${size} characters long, more than the ${maxStateBytes} this server keeps between rounds`

@@ -70,7 +70,27 @@ describe('the size checks of an answer', () => {
         throw new Error('no content');
       },
     };
-    expect(await noteOf(answer)).toContain('it is nested too deeply to read');
+    expect(await noteOf(answer)).toContain('it cannot be read as JSON');
+  });
+
+  it('says a cyclic answer (from a caller in this process) cannot be read, without walking it for long', async () => {
+    const content: Record<string, unknown> = { note: 'x'.repeat(LIMIT) };
+    content.self = content;
+    content.again = { back: content, list: [content, content] };
+    expect(await noteOf({ action: 'accept', content })).toContain('it cannot be read as JSON');
+  });
+
+  it('refuses an answer nested more than 64 levels at that depth, however deep it goes and whatever the stack', async () => {
+    const nest = (levels: number) => {
+      let nested: unknown = 'x';
+      for (let i = 0; i < levels; i++) nested = { deeper: nested };
+      return nested;
+    };
+    // the answer is level 1 and its content level 2: content of 63 nested objects reaches level 64
+    expect(await noteOf({ action: 'accept', content: nest(63) })).not.toContain('levels deep');
+    for (const levels of [64, 1_000, 100_000]) {
+      expect(await noteOf({ action: 'accept', content: nest(levels) })).toContain('it is nested more than 64 levels deep');
+    }
   });
 
   it('measures a deeply nested answer as JSON', async () => {
