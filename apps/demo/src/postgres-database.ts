@@ -43,10 +43,16 @@ interface LedgerStatements {
   run<T>(doing: string, work: (statements: Statements) => Promise<T>): Promise<T>;
 }
 
-/** Which database and which `table` a connection reaches: equal on two connections, they reach the same rows. */
-const WHERE_AM_I = 'SELECT current_database() AS db, to_regclass($1)::oid::text AS tbl';
-const placeOf = async (on: Pick<PoolClient, 'query'>, table: string) => {
-  const { rows } = await on.query<{ db: string; tbl: string | null }>(WHERE_AM_I, [table]);
+/**
+ * Which database and which `table` a connection reaches (equal on two connections: they reach the same rows);
+ * with `lockTimeoutMs`, it sets that connection's lock_timeout for the rest of its transaction in the same query.
+ */
+const placeOf = async (on: Pick<PoolClient, 'query'>, table: string, lockTimeoutMs: number | undefined) => {
+  const setting = lockTimeoutMs === undefined ? '' : `set_config('lock_timeout', '${lockTimeoutMs}ms', true), `;
+  const { rows } = await on.query<{ db: string; tbl: string | null }>(
+    `SELECT ${setting}current_database() AS db, to_regclass($1)::oid::text AS tbl`,
+    [table],
+  );
   return rows[0] && rows[0].tbl !== null ? `${rows[0].db}.${rows[0].tbl}` : undefined;
 };
 
@@ -121,8 +127,6 @@ export async function openPostgresDatabase(url: string, options: PostgresDatabas
     throw new Error(`Could not open the orders database at ${shown}: ${why}`, { cause: error });
   }
 
-  // whether a ledger's connection reaches this database's rows, by connection (the ledger's pool reuses them)
-  const sameAs = new WeakMap<object, boolean>();
   let ownPlace: Promise<string | undefined> | undefined;
   let shares = 0;
   let ended: Promise<void> | undefined;
@@ -174,24 +178,19 @@ export async function openPostgresDatabase(url: string, options: PostgresDatabas
         async onLedger(transaction, table) {
           if (transaction === undefined) return undefined;
           const client = postgresTransaction(transaction);
-          let same = sameAs.get(client);
-          if (same === undefined) {
-            ownPlace ??= placeOf(pool, table);
-            const own = await ownPlace.catch((error) => {
-              ownPlace = undefined; // asked again next time
-              return fail(what, `find the ${table} table`, error);
-            });
-            const theirs = await placeOf(client, table).catch((error) => fail(what, `find the ${table} table`, error));
-            same = own !== undefined && own === theirs;
-            sameAs.set(client, same);
-          }
-          if (!same) return undefined;
+          ownPlace ??= placeOf(pool, table, undefined);
+          const own = await ownPlace.catch((error) => {
+            ownPlace = undefined; // asked again next time
+            return fail(what, `find the ${table} table`, error);
+          });
+          // each transaction's connection is asked (its handle is new each time); the same query sets, for the rest of
+          // the ledger's transaction, the store's own bound on lock waits (ROUNDTRIP_DB_BUSY_TIMEOUT_MS)
+          const theirs = await placeOf(client, table, lockTimeoutMs).catch((error) => fail(what, `find the ${table} table`, error));
+          if (own === undefined || own !== theirs) return undefined;
           return {
             async run(doing, work) {
               assertOpen();
               try {
-                // the store's own bound on lock waits (ROUNDTRIP_DB_BUSY_TIMEOUT_MS), for the rest of the ledger's transaction
-                await client.query(`SET LOCAL lock_timeout = ${lockTimeoutMs}`);
                 return await work({
                   query: async <R extends QueryResultRow>(text: string, values?: unknown[]) => (await client.query<R>(text, values)).rows,
                 });
