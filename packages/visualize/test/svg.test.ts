@@ -193,6 +193,16 @@ function outside(svg: string): string[] {
 }
 
 const draw = (config: Record<string, unknown>, questions?: Record<string, string>) => toSvg(config, { questions });
+// the three demo machines are laid out once each and every case below reads the same drawing (a layout is the
+// costly part); 'gives the same bytes for the same config' draws anew, twice
+const drawings = new Map<Record<string, unknown>, Promise<string>>();
+function drawn(config: Record<string, unknown>): Promise<string> {
+  const known = drawings.get(config);
+  if (known !== undefined) return known;
+  const svg = draw(config);
+  drawings.set(config, svg);
+  return svg;
+}
 
 describe('toSvg', () => {
   it.each([
@@ -200,7 +210,7 @@ describe('toSvg', () => {
     ['report_incident', report],
     ['refund_order', refund],
   ])('draws %s as a well-formed SVG with its size set and everything inside its viewBox', async (_, config) => {
-    const svg = await draw(config);
+    const svg = await drawn(config);
     expect(() => checkWellFormed(svg)).not.toThrow();
     expect(svg).toMatch(/^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg" width="[\d.]+" height="[\d.]+" viewBox="0 0 [\d.]+ [\d.]+"/);
     // an inspector finds the machine, and each state by its full id, to highlight where a run is
@@ -212,7 +222,7 @@ describe('toSvg', () => {
   });
 
   it('writes every state name, every question key and every transition label', async () => {
-    const texts = textsOf(await draw(book));
+    const texts = textsOf(await drawn(book));
     for (const name of ['book_meeting', 'when', 'room', 'confirm', 'finishing', 'done', 'ended']) expect(texts).toContain(name);
     for (const key of ['when', 'room', 'confirm']) expect(texts).toContain(`? ${key}`);
     const labels = [
@@ -242,7 +252,7 @@ describe('toSvg', () => {
   });
 
   it('draws one arrow per source and target, each ending on a state box, and one initial dot per compound state', async () => {
-    const svg = await draw(book);
+    const svg = await drawn(book);
     // when→room, when→confirm, when→ended, room→confirm, room→when, room→ended, confirm→finishing, confirm→ended,
     // confirm→when, confirm→room, finishing→done; plus the initial arrow
     expect(svg.match(/<path class="edge"/g)).toHaveLength(11);
@@ -263,7 +273,7 @@ describe('toSvg', () => {
   });
 
   it('marks final states with a double border, parallel states and their dashed regions, and every initial state', async () => {
-    const svg = await draw(report);
+    const svg = await drawn(report);
     const finals = [...svg.matchAll(/<g class="state final" data-state="([^"]+)">(.*?)<\/g>/g)];
     expect(finals.map((m) => m[1]).sort()).toEqual(
       [
@@ -299,7 +309,7 @@ describe('toSvg', () => {
   });
 
   it('resolves sibling, `.child` and `#id` targets and labels invoked actors by id', async () => {
-    const texts = textsOf(await draw(refund));
+    const texts = textsOf(await drawn(refund));
     for (const label of [
       'done: lookup',
       'always [orderMissing]',
