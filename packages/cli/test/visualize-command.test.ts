@@ -1,8 +1,8 @@
-import { cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { type CommandRun, runCommand } from './fixtures/run-command.ts';
+import { afterEach, describe, expect, it } from 'vitest';
+import { runCommand } from './fixtures/run-command.ts';
 
 const here = new URL('.', import.meta.url).pathname;
 const temps: string[] = [];
@@ -18,25 +18,10 @@ async function tempDir() {
   return dir;
 }
 
-// good-definitions.ts written once, into a folder of its own: the first case checks that run, the second starts
-// from a copy of what it wrote (the write lays out every machine, the costly part) instead of writing again
-let goodWrite: Promise<{ dir: string; wrote: CommandRun }> | undefined;
-function writeGood(): Promise<{ dir: string; wrote: CommandRun }> {
-  if (goodWrite === undefined) {
-    goodWrite = (async () => {
-      const dir = await mkdtemp(join(tmpdir(), 'roundtrip-visualize-good-'));
-      return { dir, wrote: await run('visualize', 'fixtures/good-definitions.ts', '--out', dir) };
-    })();
-  }
-  return goodWrite;
-}
-afterAll(async () => {
-  if (goodWrite) await rm((await goodWrite).dir, { recursive: true, force: true });
-});
-
 describe('roundtrip visualize', () => {
   it('writes JSON, TypeScript, Mermaid and SVG for every definition a module exports, then finds them up to date', async () => {
-    const { dir, wrote } = await writeGood();
+    const dir = await tempDir();
+    const wrote = await run('visualize', 'fixtures/good-definitions.ts', '--out', dir);
     expect(wrote).toMatchObject({ code: 0, out: `2 machines: wrote 8 files to ${dir}\n` });
     expect((await readdir(dir)).sort()).toEqual([
       'confirm_it.machine.json',
@@ -59,9 +44,7 @@ describe('roundtrip visualize', () => {
 
   it('--check fails on a stale, missing or left-over file, naming each', async () => {
     const dir = await tempDir();
-    const written = await writeGood();
-    expect(written.wrote.code).toBe(0);
-    await cp(written.dir, dir, { recursive: true });
+    await run('visualize', 'fixtures/good-definitions.ts', '--out', dir);
     await writeFile(join(dir, 'tone.mmd'), 'stateDiagram-v2\n');
     await rm(join(dir, 'confirm_it.svg'));
     await writeFile(join(dir, 'gone.machine.json'), '{}\n');
