@@ -185,13 +185,11 @@ describe.skipIf(skipPostgres)('the PostgreSQL ledger', () => {
 
     it('renews the lease of an effect that still runs, so another server keeps waiting for it', async () => {
       const { url, schema } = await db.freshSchema();
-      // a lease of 900 ms, renewed every 300 ms: the test probes the database back to back until the first renewal,
-      // so the wait is a third of the lease, and 600 ms are left between that renewal and the end of the first lease
-      const owner = await open({ url, leaseMs: 900 });
+      const owner = await open({ url, leaseMs: 1500 });
       const other = await open({ url });
       expect(await owner.claim(key, 1000)).toBe('claimed');
       const firstLease = await leaseUntil(schema, key.run);
-      // the owner renews well before the first lease would have passed
+      // the owner renews every 500 ms: well before the first lease would have passed
       expect(await waitFor(db.sql, firstLease, async () => (await leaseUntil(schema, key.run)) > firstLease)).toBe(true);
       expect(await other.read(key)).toEqual({ state: 'running', startedAt: 1000, alive: true });
       await owner.complete(key, { ok: true, value: 'refunded' }, 2000);
