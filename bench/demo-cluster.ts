@@ -1,5 +1,6 @@
-// Instances of the demo over HTTP for the benches behind nginx (scale-out, http-scaling): one fresh
-// PostgreSQL database (the demo's stores and the effect ledger, each in a schema of its own), one key file,
+// Instances of the demo over HTTP for the benches behind nginx (scale-out, http-scaling): a PostgreSQL
+// database of the test server (createTestDatabase; the demo's stores and the effect ledger, each in a fresh
+// schema of its own, so the refund is not in the ledger's transaction), one key file,
 // the HTTP entry bundled once into a temporary folder, and `count` instances started from it
 // (apps/demo/test/support/demo-instances.ts). Needs ROUNDTRIP_TEST_PG: `eval "$(bash scripts/services.sh)"`.
 import { mkdtempSync, rmSync } from 'node:fs';
