@@ -1,11 +1,8 @@
-import {
-  hostHeaderValidationResponse,
-  localhostAllowedHostnames,
-  localhostAllowedOrigins,
-  originValidationResponse,
-} from '@modelcontextprotocol/server';
+import { localhostAllowedHostnames, localhostAllowedOrigins, validateHostHeader, validateOriginHeader } from '@modelcontextprotocol/server';
 import { HttpConfigError } from './http-config-error.ts';
+import { jsonRpcErrorResponse } from './http-responses.ts';
 import { hostForUrl, isLoopbackHost, isWildcardHost } from './loopback-host.ts';
+import type { RequestHead } from './request-head.ts';
 
 /** Whom, besides this machine, the server answers. */
 export interface HostOriginOptions {
@@ -53,11 +50,15 @@ function quoted(value: string | null): string {
   return value === null ? 'none' : JSON.stringify(value.length > 200 ? `${value.slice(0, 200)}…` : value);
 }
 
+/** The SDK's refusal of a Host or Origin: 403 with a JSON-RPC error naming what was wrong. */
+const forbidden = (message: string) => jsonRpcErrorResponse(403, -32000, message);
+
 /**
  * A check of every request's `Host` and `Origin` headers, before anything else reads it: the DNS
  * rebinding and cross-site protection the MCP transport specification asks of a server, done by the
- * SDK's `hostHeaderValidationResponse` and `originValidationResponse` (host names compared without
- * the port). By default only names of this machine pass; the allow-lists add to them. Throws an
+ * SDK's `validateHostHeader` and `validateOriginHeader` (host names compared without the port), the
+ * refusal the 403 its `hostHeaderValidationResponse` and `originValidationResponse` give. It reads the
+ * headers alone: a web `Request` will do, or any {@link RequestHead}. By default only names of this machine pass; the allow-lists add to them. Throws an
  * {@link HttpConfigError} at once for an allow-list entry that is not a host name.
  *
  * @example
@@ -70,7 +71,7 @@ function quoted(value: string | null): string {
  * }
  * ```
  */
-export function createHostOriginCheck(options: HostOriginOptions = {}): (request: Request) => HostOriginVerdict {
+export function createHostOriginCheck(options: HostOriginOptions = {}): (request: RequestHead) => HostOriginVerdict {
   const names = options.settingNames ?? { allowedHosts: 'allowedHosts', allowedOrigins: 'allowedOrigins' };
   const hosts = new Set(localhostAllowedHostnames());
   for (const entry of options.allowedHosts ?? []) hosts.add(hostnameEntry(entry, names.allowedHosts));
@@ -84,24 +85,25 @@ export function createHostOriginCheck(options: HostOriginOptions = {}): (request
   const originList = [...origins];
 
   return (request) => {
-    const hostRefusal = hostHeaderValidationResponse(request, hostList);
-    if (hostRefusal !== undefined) {
-      const host = request.headers.get('host');
+    const host = request.headers.get('host');
+    const hostVerdict = validateHostHeader(host, hostList);
+    if (!hostVerdict.ok) {
       return {
         ok: false,
-        response: hostRefusal,
+        response: forbidden(hostVerdict.message),
         reason:
           `request refused (DNS rebinding protection): Host ${quoted(host)} is not a name this server answers to ` +
           `(${hostList.join(', ')}); if clients reach this server by that name, add it to ${options.settingNames ? names.allowedHosts : 'the allowed hosts'}`,
       };
     }
-    const originRefusal = originValidationResponse(request, originList);
-    if (originRefusal !== undefined) {
+    const origin = request.headers.get('origin');
+    const originVerdict = validateOriginHeader(origin, originList);
+    if (!originVerdict.ok) {
       return {
         ok: false,
-        response: originRefusal,
+        response: forbidden(originVerdict.message),
         reason:
-          `request refused (cross-origin protection): a browser page from Origin ${quoted(request.headers.get('origin'))} may not call ` +
+          `request refused (cross-origin protection): a browser page from Origin ${quoted(origin)} may not call ` +
           `this server (allowed: ${originList.join(', ')}); if that page is a client you trust, add its host name to ${options.settingNames ? names.allowedOrigins : 'the allowed origins'}`,
       };
     }

@@ -13,6 +13,7 @@ import {
   withInstanceHeader,
 } from './http-responses.ts';
 import { protectedResourceMetadataResponse, protectedResourceMetadataUrl } from './protected-resource-metadata.ts';
+import type { RequestHead } from './request-head.ts';
 import { statelessLegacyEngine } from './stateless-legacy-engine.ts';
 
 /** 4 MiB: a stdio server's default line limit, and the SDK's default body limit. */
@@ -28,12 +29,13 @@ type Admission = { refusal: Response } | { refusal?: undefined; authInfo: AuthIn
  * The handler in steps, for a runtime that reads the body itself (Node's adapter), so that nothing of a
  * body is read before the request is known to be wanted: `screen` (Host, Origin, shutting down, a
  * declared body size) and `admit` (the metadata document, the path, the bearer token) look at the
- * method, path and headers alone; `answer` serves the request, body and all, with what `admit` let in.
- * `fetch` is all three.
+ * method, path and headers alone (a web `Request`, or a {@link RequestHead} read off the runtime's own
+ * request, and `request()` to build the web `Request` an authenticator is handed, only when there is
+ * one); `answer` serves the request, body and all, with what `admit` let in. `fetch` is all three.
  */
 export interface HttpPipeline {
-  screen(request: Request): Response | undefined;
-  admit(request: Request): Promise<Admission>;
+  screen(request: RequestHead): Response | undefined;
+  admit(head: RequestHead, request: () => Request): Promise<Admission>;
   answer(request: Request, authInfo: AuthInfo | undefined): Promise<Response>;
   /** The 413 of a body sent without a length that grew over the limit while it was read, logged. */
   bodyTooLarge(method: string): Response;
@@ -105,7 +107,7 @@ export function createHttpPipeline(options: HttpHandlerOptions): HttpPipeline {
     return stamp(response);
   };
 
-  const screen = (request: Request): Response | undefined => {
+  const screen = (request: RequestHead): Response | undefined => {
     const verdict = checkHostAndOrigin(request);
     if (!verdict.ok) return refuse({ event: 'request_refused', message: verdict.reason }, verdict.response);
     if (!accepting) return stamp(shuttingDownResponse());
@@ -133,17 +135,17 @@ export function createHttpPipeline(options: HttpHandlerOptions): HttpPipeline {
     );
 
   /** The answer to a request that failed in our code: 503 once closed, else 500 and the log. */
-  const failed = (request: Request, error: unknown): Response => {
+  const failed = (request: RequestHead, error: unknown): Response => {
     // the SDK handler answers its own failures; this is one after close() or a bug of ours
     if (!accepting) return stamp(shuttingDownResponse());
     log({ level: 'error', event: 'http_error', message: `${request.method} ${new URL(request.url).pathname} failed`, error });
     return stamp(jsonRpcErrorResponse(500, -32603, 'Internal server error'));
   };
 
-  const admitted = async (request: Request): Promise<Admission> => {
-    const path = new URL(request.url).pathname;
+  const admitted = async (head: RequestHead, request: () => Request): Promise<Admission> => {
+    const path = new URL(head.url).pathname;
     if (authentication) {
-      const metadata = protectedResourceMetadataResponse(request, {
+      const metadata = protectedResourceMetadataResponse(head, {
         resource: authentication.resource,
         authorizationServers: [authentication.authenticator.issuer],
         scopesSupported: authentication.authenticator.requiredScopes,
@@ -153,7 +155,7 @@ export function createHttpPipeline(options: HttpHandlerOptions): HttpPipeline {
     }
     if (path !== mcpPath && path !== `${mcpPath}/`) return { refusal: stamp(notFoundResponse(path, mcpPath)) };
     if (!authentication || !resourceMetadataUrl) return { authInfo: undefined };
-    const result = await authentication.authenticator.authenticate(request);
+    const result = await authentication.authenticator.authenticate(request());
     if (!result.ok) {
       return {
         refusal: refuse({ event: 'auth_refused', message: result.reason }, bearerChallengeResponse(result, { resourceMetadataUrl })),
@@ -163,11 +165,11 @@ export function createHttpPipeline(options: HttpHandlerOptions): HttpPipeline {
     return { authInfo: result.authInfo };
   };
 
-  const admit = async (request: Request): Promise<Admission> => {
+  const admit = async (head: RequestHead, request: () => Request): Promise<Admission> => {
     try {
-      return await admitted(request);
+      return await admitted(head, request);
     } catch (error) {
-      return { refusal: failed(request, error) };
+      return { refusal: failed(head, error) };
     }
   };
 
@@ -189,7 +191,7 @@ export function createHttpPipeline(options: HttpHandlerOptions): HttpPipeline {
     fetch: async (request) => {
       const refusal = screen(request);
       if (refusal !== undefined) return refusal;
-      const admission = await admit(request);
+      const admission = await admit(request, () => request);
       return admission.refusal ?? answer(request, admission.authInfo);
     },
     stopAccepting: () => {

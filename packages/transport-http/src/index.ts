@@ -30,3 +30,4 @@ export {
   protectedResourceMetadataResponse,
   protectedResourceMetadataUrl,
 } from './protected-resource-metadata.ts';
+export type { RequestHead } from './request-head.ts';

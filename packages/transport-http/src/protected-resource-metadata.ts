@@ -1,5 +1,6 @@
 import { getOAuthProtectedResourceMetadataUrl } from '@modelcontextprotocol/server';
 import { HttpConfigError } from './http-config-error.ts';
+import type { RequestHead } from './request-head.ts';
 
 /** The well-known path of RFC 9728 protected resource metadata, at the root of an origin. */
 const WELL_KNOWN = '/.well-known/oauth-protected-resource';
@@ -74,7 +75,7 @@ const ALLOW = 'GET, HEAD, OPTIONS';
  * if (metadata) return metadata;
  * ```
  */
-export function protectedResourceMetadataResponse(request: Request, options: ProtectedResourceOptions): Response | undefined {
+export function protectedResourceMetadataResponse(request: RequestHead, options: ProtectedResourceOptions): Response | undefined {
   const path = new URL(request.url).pathname.replace(/(.)\/$/, '$1');
   const suffixed = new URL(protectedResourceMetadataUrl(options.resource)).pathname;
   if (path !== WELL_KNOWN && path !== suffixed) return undefined;

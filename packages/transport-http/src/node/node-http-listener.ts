@@ -6,6 +6,7 @@ import { HttpConfigError } from '../http-config-error.ts';
 import type { HttpPipeline } from '../http-pipeline.ts';
 import { jsonRpcErrorResponse } from '../http-responses.ts';
 import { hostForUrl } from '../loopback-host.ts';
+import type { RequestHead } from '../request-head.ts';
 import type { ListenAddress } from './listen-address.ts';
 import { readLimitedBody } from './read-limited-body.ts';
 
@@ -55,16 +56,34 @@ function listenError(error: NodeJS.ErrnoException, where: string): HttpConfigErr
 /** Methods a web `Request` cannot carry (undici refuses them): answered 405 before anything else. */
 const UNSERVABLE_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK']);
 
-/** The request's method, path and headers, without its body: what `screen` and `admit` look at. */
-function headersOnly(request: IncomingMessage): Request {
+/**
+ * The request's method, URL and headers, without its body: what `screen` and `admit` look at, read off
+ * the message (no web `Request` built: undici's cost more than the checks). A header node:http joined
+ * from several lines reads as `Headers.get` gives it, the values joined by `, `.
+ */
+function headOf(request: IncomingMessage): RequestHead {
+  const { headers } = request;
+  return {
+    method: request.method ?? 'GET',
+    url: new URL(request.url ?? '/', 'http://localhost').href,
+    headers: {
+      get: (name) => {
+        const value = headers[name.toLowerCase()];
+        return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
+      },
+    },
+  };
+}
+
+/** The web `Request` of the message's head (no body), for an authenticator: built only when there is one. */
+function webRequestOf(request: IncomingMessage, head: RequestHead): Request {
   const headers = new Headers();
   for (const [name, value] of Object.entries(request.headers)) {
     if (value === undefined || name.startsWith(':')) continue;
     if (Array.isArray(value)) for (const item of value) headers.append(name, item);
     else headers.set(name, value);
   }
-  const url = new URL(request.url ?? '/', 'http://localhost');
-  return new Request(url, { method: request.method ?? 'GET', headers });
+  return new Request(head.url, { method: head.method, headers });
 }
 
 /**
@@ -125,10 +144,10 @@ export async function listenNodeHttp(
       const refusal = jsonRpcErrorResponse(405, -32000, `Method not allowed: ${request.method}; MCP is served over POST, GET and DELETE`);
       return writeResponse(request, response, refusal);
     }
-    const head = headersOnly(request);
+    const head = headOf(request);
     const refusal = screened.screen(head);
     if (refusal !== undefined) return writeResponse(request, response, refusal);
-    const admission = await screened.admit(head);
+    const admission = await screened.admit(head, () => webRequestOf(request, head));
     if (admission.refusal !== undefined) return writeResponse(request, response, admission.refusal);
     const body = await readLimitedBody(request, maxRequestBytes);
     if (!body.ok) {
