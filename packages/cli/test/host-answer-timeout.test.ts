@@ -2,8 +2,8 @@
 // start for a module holds each question only ROUNDTRIP_ANSWER_TIMEOUT_MS (50 s by default). So that server
 // is given a day too, unless the person set their own (the flag, or the variable in their shell), and a
 // server given after `--` is left as it is. The module is the bundled fixture and call and chat's launcher
-// the bundled command, as a server after `--` is (see bundled-cli.ts). The module's tool reports what its
-// server process was given.
+// the bundled command (see bundled-cli.ts). The module's tool reports what its server process was given;
+// so does the server given after `--`, any stdio server: a few lines of JSON-RPC run with `node -e`.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -53,6 +53,19 @@ const run = (command: 'call' | 'chat', extra: string[] = []) =>
     { cwd: bundled.folder, launcher: bundled.script, lines: command === 'call' ? ['y'] : ['answer_timeout', 'y', 'q'] },
   );
 
+/** A 2025-11-25 stdio server whose one tool says what the answer timeout fixture's says: the variable and the flag it was given. */
+const reportingServer = [
+  "const send = (m) => process.stdout.write(JSON.stringify({ jsonrpc: '2.0', ...m }) + '\\n');",
+  "const at = process.argv.indexOf('--answer-timeout-ms');",
+  "const text = 'variable ' + (process.env.ROUNDTRIP_ANSWER_TIMEOUT_MS ?? 'unset') + ', flag ' + (at === -1 ? 'none' : process.argv[at + 1]);",
+  "require('node:readline').createInterface({ input: process.stdin }).on('line', (line) => {",
+  '  const m = JSON.parse(line);',
+  "  if (m.method === 'initialize') send({ id: m.id, result: { protocolVersion: m.params.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: 'reporting', version: '1' } } });",
+  "  else if (m.method === 'tools/list') send({ id: m.id, result: { tools: [{ name: 'answer_timeout', inputSchema: { type: 'object' } }] } });",
+  "  else if (m.method === 'tools/call') send({ id: m.id, result: { content: [{ type: 'text', text }] } });",
+  '});',
+].join('\n');
+
 describe('the server call and chat start for a module', { timeout: 120_000 }, () => {
   // call and chat build the module's server command alike (parseHostArgs): call is run with nothing set and
   // with the variable, chat with the flag, so that each of the three cases costs one start of the server
@@ -77,10 +90,8 @@ describe('the server call and chat start for a module', { timeout: 120_000 }, ()
 
   it('is the only one: a server given after -- gets the environment as it is', async () => {
     delete process.env.ROUNDTRIP_ANSWER_TIMEOUT_MS;
-    const server = [...bundled.launcher, 'serve', bundled.module('answer-timeout-definitions'), '--key-file', keyFile];
-    const given = await runCommand(['call', 'answer_timeout', '--era', '2025-11-25', '--', ...server, '--ledger', ':memory:'], {
+    const given = await runCommand(['call', 'answer_timeout', '--era', '2025-11-25', '--', process.execPath, '-e', reportingServer], {
       cwd: here,
-      lines: ['y'],
     });
     expect(given.out).toBe('variable unset, flag none\n');
     expect(given.code).toBe(0);
