@@ -1,6 +1,7 @@
 // The demo's definitions served by the engine in this process, over a fresh SQLite file that holds
 // the orders, meetings, incidents and the effect ledger, as the server does, or over a PostgreSQL
-// database given by URL (stores and ledger in it). No transport, no child process: fast.
+// database given by URL (stores and ledger in it). No transport, no child process: fast. The fresh file
+// is a copy of a seeded one (seeded-demo-file.ts), the definitions a set built once (reused-definitions.ts).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -23,11 +24,13 @@ import { createPostgresLedger } from '@roundtrip/engine/postgres';
 import { createSqliteLedger } from '@roundtrip/engine/sqlite';
 import { expect } from 'vitest';
 import { isPostgresUrl } from '../../src/db-location.ts';
-import { createDemoDefinitions, SERVER_NAME } from '../../src/demo-definitions.ts';
+import { SERVER_NAME } from '../../src/demo-definitions.ts';
 import { type DemoStoresOptions, openDemoStores } from '../../src/demo-stores.ts';
 import type { IncidentsStore } from '../../src/incidents-store.ts';
 import type { MeetingsStore } from '../../src/meetings-store.ts';
 import type { OrdersStore } from '../../src/orders-store.ts';
+import { borrowDefinitions } from './reused-definitions.ts';
+import { copySeededDemoFile } from './seeded-demo-file.ts';
 
 export const FORM: ClientCapabilities = { elicitation: { form: {} } };
 
@@ -82,16 +85,19 @@ export async function demoEngine(
     const dir = mkdtempSync(join(tmpdir(), 'rt-demo-'));
     cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
     db = join(dir, 'orders.db');
+    await copySeededDemoFile(db);
   }
   const stores = await openDemoStores(db, storesOptions);
   const ledger = await ledgerBeside(db);
+  const { definitions, giveBack } = borrowDefinitions(stores);
   cleanups.push(async () => {
     await stores.close();
     await ledger.close();
+    giveBack();
   });
   const logs: EngineLogEntry[] = [];
   const engine = createEngine({
-    ...createDemoDefinitions(stores),
+    ...definitions,
     keyring: sharedKeyring,
     audience: SERVER_NAME,
     ledger,

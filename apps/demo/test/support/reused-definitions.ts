@@ -1,0 +1,62 @@
+// The demo's definitions built once per worker and lent to one demo engine at a time: building them
+// (flows compiled, schemas made) costs ~8 ms, more than the rest of a demoEngine() together. Each set
+// is built over stand-in stores that pass every call on to the stores of the engine that borrowed it,
+// so an engine sees only its own fresh stores, as if the definitions had been built over them. A set is
+// lent again only after its engine is closed; two engines open at once each get a set of their own.
+import { createDemoDefinitions, type DemoDefinitions } from '../../src/demo-definitions.ts';
+import type { DemoStores } from '../../src/demo-stores.ts';
+
+type Stores = Omit<DemoStores, 'close'>;
+
+interface DefinitionsSet {
+  definitions: DemoDefinitions;
+  /** The stores the calls go to now; undefined while the set is not lent. */
+  lentTo: Stores | undefined;
+}
+
+/** Free sets by the orders store's backend, which refund_order reads once, when it is built. */
+const free = new Map<OrdersBackend, DefinitionsSet[]>();
+type OrdersBackend = Stores['orders']['backend'];
+
+/** A stand-in for the store `key` of whichever stores `set` is lent to. */
+function standIn<K extends keyof Stores>(set: DefinitionsSet, key: K): Stores[K] {
+  return new Proxy({} as Stores[K], {
+    get: (_, name) => {
+      if (!set.lentTo)
+        throw new Error(`the demo's definitions were used after their demo engine was closed (${String(key)}.${String(name)})`);
+      const store = set.lentTo[key] as unknown as Record<PropertyKey, unknown>;
+      const member = store[name];
+      return typeof member === 'function' ? member.bind(store) : member;
+    },
+  });
+}
+
+/**
+ * The demo's definitions (as createDemoDefinitions(stores) makes them) over `stores`, until `giveBack()`:
+ * call it once the engine using them is closed.
+ */
+export function borrowDefinitions(stores: Stores): { definitions: DemoDefinitions; giveBack(): void } {
+  const backend = stores.orders.backend;
+  const sets = free.get(backend) ?? [];
+  free.set(backend, sets);
+  let set = sets.pop();
+  if (set) set.lentTo = stores;
+  else {
+    const made: DefinitionsSet = { definitions: { tools: [], prompts: [], resources: [] }, lentTo: stores };
+    made.definitions = createDemoDefinitions({
+      orders: standIn(made, 'orders'),
+      meetings: standIn(made, 'meetings'),
+      incidents: standIn(made, 'incidents'),
+    });
+    set = made;
+  }
+  const lent = set;
+  return {
+    definitions: lent.definitions,
+    giveBack: () => {
+      if (lent.lentTo !== stores) return;
+      lent.lentTo = undefined;
+      sets.push(lent);
+    },
+  };
+}
