@@ -2,6 +2,8 @@
 // database and key: between two rounds the conversation simply goes on; during the refund, the
 // ledger's record and the store agree, and nothing is refunded twice: with the ledger in the database file,
 // the refund commits with its record or not at all; with the ledger elsewhere, an unknown outcome is read in the store.
+// The killed server is a real process (a crash needs one); the server started again after it runs in this
+// process (support/in-process-demo-server.ts: the same server code, its stderr log as a process writes it).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -10,23 +12,27 @@ import { bundledScript } from './support/bundle.ts';
 import { accept, callRound, type DemoSettings, freshDemoSettings } from './support/demo-client.ts';
 import { ledgerRows, refundsIn } from './support/demo-files.ts';
 import { type DemoProcess, startDemoProcess } from './support/demo-process.ts';
+import { startInProcessDemo } from './support/in-process-demo-server.ts';
 
 const bundleDir = mkdtempSync(join(tmpdir(), 'rt-demo-crash-'));
-let server: string;
 let heldRefundServer: string;
 beforeAll(async () => {
-  [server, heldRefundServer] = await Promise.all([
-    bundledScript(new URL('../src/server.ts', import.meta.url), bundleDir),
-    bundledScript(new URL('./fixtures/held-refund-server.ts', import.meta.url), bundleDir),
-  ]);
+  heldRefundServer = await bundledScript(new URL('./fixtures/held-refund-server.ts', import.meta.url), bundleDir);
 });
 afterAll(() => rmSync(bundleDir, { recursive: true, force: true }));
 
 // the two cases run concurrently (each its own processes, database and key; they mostly wait on the processes): the
 // connections are closed once both have run
-const started: DemoProcess[] = [];
-const start = async (settings: DemoSettings, launcher: string) => {
-  const demo = await startDemoProcess({ ...settings, launcher });
+const started: Array<Pick<DemoProcess, 'close'>> = [];
+/** The held server, a process the test kills. */
+const startHeld = async (settings: DemoSettings) => {
+  const demo = await startDemoProcess({ ...settings, launcher: heldRefundServer });
+  started.push(demo);
+  return demo;
+};
+/** The server started again after the crash, on the same database, ledger and key. */
+const restart = async (settings: DemoSettings) => {
+  const demo = await startInProcessDemo(settings);
   started.push(demo);
   return demo;
 };
@@ -43,7 +49,7 @@ describe('the demo server killed and restarted', { concurrent: true }, () => {
   it('between two rounds: the restarted server takes the confirming retry and refunds once; during the refund, with the ledger in the database file: the kill undoes the refund with its claim, and the restarted server refunds once', async () => {
     const settings = freshDemoSettings();
     const between = { order_id: 'ord_52' };
-    const held = await start(settings, heldRefundServer);
+    const held = await startHeld(settings);
     const askBetween = await callRound(held.client, 'refund_order', between);
     expect(askBetween.inputRequests?.confirm?.params.message).toBe('Refund $120.00 for order ord_52?');
     const ask = await callRound(held.client, 'refund_order', order);
@@ -58,7 +64,7 @@ describe('the demo server killed and restarted', { concurrent: true }, () => {
     expect(await refundsIn(settings.db, 'ord_52')).toBe(0);
     expect(ledgerRows(settings.db)).toEqual([]);
 
-    const after = await start(settings, server);
+    const after = await restart(settings);
     const retryBetween = { requestState: askBetween.requestState, inputResponses: yes };
     const doneBetween = await callRound(after.client, 'refund_order', between, retryBetween);
     expect(doneBetween.content?.[0]?.text).toBe('Refunded $120.00 for order ord_52.');
@@ -80,7 +86,7 @@ describe('the demo server killed and restarted', { concurrent: true }, () => {
     const settings = { ...base, ledger: join(dirname(base.db), 'ledger.db') };
     const written = { order_id: 'ord_51' };
     const unwritten = { order_id: 'ord_52' };
-    const held = await start(settings, heldRefundServer);
+    const held = await startHeld(settings);
     const [askWritten, askUnwritten] = await Promise.all([
       callRound(held.client, 'refund_order', written),
       callRound(held.client, 'refund_order', unwritten),
@@ -100,7 +106,7 @@ describe('the demo server killed and restarted', { concurrent: true }, () => {
     const running = { effect: 'refund', state: 'running', owner: expect.stringContaining(`"pid":${held.pid}`) };
     expect(ledgerRows(settings.ledger)).toEqual([running, running]);
 
-    const after = await start(settings, server);
+    const after = await restart(settings);
     const from = after.stderr().length;
     const outcome = await callRound(after.client, 'refund_order', written, retryWritten);
     // the tool reads the store again: the refund went through before the crash

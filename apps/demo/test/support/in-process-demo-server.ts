@@ -1,0 +1,118 @@
+// The demo's stdio server run inside the test's process: what src/server.ts runs (openDemoStores,
+// createDemoDefinitions, the transport's runStdioServer with the ledger beside the stores unless
+// ROUNDTRIP_LEDGER says otherwise) on in-memory stdin, stdout and stderr, with its settings given as an
+// environment instead of read from process.env, and the official client (2026-07-28, every
+// input_required round left to the test) reading and writing those streams as a host does a child's.
+// Its stderr log is the one a process writes. It starts in milliseconds where a process takes hundreds;
+// what needs a process (a crash, a signal, a race between processes) is support/demo-process.ts's.
+import { PassThrough } from 'node:stream';
+import { Client, type JSONRPCMessage, ReadBuffer, serializeMessage, type Transport } from '@modelcontextprotocol/client';
+import { runStdioServer } from '@roundtrip/transport-stdio';
+import { ledgerInDatabase } from '../../src/db-location.ts';
+import { createDemoDefinitions, SERVER_INSTRUCTIONS, SERVER_NAME, SERVER_VERSION } from '../../src/demo-definitions.ts';
+import { openDemoStores } from '../../src/demo-stores.ts';
+import type { DemoConnection, DemoSettings } from './demo-client.ts';
+
+/** A client transport over a server's stdin and stdout streams: one JSON-RPC message a line, as over a pipe. */
+class StreamsTransport implements Transport {
+  onmessage?: (message: JSONRPCMessage) => void;
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  readonly #buffer = new ReadBuffer();
+
+  constructor(
+    private readonly stdin: PassThrough,
+    private readonly stdout: PassThrough,
+  ) {}
+
+  async start(): Promise<void> {
+    this.stdout.on('data', (chunk: Buffer) => {
+      this.#buffer.append(chunk);
+      try {
+        for (let message = this.#buffer.readMessage(); message; message = this.#buffer.readMessage()) this.onmessage?.(message);
+      } catch (error) {
+        this.onerror?.(error as Error);
+      }
+    });
+  }
+
+  async send(message: JSONRPCMessage): Promise<void> {
+    this.stdin.write(serializeMessage(message));
+  }
+
+  async close(): Promise<void> {
+    this.stdin.end();
+    this.onclose?.();
+  }
+}
+
+/** Starts the demo's stdio server in this process on `settings` and connects the official client to it as principal 'ada'. */
+export async function startInProcessDemo(settings: DemoSettings): Promise<DemoConnection> {
+  const env: NodeJS.ProcessEnv = {
+    ROUNDTRIP_DB: settings.db,
+    ROUNDTRIP_KEY: settings.key,
+    ROUNDTRIP_PRINCIPAL: settings.principal ?? 'ada',
+    ...(settings.ledger && { ROUNDTRIP_LEDGER: settings.ledger }),
+  };
+  const [stdin, stdout, stderr] = [new PassThrough(), new PassThrough(), new PassThrough()];
+  let log = '';
+  const waiters = new Set<() => void>();
+  stderr.setEncoding('utf8').on('data', (chunk: string) => {
+    log += chunk;
+    for (const check of waiters) check();
+  });
+  const stores = await openDemoStores(settings.db, { busyTimeoutMs: settings.dbBusyTimeoutMs });
+  let closed: () => void = () => {};
+  const ended = new Promise<void>((resolve) => (closed = resolve));
+  await runStdioServer({
+    name: SERVER_NAME,
+    version: SERVER_VERSION,
+    ...createDemoDefinitions(stores, { ledgerInDatabase: ledgerInDatabase(settings.db, env) }),
+    instructions: SERVER_INSTRUCTIONS,
+    ledger: { path: settings.db },
+    env,
+    stdio: { stdin, stdout, stderr },
+    onClose: async () => {
+      await stores.close();
+      closed();
+    },
+  });
+  const client = new Client(
+    { name: 'in-process-demo', version: '0.0.1' },
+    {
+      capabilities: { elicitation: { form: {} } },
+      versionNegotiation: { mode: { pin: '2026-07-28' } },
+      inputRequired: { autoFulfill: false },
+    },
+  );
+  await client.connect(new StreamsTransport(stdin, stdout));
+  const waitForLog = (pattern: RegExp, { from = 0, timeoutMs = 2000 }: { from?: number; timeoutMs?: number } = {}) =>
+    new Promise<string>((resolve, reject) => {
+      const check = () => {
+        const complete = log.slice(from, log.lastIndexOf('\n') + 1);
+        const line = complete.split('\n').find((l) => pattern.test(l));
+        if (line === undefined) return;
+        finish();
+        resolve(line);
+      };
+      const timer = setTimeout(() => {
+        finish();
+        reject(new Error(`the server wrote no line matching ${pattern} to stderr within ${timeoutMs} ms`));
+      }, timeoutMs);
+      const finish = () => {
+        clearTimeout(timer);
+        waiters.delete(check);
+      };
+      waiters.add(check);
+      check();
+    });
+  return {
+    client,
+    stderr: () => log,
+    waitForLog,
+    close: async () => {
+      await client.close();
+      await ended;
+    },
+  };
+}
