@@ -2,19 +2,21 @@
 // process on every protocol era: the CLI's own `serve` of the fixture module, spawned from the module
 // given to call (the path a user takes) with serve's options passed on, twice, both bundled (call's
 // launcher is the bundled command, the module its bundled file, named from the bundle's folder); the
-// bundled command and module given after `--` (see bundled-cli.ts) for the 2025 eras (on 2025-11-25 the
-// conversation ends in a declined question: an error result, shown with the server's log), and a server
-// that stops. What call checks against the server's list (a name not offered, a misspelt argument) is the same
-// on every transport: it asks the trip definitions served over HTTP in this process (http-mcp-server.ts).
+// bundled command and module given after `--` (see bundled-cli.ts) on 2025-11-25 (the conversation ends in
+// a declined question: an error result, shown with the server's log; chat-command.test.ts completes
+// questions on 2025-06-18 over the same server), and a server that stops. What call checks against the server's list (a name not offered, a misspelt argument) is the same
+// on every transport: it asks the trip definitions served over HTTP in this process (http-mcp-server.ts), as
+// does the whole conversation typed in a terminal (TTY streams, keys at each prompt: what call-terminal.test.ts's
+// pane shows of the same host; there, a person's Ctrl-C and a chat).
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type BundledCli, bundleCli } from './fixtures/bundled-cli.ts';
 import { type HttpMcpServer, startHttpMcpServer } from './fixtures/http-mcp-server.ts';
-import { runCommand } from './fixtures/run-command.ts';
+import { runCommand, runInTerminal } from './fixtures/run-command.ts';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const key = randomBytes(32).toString('base64url');
@@ -25,7 +27,10 @@ beforeAll(async () => {
   [bundled, served] = await Promise.all([bundleCli(), startHttpMcpServer()]);
   home = mkdtempSync(join(tmpdir(), 'roundtrip-call-'));
 });
+// plain text in the terminal case (the others' streams are no terminal)
+beforeAll(() => void vi.stubEnv('NO_COLOR', '1'));
 afterAll(async () => {
+  vi.unstubAllEnvs();
   bundled.remove();
   await served.close();
   rmSync(home, { recursive: true, force: true });
@@ -59,12 +64,27 @@ describe('roundtrip call', { timeout: 120_000, concurrent: true }, () => {
     expect(code).toBe(0);
   });
 
-  it('completes on 2025-06-18, where the server sends real elicitation requests', async () => {
-    const { code, out } = await run(
-      ['call', 'plan_trip', '--era', '2025-06-18', '--args', '{"traveller":"Bo"}', ...server()],
-      ['Rome', '5', '', 'n'],
+  it('in a terminal: asks the arguments, both questions, re-asks with the reason, takes Enter for a default, and prints the result', async () => {
+    const { code, out, err } = await runInTerminal(['call', 'plan_trip', ...inProcess()], {
+      cwd: here,
+      steps: [
+        { after: 'traveller *', keys: 'Ada\r' },
+        { after: 'City *', keys: 'Atlantis\r' },
+        { after: 'Nights (whole number, 1–14) [3]', keys: '\r' },
+        { after: '2) Plane', keys: '\r' },
+        { after: 'Your last answer was not accepted: Atlantis is not on the map.', keys: '' },
+        { after: 'City *', keys: 'Rome\r' },
+        { after: 'Nights', keys: '4\r' },
+        { after: 'Travel by', keys: '2\r' },
+        { after: 'Book 4 nights in Rome?', keys: 'maybe\r' },
+        { after: '✗ answer yes or no (y/n). Try again.', keys: 'y\r' },
+      ],
+    });
+    expect(err).toContain('Arguments of tool plan_trip');
+    expect(err).toContain('Where should Ada go?');
+    expect(out).toBe(
+      'Booked: 4 nights in Rome for Ada, by plane.\nstructuredContent:\n{\n  "city": "Rome",\n  "nights": 4,\n  "booked": true\n}\n',
     );
-    expect(out).toContain('Not booked: 5 nights in Rome for Bo, by train.');
     expect(code).toBe(0);
   });
 
