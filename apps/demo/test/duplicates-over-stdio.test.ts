@@ -1,7 +1,8 @@
-// 100 identical confirming retries at once (the same requestState and the same answer) against real
-// demo server processes: one connection to one process, and 50 + 50 over two processes that share the
-// database file and the key. Exactly one refund, one ledger record, and 100 identical results.
-// (refund-order.test.ts covers a handful of duplicates in this process; this is the process-level load.)
+// 100 identical confirming retries at once (the same requestState and the same answer) against the demo's
+// stdio server: over one connection to one server (run in this process on in-memory stdio: the same
+// server code and log), and 50 + 50 over two real processes that share the database file and the key.
+// Exactly one refund, one ledger record, and 100 identical results.
+// (refund-order.test.ts covers a handful of duplicates on the engine alone; this is the load over stdio.)
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundledScript } from './support/bundle.ts';
 import { accept, callRound, connectDemo, type DemoConnection, type DemoSettings, freshDemoSettings } from './support/demo-client.ts';
 import { ledgerRows, refundsIn } from './support/demo-files.ts';
+import { startInProcessDemo } from './support/in-process-demo-server.ts';
 
 const bundleDir = mkdtempSync(join(tmpdir(), 'rt-demo-duplicates-'));
 let launcher: string;
@@ -19,8 +21,8 @@ beforeAll(async () => {
 afterAll(() => rmSync(bundleDir, { recursive: true, force: true }));
 
 const open: DemoConnection[] = [];
-const connect = async (settings: DemoSettings) => {
-  const demo = await connectDemo({ ...settings, launcher });
+const connect = async (settings: DemoSettings, where: 'process' | 'in this process' = 'process') => {
+  const demo = where === 'process' ? await connectDemo({ ...settings, launcher }) : await startInProcessDemo(settings);
   open.push(demo);
   return demo;
 };
@@ -35,9 +37,9 @@ const confirmTimes = (client: Client, requestState: string | undefined, times: n
   Array.from({ length: times }, () => callRound(client, 'refund_order', order, { requestState, inputResponses: yes }));
 
 describe('100 concurrent duplicates of the confirming retry', { concurrent: true }, () => {
-  it('over one connection to one process: one refund, 100 identical results', async () => {
+  it('over one connection to one server: one refund, 100 identical results', async () => {
     const settings = freshDemoSettings();
-    const demo = await connect(settings);
+    const demo = await connect(settings, 'in this process');
     const ask = await callRound(demo.client, 'refund_order', order);
     const results = await Promise.all(confirmTimes(demo.client, ask.requestState, 100));
     expect(results[0]?.content?.[0]?.text).toBe('Refunded $120.00 for order ord_52.');
