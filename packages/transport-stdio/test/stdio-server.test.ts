@@ -58,8 +58,9 @@ describe('the stdio server', { concurrent: true }, () => {
     const env = { HOME: home, ROUNDTRIP_PRINCIPAL: 'ada' };
     const keyFile = join(home, '.config', 'roundtrip', 'keys', 'greeting-test.key');
     const ledger = join(home, '.local', 'state', 'roundtrip', 'ledgers', 'greeting-test.db');
-    const before = start(env);
-    await before.stderrMatching(/info started: /);
+    // the first server in this process (it generates the key file and opens the ledger), the second a real process
+    // reading them: a restart across a process's end, and exit 0 on SIGTERM
+    const before = await startInProcess(env);
     expect(before.stderr()).toContain(
       `[greeting-test] info started: greeting-test 0.0.1 serving 1 tool, 1 prompt, 1 resource, 1 resource template over stdio ` +
         `(key file ${keyFile} (generated now); principal ada; state lifetime 600s, settle timeout 10000 ms, at most 20 rounds, states up to 65536 bytes; effect ledger ${ledger})\n`,
@@ -73,8 +74,7 @@ describe('the stdio server', { concurrent: true }, () => {
     before.send(call(2, {}));
     const first = (await before.next(byId(2))).result as Result;
     expect(first.resultType).toBe('input_required');
-    before.child.kill('SIGTERM');
-    expect(await before.exited).toEqual({ code: 0, signal: null });
+    await before.end();
 
     const after = start(env);
     after.send(
@@ -91,26 +91,6 @@ describe('the stdio server', { concurrent: true }, () => {
     expect(before.stdoutLines).toHaveLength(2);
     expect(after.stdoutLines).toHaveLength(2);
     for (const line of [...before.stdoutLines, ...after.stdoutLines]) expect(JSON.parse(line)).toMatchObject({ jsonrpc: '2.0' });
-  });
-
-  it('inspects with Stately (ROUNDTRIP_INSPECT=stately) without a byte on stdout but protocol messages, online or not', async () => {
-    const server = start({ ROUNDTRIP_KEY: generateKey(), ROUNDTRIP_INSPECT: 'stately' });
-    server.send({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'initialize',
-      params: { protocolVersion: '2025-06-18', capabilities: { elicitation: {} }, clientInfo: { name: 'old-host', version: '1' } },
-    });
-    await server.next(byId(1));
-    server.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
-    server.send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'greet', arguments: { greeting: 'Hi' } } });
-    const ask = await server.next((m) => m.method === 'elicitation/create');
-    server.send({ jsonrpc: '2.0', id: ask.id as number, result: { action: 'accept', content: { name: 'Linus' } } });
-    expect(((await server.next(byId(2))).result as Result).content?.[0]?.text).toBe('Hi, Linus!');
-    expect(await server.stderrMatching(/info stately: inspecting with Stately/)).toContain('answers and context masked');
-    server.child.stdin.end();
-    expect(await server.exited).toEqual({ code: 0, signal: null });
-    for (const line of server.stdoutLines) expect(JSON.parse(line)).toMatchObject({ jsonrpc: '2.0' });
   });
 
   it('serves a 2025-06-18 host through a real elicitation/create, takes limits, the ledger and the inspector from the environment, and closes when stdin ends', async () => {
@@ -171,42 +151,49 @@ describe('the stdio server', { concurrent: true }, () => {
     for (const line of server.stdoutLines) expect(JSON.parse(line)).toMatchObject({ jsonrpc: '2.0' });
   });
 
-  it('sends what the served code prints (console.log, XState log actions, process.stdout.write) to stderr, never to stdout', async () => {
-    const printing = spawnRawServer(await bundles.of(join(import.meta.dirname, 'fixtures', 'printing-server.ts')), {
+  it('keeps stdout for protocol messages: what the served code prints (console.log, XState log actions, process.stdout.write) goes to stderr, and so does the Stately inspector (ROUNDTRIP_INSPECT=stately), online or not', async () => {
+    // the printing server is the greeting server whose module prints once it has started
+    const server = spawnRawServer(await bundles.of(join(import.meta.dirname, 'fixtures', 'printing-server.ts')), {
       ROUNDTRIP_KEY: generateKey(),
+      ROUNDTRIP_INSPECT: 'stately',
     });
-    running.push(printing);
-    folders.push(printing.home);
-    await printing.stderrMatching(/with console\.table/);
-    printing.send({ jsonrpc: '2.0', id: 1, method: 'server/discover', params: { _meta: modernMeta() } });
-    await printing.next(byId(1));
-    printing.child.stdin.end();
-    expect(await printing.exited).toEqual({ code: 0, signal: null });
-    expect(printing.stdoutLines).toHaveLength(1);
-    expect(JSON.parse(printing.stdoutLines[0]!)).toMatchObject({ jsonrpc: '2.0', id: 1 });
+    running.push(server);
+    folders.push(server.home);
+    await server.stderrMatching(/with console\.table/);
+    server.send({ jsonrpc: '2.0', id: 1, method: 'server/discover', params: { _meta: modernMeta() } });
+    expect(await server.next(byId(1))).toMatchObject({ jsonrpc: '2.0', id: 1 });
+    // a conversation the inspector sees, through a real elicitation/create of a 2025-06-18 host
+    server.send({
+      jsonrpc: '2.0',
+      id: 2,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: { elicitation: {} }, clientInfo: { name: 'old-host', version: '1' } },
+    });
+    await server.next(byId(2));
+    server.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    server.send({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'greet', arguments: { greeting: 'Hi' } } });
+    const ask = await server.next((m) => m.method === 'elicitation/create');
+    server.send({ jsonrpc: '2.0', id: ask.id as number, result: { action: 'accept', content: { name: 'Linus' } } });
+    expect(((await server.next(byId(3))).result as Result).content?.[0]?.text).toBe('Hi, Linus!');
+    expect(await server.stderrMatching(/info stately: inspecting with Stately/)).toContain('answers and context masked');
+    server.child.stdin.end();
+    expect(await server.exited).toEqual({ code: 0, signal: null });
+    // the answers to discover, initialize, the elicitation and the call: nothing else
+    expect(server.stdoutLines).toHaveLength(4);
+    for (const line of server.stdoutLines) expect(JSON.parse(line)).toMatchObject({ jsonrpc: '2.0' });
     for (const how of ['console.log', 'console.info', 'console.debug', 'console.dir', 'an XState log action', 'process.stdout.write']) {
-      expect(printing.stderr()).toContain(`with ${how}`);
+      expect(server.stderr()).toContain(`with ${how}`);
     }
   });
 
   it('refuses to start with a bad setting: status 1, the fix on stderr, nothing on stdout', async () => {
-    const cases: Array<{ env: Record<string, string>; fix: RegExp }> = [
-      {
-        env: { ROUNDTRIP_KEY: 'notakey1' },
-        fix: /\[greeting-test\] cannot start: ROUNDTRIP_KEY: Key #1: it decodes to 6 bytes; a state key is exactly 32 bytes\./,
-      },
-      {
-        env: { ROUNDTRIP_KEY: generateKey(), ROUNDTRIP_MAX_ROUNDS: '0' },
-        fix: /\[greeting-test\] cannot start: ROUNDTRIP_MAX_ROUNDS is "0"; give the number of rounds one request may take, a whole number from 1 to 1000 \(default 64\)\.\n/,
-      },
-    ];
-    const servers = cases.map(({ env }) => start(env));
-    await Promise.all(
-      servers.map(async (server, i) => {
-        expect((await server.exited).code).toBe(1);
-        expect(server.stderr()).toMatch(cases[i]!.fix);
-        expect(server.stdoutLines).toEqual([]);
-      }),
+    // one bad setting shows how the process refuses; the fix each setting gets is checked where it is made
+    // (server-settings.test.ts: ROUNDTRIP_MAX_ROUNDS "0" and the other limits; sealed-state.test.ts: the keys)
+    const server = start({ ROUNDTRIP_KEY: 'notakey1' });
+    expect((await server.exited).code).toBe(1);
+    expect(server.stderr()).toMatch(
+      /\[greeting-test\] cannot start: ROUNDTRIP_KEY: Key #1: it decodes to 6 bytes; a state key is exactly 32 bytes\./,
     );
+    expect(server.stdoutLines).toEqual([]);
   });
 });
