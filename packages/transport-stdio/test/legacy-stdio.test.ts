@@ -1,31 +1,19 @@
-// A 2025-06-18 host over real stdio, speaking raw JSON-RPC lines: the server reads its answer timeout
+// A 2025-06-18 host over stdio, speaking raw JSON-RPC lines: the server reads its answer timeout
 // from ROUNDTRIP_ANSWER_TIMEOUT_MS, asks with an elicitation/create that has no `mode`, and ends the
 // call with a tool error once the host has not answered in time; an answer after that is only logged.
-import { join } from 'node:path';
+// The server runs in this process on in-memory stdio (in-process-server.ts): nothing here needs a
+// process of its own (stdio-server.test.ts has those).
 import { generateKey } from '@roundtrip/engine';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createBundles } from '../../mcp/test/fixtures/suite-bundle.ts';
-import { type RawServer, spawnRawServer } from './fixtures/spawn-raw-server.ts';
-
-const bundles = createBundles();
-let script: string;
-beforeAll(async () => {
-  script = await bundles.of(join(import.meta.dirname, 'fixtures', 'greeting-server.ts'));
-});
-const running: RawServer[] = [];
-afterEach(() => {
-  for (const server of running.splice(0)) if (server.child.exitCode === null) server.child.kill('SIGKILL');
-});
-afterAll(() => bundles.remove());
+import { describe, expect, it } from 'vitest';
+import { startInProcess } from './fixtures/in-process-server.ts';
 
 describe('a 2025-06-18 host over stdio that never answers', () => {
   it('is asked without `mode` and gets a tool error after ROUNDTRIP_ANSWER_TIMEOUT_MS', async () => {
-    const server = spawnRawServer(script, {
+    const server = await startInProcess({
       ROUNDTRIP_KEY: generateKey(),
       ROUNDTRIP_LEDGER: ':memory:',
       ROUNDTRIP_ANSWER_TIMEOUT_MS: '50',
     });
-    running.push(server);
     server.send({
       jsonrpc: '2.0',
       id: 1,
@@ -53,5 +41,6 @@ describe('a 2025-06-18 host over stdio that never answers', () => {
       "warn protocol: the host's answer (accept) to the question 'who' of the tool 'greet' came after it was withdrawn (no answer within 50 ms",
     );
     expect(late).not.toContain('Ada');
+    await server.end();
   });
 });
