@@ -1,14 +1,15 @@
 // ROUNDTRIP_LEDGER=postgres://… keeps the stdio server's effect ledger in PostgreSQL (@roundtrip/engine/postgres):
 // the URL is kept as it is (not made a path), logged without its password, and a server that cannot
-// reach the database does not start. With ROUNDTRIP_TEST_PG (see the engine's postgres-test-database.ts)
-// a real server opens it, migrates its tables and closes it on exit.
+// reach the database does not start (a server in this process). With ROUNDTRIP_TEST_PG (see the engine's
+// postgres-test-database.ts) a real server process opens it, migrates its tables and closes it on exit.
 import { join } from 'node:path';
 import { generateKey } from '@roundtrip/engine';
-import { resolveServerSettings } from '@roundtrip/mcp/node';
+import { RoundtripConfigError, resolveServerSettings } from '@roundtrip/mcp/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, skipPostgres, type TestDatabase } from '../../engine/test/postgres-test-database.ts';
 import { refusedPort } from '../../engine/test/refused-port.ts';
 import { createBundles } from '../../mcp/test/fixtures/suite-bundle.ts';
+import { startInProcess } from './fixtures/in-process-server.ts';
 import { type RawServer, spawnRawServer } from './fixtures/spawn-raw-server.ts';
 
 const bundles = createBundles();
@@ -41,18 +42,28 @@ describe('ROUNDTRIP_LEDGER as a PostgreSQL URL', () => {
     ]);
   });
 
-  it('keeps the server from starting when the database cannot be reached: status 1, the server without its password, what to do', async () => {
+  it('keeps the server from starting when the database cannot be reached: the server without its password, what to do', async () => {
+    // on a server in this process: how a process that cannot start exits (status 1, the message on stderr, nothing on
+    // stdout) is stdio-server.test.ts's
     const port = await refusedPort();
-    const server = start(`postgres://roundtrip:s3cret@127.0.0.1:${port}/orders`);
-    expect(await server.exited).toEqual({ code: 1, signal: null });
-    expect(server.stderr()).toMatch(
+    const env = {
+      ROUNDTRIP_KEY: generateKey(),
+      ROUNDTRIP_PRINCIPAL: 'ada',
+      ROUNDTRIP_LEDGER: `postgres://roundtrip:s3cret@127.0.0.1:${port}/orders`,
+    };
+    const refused = await startInProcess(env).then(
+      () => new Error('the server started'),
+      (error: unknown) => error as Error,
+    );
+    // a setting's problem: the process says its message alone (a bug would show its stack)
+    expect(refused).toBeInstanceOf(RoundtripConfigError);
+    expect(refused.message).toMatch(
       new RegExp(
-        `^\\[greeting-test\\] cannot start: Cannot open the effect ledger at postgres://roundtrip@127\\.0\\.0\\.1:${port}/orders \\(ECONNREFUSED: .*\\)\\. ` +
-          "Nothing accepts connections there: start PostgreSQL .* ROUNDTRIP_LEDGER sets the ledger's URL\\.\\n$",
+        `^Cannot open the effect ledger at postgres://roundtrip@127\\.0\\.0\\.1:${port}/orders \\(ECONNREFUSED: .*\\)\\. ` +
+          "Nothing accepts connections there: start PostgreSQL .* ROUNDTRIP_LEDGER sets the ledger's URL\\.$",
       ),
     );
-    expect(server.stderr()).not.toContain('s3cret');
-    expect(server.stdoutLines).toEqual([]);
+    expect(refused.message).not.toContain('s3cret');
   });
 
   describe.skipIf(skipPostgres)('on a real PostgreSQL', () => {
