@@ -1,7 +1,8 @@
 // Graceful shutdown, in a real child process sent a real SIGTERM while a round is in flight: the server
 // stops accepting connections at once, lets the round finish and answer, and exits 0; when the round
 // outlasts the drain time, it is cut, the log says which, and the exit status is 1. The round's work
-// waits for the test's word over IPC, never for a timer.
+// waits for the test's word over IPC, never for a timer. With nothing in flight, the same shutdown
+// (runHttpServer's close(), which SIGTERM calls) is checked on a server in this process.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { generateKey } from '@roundtrip/engine';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createBundles } from '../../mcp/test/fixtures/suite-bundle.ts';
-import { closeAll, connectModern } from './support/http-host.ts';
+import { closeAll, connectModern, startServer } from './support/http-host.ts';
 
 const bundles = createBundles();
 afterAll(() => bundles.remove());
@@ -105,11 +106,16 @@ describe('SIGTERM with a round in flight', { concurrent: true }, () => {
       '[held-test] warn stopped: cut 1 request still in flight after 50 ms (tools/call held_report); their clients got no answer and may send them again',
     );
   });
+});
 
-  it('exits 0 at once when nothing is in flight', async () => {
-    const server = await startHeldServer();
-    server.child.kill('SIGTERM');
-    expect(await server.exited).toBe(0);
-    expect(server.stderr()).toContain('info stopping: SIGTERM: accepting no more requests; none in flight');
+describe('the same shutdown with nothing in flight', () => {
+  it('stops at once, with the exit code 0', async () => {
+    const { server, logs } = await startServer({ tools: [] });
+    await server.close();
+    expect(await server.stopped).toBe(0);
+    expect(logs.filter((entry) => ['stopping', 'stopped'].includes(entry.event)).map((entry) => entry.message)).toEqual([
+      'close(): accepting no more requests; none in flight',
+      'stopped; 0 requests in flight finished first',
+    ]);
   });
 });
