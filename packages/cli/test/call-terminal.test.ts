@@ -3,11 +3,10 @@
 // command) and Ctrl-D to quit. The command is the bundled one (see bundled-cli.ts), started in a fraction
 // of the time the workspace bin takes; call-command.test.ts runs `call <module>` (in-process, its server
 // the bundled command) and a whole call typed in-process on TTY streams; serve-command.test.ts the real
-// bin. `call` on 2026-07-28 asks the trip definitions served over HTTP in this process (--url,
+// bin. `call` and `chat` on 2026-07-28 ask the trip definitions served over HTTP in this process (--url,
 // http-mcp-server.ts): what the terminal shows does not depend on the transport, and no second process
-// starts; `chat` on 2025-11-25 starts its server over stdio, the command's own `serve` of the bundled
-// module given after `--`, and the cancelled call a server that never answers.
-import { randomBytes } from 'node:crypto';
+// starts (chat-command.test.ts and call-command.test.ts hold the 2025 eras' conversations with the
+// command's own `serve` over stdio); the cancelled call starts a server over stdio that never answers.
 import { existsSync, mkdtempSync, readFileSync, rmSync, watch } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -18,7 +17,6 @@ import { type HttpMcpServer, startHttpMcpServer } from './fixtures/http-mcp-serv
 import { hasTmux, openTmuxPane, type TmuxPane } from './fixtures/tmux-pane.ts';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
-const env = { ROUNDTRIP_KEY: randomBytes(32).toString('base64url'), ROUNDTRIP_LEDGER: ':memory:', ROUNDTRIP_PRINCIPAL: 'tester' };
 // CI (.ci/run installs tmux) always runs these; elsewhere they run when tmux is there, and say so when not
 const required = process.env.CI === 'true';
 if (!hasTmux && !required) process.stderr.write("skipping the terminal host's tmux tests: no tmux on PATH (apt-get install -y tmux)\n");
@@ -56,14 +54,12 @@ function fileShows(path: string, text: string): Promise<void> {
 
 /** `roundtrip <args…>` in a new pane. */
 function open(...args: string[]) {
-  const pane = openTmuxPane([...bundled.launcher, ...args], { cwd: here, env });
+  const pane = openTmuxPane([...bundled.launcher, ...args], { cwd: here, env: {} });
   panes.push(pane);
   return pane;
 }
 /** The trip definitions served over HTTP in this process. */
 const overHttp = () => ['--url', served!.url];
-/** `-- <the bundled serve of trip-definitions>`: a server process over stdio. */
-const overStdio = () => ['--', ...bundled.launcher, 'serve', bundled.module('trip-definitions')];
 
 describe.skipIf(!hasTmux && !required)('the terminal host in a pseudo-terminal', { timeout: 120_000, concurrent: true }, () => {
   it('call: Ctrl-C at a field cancels the question and interrupts the command: no result, exit 130', async () => {
@@ -90,10 +86,7 @@ describe.skipIf(!hasTmux && !required)('the terminal host in a pseudo-terminal',
     const log = join(mkdtempSync(join(tmpdir(), 'roundtrip-call-')), 'server.log');
     const pane = openTmuxPane(
       [...bundled.launcher, 'call', 'wait', '--era', '2025-11-25', '--server-log', log, '--', process.execPath, '-e', silent],
-      {
-        cwd: here,
-        env,
-      },
+      { cwd: here, env: {} },
     );
     panes.push(pane);
     // the request is in flight once the server has logged it (bounded by the test's timeout)
@@ -108,9 +101,9 @@ describe.skipIf(!hasTmux && !required)('the terminal host in a pseudo-terminal',
   });
 
   it('chat: lists what the server offers, runs a prompt and a resource template, and quits on Ctrl-D', async () => {
-    const pane = open('chat', '--era', '2025-11-25', ...overStdio());
+    const pane = open('chat', ...overHttp());
     const menu = await pane.waitFor('roundtrip>');
-    expect(menu).toContain('Connected to trips 1.2.3 (protocol 2025-11-25)');
+    expect(menu).toContain('Connected to trips 1.2.3 (protocol 2026-07-28)');
     expect(menu).toContain('1  plan_trip — Plan a trip');
     expect(menu).toContain('3  weather  trip://{city}/weather');
     pane.line('postcard');
