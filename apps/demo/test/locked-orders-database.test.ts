@@ -2,7 +2,8 @@
 // process) while the effect ledger is kept in a file of its own (ROUNDTRIP_LEDGER), so only the store
 // meets the lock: the confirming refund waits for it on timers, so other requests are answered
 // meanwhile; it refunds once the lock is released, and when the wait times out the conversation is told
-// that the database is locked, and the log says why.
+// that the database is locked, and the log says why. The waiting server runs in this process (on timers, a
+// blocked thread would hang the test too); the one that times out is a process reading ROUNDTRIP_DB_BUSY_TIMEOUT_MS.
 
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -20,6 +21,7 @@ import {
   type RawRoundResult,
 } from './support/demo-client.ts';
 import { refundsIn } from './support/demo-files.ts';
+import { startInProcessDemo } from './support/in-process-demo-server.ts';
 
 const bundleDir = mkdtempSync(join(tmpdir(), 'rt-demo-locked-'));
 let launcher: string;
@@ -28,18 +30,21 @@ beforeAll(async () => {
 });
 afterAll(() => rmSync(bundleDir, { recursive: true, force: true }));
 
-// the cases run concurrently (each its own server process, files and lock holder; most of their time is spent waiting on
-// the process and the lock): what they opened is closed once they all have run
+// the cases run concurrently (each its own server, files and lock holder; most of their time is spent waiting on
+// the server and the lock): what they opened is closed once they all have run
 const cleanups: Array<() => Promise<void> | void> = [];
 afterAll(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-/** A demo server whose effect ledger is in another file than its orders database. */
-async function connectWithOwnLedger(dbBusyTimeoutMs: number): Promise<{ demo: DemoConnection; settings: DemoSettings }> {
+/** A demo server (a process, or in this process) whose effect ledger is in another file than its orders database. */
+async function connectWithOwnLedger(
+  dbBusyTimeoutMs: number,
+  where: 'process' | 'in this process',
+): Promise<{ demo: DemoConnection; settings: DemoSettings }> {
   const base = freshDemoSettings();
   const settings = { ...base, launcher, ledger: join(dirname(base.db), 'ledger.db'), dbBusyTimeoutMs };
-  const demo = await connectDemo(settings);
+  const demo = where === 'process' ? await connectDemo(settings) : await startInProcessDemo(settings);
   cleanups.push(() => demo.close());
   return { demo, settings };
 }
@@ -63,7 +68,7 @@ const yes = { confirm: accept({ confirm: true }) };
 
 describe('the orders database locked by another connection, the ledger in its own file', { concurrent: true }, () => {
   it('answers tools/list while the confirming refund waits for the lock, then refunds once it is released', async () => {
-    const { demo, settings } = await connectWithOwnLedger(60_000);
+    const { demo, settings } = await connectWithOwnLedger(60_000, 'in this process');
     const ask = await callRound(demo.client, 'refund_order', order);
     const lock = holdWriteLock(settings.db);
 
@@ -97,7 +102,7 @@ describe('the orders database locked by another connection, the ledger in its ow
   });
 
   it('tells the waiting conversation the database is locked when the wait times out, and logs why; a new call then refunds', async () => {
-    const { demo, settings } = await connectWithOwnLedger(50);
+    const { demo, settings } = await connectWithOwnLedger(50, 'process');
     const ask = await callRound(demo.client, 'refund_order', order);
     const lock = holdWriteLock(settings.db);
     const from = demo.stderr().length;

@@ -8,6 +8,7 @@
 import { PassThrough } from 'node:stream';
 import { Client, type JSONRPCMessage, ReadBuffer, serializeMessage, type Transport } from '@modelcontextprotocol/client';
 import { runStdioServer } from '@roundtrip/transport-stdio';
+import { dbBusyTimeoutMs } from '../../src/db-busy-timeout.ts';
 import { ledgerInDatabase } from '../../src/db-location.ts';
 import { createDemoDefinitions, SERVER_INSTRUCTIONS, SERVER_NAME, SERVER_VERSION } from '../../src/demo-definitions.ts';
 import { openDemoStores } from '../../src/demo-stores.ts';
@@ -53,6 +54,7 @@ export async function startInProcessDemo(settings: DemoSettings): Promise<DemoCo
     ROUNDTRIP_KEY: settings.key,
     ROUNDTRIP_PRINCIPAL: settings.principal ?? 'ada',
     ...(settings.ledger && { ROUNDTRIP_LEDGER: settings.ledger }),
+    ...(settings.dbBusyTimeoutMs !== undefined && { ROUNDTRIP_DB_BUSY_TIMEOUT_MS: String(settings.dbBusyTimeoutMs) }),
   };
   const [stdin, stdout, stderr] = [new PassThrough(), new PassThrough(), new PassThrough()];
   let log = '';
@@ -61,7 +63,7 @@ export async function startInProcessDemo(settings: DemoSettings): Promise<DemoCo
     log += chunk;
     for (const check of waiters) check();
   });
-  const stores = await openDemoStores(settings.db, { busyTimeoutMs: settings.dbBusyTimeoutMs });
+  const stores = await openDemoStores(settings.db, { busyTimeoutMs: dbBusyTimeoutMs(env) });
   let closed: () => void = () => {};
   const ended = new Promise<void>((resolve) => (closed = resolve));
   await runStdioServer({
