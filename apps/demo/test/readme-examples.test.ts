@@ -1,7 +1,8 @@
 // The code the README and the docs show as whole examples is real: each block marked
 // `<!-- example: <file> -->` is that file's code as it is (so `pnpm typecheck` checks what readers copy),
 // every TypeScript block of the README is marked so, and the README's declared flow, plan_trip, works:
-// every way through it (conversationsOf) played through the protocol server in this process.
+// every way through it (conversationsOf) played against the engine in this process, and the longest
+// finished one and a refused answer through the protocol server.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
@@ -9,10 +10,11 @@ import { InMemoryTransport } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { createEngine, createKeyring, generateKey } from '@roundtrip/engine';
 import { createServerFactory } from '@roundtrip/mcp';
-import { type ConversationEnd, conversationsOf, playConversation } from '@roundtrip/tools/testing';
+import { type Conversation, type ConversationEnd, conversationsOf, playConversation } from '@roundtrip/tools/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { planTrip } from '../src/examples/plan-trip.ts';
 import { callRound } from './support/demo-client.ts';
+import { engineRound } from './support/engine-rounds.ts';
 
 const root = new URL('../../../', import.meta.url).pathname;
 const read = (path: string) => readFileSync(join(root, path), 'utf8');
@@ -82,11 +84,13 @@ function expected(end: ConversationEnd): string {
   return `Booked: Lyon on ${when?.date}, ${party?.people} by ${party?.by}, ${seat?.seat ?? 'any'} seat.`;
 }
 
+const engine = createEngine({ tools: [planTrip], keyring: createKeyring([generateKey()]), audience: 'readme' });
+const PLAN_TRIP = { kind: 'tool', name: 'plan_trip', arguments: { city: 'Lyon' } } as const;
+
 describe('plan_trip, the README flow', () => {
   let client: Client;
   let close: () => Promise<void>;
   beforeAll(async () => {
-    const engine = createEngine({ tools: [planTrip], keyring: createKeyring([generateKey()]), audience: 'readme' });
     const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
     const server = serveStdio(createServerFactory({ engine, name: 'readme', version: '0.0.0', principal: 'ada' }), {
       transport: serverTransport,
@@ -115,8 +119,16 @@ describe('plan_trip, the README flow', () => {
   });
 
   it.each(conversations.map((c) => [`${c.kind}: ${c.name}`, c] as const))('%s', async (_, conversation) => {
-    const { result } = await playConversation(conversation, (retry) => callRound(client, 'plan_trip', { city: 'Lyon' }, retry));
+    const { result } = await playConversation(conversation, (retry) => engineRound(engine, PLAN_TRIP, retry));
     expect((result as { content: { text: string }[] }).content[0]?.text).toBe(expected(conversation.end));
+  });
+
+  it('plays the longest finished conversation through the protocol server too', async () => {
+    const longest = conversations
+      .filter((c) => c.end.status === 'done')
+      .reduce<Conversation | undefined>((best, c) => (best && best.rounds.length >= c.rounds.length ? best : c), undefined)!;
+    const { result } = await playConversation(longest, (retry) => callRound(client, 'plan_trip', { city: 'Lyon' }, retry));
+    expect((result as { content: { text: string }[] }).content[0]?.text).toBe(expected(longest.end));
   });
 
   it('refuses a date in the past with the reason, and asks again', async () => {
