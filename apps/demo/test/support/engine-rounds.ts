@@ -34,5 +34,6 @@ export async function engineRound(engine: Engine, target: RoundTarget, retry?: C
   };
   if (target.kind === 'resource') return onTheWire(await engine.readResource({ uri: target.uri, ...round }));
   const request = { name: target.name, arguments: target.arguments, ...round };
-  return onTheWire(target.kind === 'tool' ? await engine.callTool(request) : await engine.getPrompt(request));
+  if (target.kind === 'tool') return onTheWire(await engine.callTool(request));
+  return onTheWire(await engine.getPrompt(request));
 }
