@@ -1,6 +1,7 @@
 // `roundtrip call` and `roundtrip chat` in a real pseudo-terminal (tmux): a person types the answers,
 // presses Enter for defaults, Ctrl-C to cancel (a key in the terminal's raw mode: no signal reaches the
-// command) and Ctrl-D to quit. The command is the bundled one (see bundled-cli.ts), started in a fraction
+// command; at a field in chat, which goes back to its menu, and while a call's server works, which ends
+// the call with 130: interrupt-at-question.test.ts has both at a field in-process) and Ctrl-D to quit. The command is the bundled one (see bundled-cli.ts), started in a fraction
 // of the time the workspace bin takes; call-command.test.ts runs `call <module>` (in-process, its server
 // the bundled command) and a whole call typed in-process on TTY streams; serve-command.test.ts the real
 // bin. `call` and `chat` on 2026-07-28 ask the trip definitions served over HTTP in this process (--url,
@@ -62,15 +63,6 @@ function open(...args: string[]) {
 const overHttp = () => ['--url', served!.url];
 
 describe.skipIf(!hasTmux && !required)('the terminal host in a pseudo-terminal', { timeout: 120_000, concurrent: true }, () => {
-  it('call: Ctrl-C at a field cancels the question and interrupts the command: no result, exit 130', async () => {
-    const pane = open('call', 'plan_trip', '--args', '{"traveller":"Bo"}', ...overHttp());
-    await pane.waitFor('City *');
-    pane.keys('C-c');
-    const shown = await pane.waitFor('roundtrip call: interrupted.');
-    expect(await pane.exitStatus()).toBe(130);
-    expect(shown).not.toContain('Nothing planned');
-  });
-
   it('call: Ctrl-C while the server works cancels the request, says so and exits 130', async () => {
     // a 2025-11-25 server that lists one tool and never answers a call (it logs the cancellation)
     const silent = [
@@ -100,7 +92,7 @@ describe.skipIf(!hasTmux && !required)('the terminal host in a pseudo-terminal',
     rmSync(dirname(log), { recursive: true, force: true });
   });
 
-  it('chat: lists what the server offers, runs a prompt and a resource template, and quits on Ctrl-D', async () => {
+  it('chat: lists what the server offers, runs a prompt, goes back to the menu on Ctrl-C at a field, runs a resource template, and quits on Ctrl-D', async () => {
     const pane = open('chat', ...overHttp());
     const menu = await pane.waitFor('roundtrip>');
     expect(menu).toContain('Connected to trips 1.2.3 (protocol 2026-07-28)');
@@ -112,6 +104,14 @@ describe.skipIf(!hasTmux && !required)('the terminal host in a pseudo-terminal',
     await pane.waitFor('Which tone for Mum?');
     pane.line('funny');
     await pane.waitFor('[user] Write a funny postcard to Mum.');
+    pane.line('plan_trip');
+    await pane.waitFor('traveller *');
+    pane.line('Ada');
+    await pane.waitFor('City *');
+    pane.keys('C-c');
+    const interrupted = await pane.waitFor('Interrupted; back at the menu.');
+    expect(interrupted).toContain('roundtrip chat: interrupted.');
+    expect(interrupted).not.toContain('Nothing planned');
     pane.line('3');
     await pane.waitFor('city *');
     pane.line('Oslo');
