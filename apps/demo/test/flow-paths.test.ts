@@ -1,10 +1,10 @@
 // Every flow the demo declares with @roundtrip/tools, every way through it (conversationsOf: the simple
 // paths of its machine's graph, plus one through each transition only a cycle takes and one for each
-// sample answer the others do not send), played through the protocol server in this process: each
-// reaches the end its path says, with the result the demo's stores account for, within 10 rounds.
-// Then the longest finished conversation of each flow to a 2025-11-25 host answering real
-// elicitation/create requests, in this process too (the demo over real stdio on each era is
-// demo-over-stdio.test.ts's).
+// sample answer the others do not send), played against the engine in this process (support/engine-rounds.ts):
+// each reaches the end its path says, with the result the demo's stores account for, within 10 rounds.
+// Then the longest finished conversation of each flow through the protocol server in this process, to a
+// 2026-07-28 client and to a 2025-11-25 host answering real elicitation/create requests (the demo over
+// real stdio on each era is demo-over-stdio.test.ts's).
 import { Client } from '@modelcontextprotocol/client';
 import { InMemoryTransport } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
@@ -26,6 +26,7 @@ import { agendaInstructions } from '../src/meeting-agenda-prompt.ts';
 import { ROOMS, type RoomId } from '../src/meetings-store.ts';
 import { formatRoomWeek, weekOf } from '../src/room-bookings-resource.ts';
 import { callRound, promptRound, readRound } from './support/demo-client.ts';
+import { engineRound, type RoundTarget } from './support/engine-rounds.ts';
 import { connectInMemory, type InMemoryDemo } from './support/in-memory-demo.ts';
 
 type Stores = Omit<DemoStores, 'close'>;
@@ -151,7 +152,13 @@ const flows: Flow[] = declared.map((definition) => {
 const uriOf = (definition: ResourceDefinition, input: Record<string, string>) =>
   (definition.uri ?? definition.uriTemplate ?? '').replace(/\{([^{}]+)\}/g, (_, name: string) => input[name] ?? '');
 
-/** One request of a conversation (the first, or a retry), returning input_required results as they are. */
+/** What a round of `flow` asks the engine for. */
+const targetOf = ({ definition, oracle }: Flow): RoundTarget =>
+  definition.kind === 'resource'
+    ? { kind: 'resource', uri: uriOf(definition, oracle.input) }
+    : { kind: definition.kind, name: definition.name, arguments: oracle.input };
+
+/** One request of a conversation (the first, or a retry) through the client, returning input_required results as they are. */
 function sendRound(client: Client, { definition, oracle }: Flow, retry?: { requestState: string; inputResponses: object }) {
   const extra = retry as { requestState?: string; inputResponses?: Record<string, unknown> } | undefined;
   if (definition.kind === 'tool') return callRound(client, definition.name, oracle.input, extra);
@@ -175,16 +182,10 @@ function textOf(result: unknown): string {
   return r.content?.[0]?.text ?? r.messages?.[0]?.content.text ?? r.contents?.[0]?.text ?? JSON.stringify(result);
 }
 
-// ─── in this process ───
+// ─── against the engine, in this process ───
 
-let demo: InMemoryDemo;
-beforeAll(async () => {
-  demo = await connectInMemory(createEngine({ ...definitions, keyring: createKeyring([generateKey()]), audience: SERVER_NAME }));
-});
-afterAll(async () => {
-  await demo.close();
-  await stores.close();
-});
+const engine = createEngine({ ...definitions, keyring: createKeyring([generateKey()]), audience: SERVER_NAME });
+afterAll(() => stores.close());
 
 it('declares book_meeting, report_incident, a prompt and a resource as flows, each with an oracle here', () => {
   expect(flows.map((f) => f.definition.name).sort()).toEqual(Object.keys(oracles).sort());
@@ -202,17 +203,36 @@ describe.each(flows.map((flow) => [flow.definition.name, flow] as const))('%s', 
     await stores.close();
     stores = await openDemoStores(':memory:');
     await flow.oracle.seed?.(stores);
-    const { result } = await playConversation(conversation, (retry) => sendRound(demo.client, flow, retry));
+    const { result } = await playConversation(conversation, (retry) => engineRound(engine, targetOf(flow), retry));
     expect(textOf(result)).toBe(await flow.oracle.expected(conversation.end, stores));
   });
 });
 
-// ─── to a 2025-11-25 host: the longest finished conversation of each flow, its questions as elicitation/create ───
+// ─── through the protocol server: the longest finished conversation of each flow, on each era (2025-11-25: its questions as elicitation/create) ───
 
 const longestDone = (conversations: readonly Conversation[]) =>
   conversations
     .filter((c) => c.kind === 'simple' && c.end.status === 'done')
     .reduce<Conversation | undefined>((best, c) => (best && best.rounds.length >= c.rounds.length ? best : c), undefined)!;
+
+describe('to a 2026-07-28 client', () => {
+  let demo: InMemoryDemo;
+  beforeAll(async () => {
+    demo = await connectInMemory(engine);
+  });
+  afterAll(() => demo.close());
+
+  it('plays them, every input_required round on the wire', async () => {
+    for (const flow of flows) {
+      await stores.close();
+      stores = await openDemoStores(':memory:');
+      await flow.oracle.seed?.(stores);
+      const conversation = longestDone(flow.conversations);
+      const { result } = await playConversation(conversation, (retry) => sendRound(demo.client, flow, retry));
+      expect(textOf(result), `${flow.definition.name}: ${conversation.name}`).toBe(await flow.oracle.expected(conversation.end, stores));
+    }
+  });
+});
 
 describe('to a 2025-11-25 host', () => {
   let answers: unknown[] = [];
