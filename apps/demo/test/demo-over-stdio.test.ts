@@ -1,4 +1,4 @@
-// The demo server as a real child process over stdio, one client of each protocol era. Everything
+// The demo server as a real child process over stdio, one client (and one process) of each protocol era. Everything
 // else is tested in this process (refund-order, prompt-and-resource, state-refusals); `pnpm demo`
 // runs the launcher hosts run (bin/roundtrip-demo.mjs, through tsx).
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -116,15 +116,23 @@ describe('the demo server over stdio', { concurrent: true }, () => {
     ]);
   });
 
-  it('serves a 2025-11-25 host through real elicitation/create requests: a refund, the prompt and the resource', async () => {
+  // one 2025-11-25 host for both: each elicitation/create is answered by its message
+  it("serves a 2025-11-25 host through real elicitation/create requests: a refund, the prompt and the resource; a declared flow, report_incident's round of two forms as two requests", async () => {
     const settings = settingsFor();
     const asked: string[] = [];
-    const answers = [accept({ confirm: true }), accept({ tone: 'brief', mention_amount: false }), accept({ month: '2026-05' })];
+    const byMessage: Array<[RegExp, Record<string, unknown>]> = [
+      [/^Refund \$120\.00 for order ord_52\?$/, accept({ confirm: true })],
+      [/^How should the refund email/, accept({ tone: 'brief', mention_amount: false })],
+      [/^Which month of ada's statement\?/, accept({ month: '2026-05' })],
+      [/^How severe/, accept({ level: 'high' })],
+      [/^Which services/, accept({ services: ['search'], description: 'Search answers in 9 s instead of 200 ms.' })],
+      [/^A high-severity incident/, accept({ page: false })],
+    ];
     const demo = await connectDemo(settings, {
       era: 'legacy',
       answer: (message) => {
         asked.push(message);
-        return answers[asked.length - 1] ?? { action: 'cancel' };
+        return byMessage.find(([pattern]) => pattern.test(message))?.[1] ?? { action: 'cancel' };
       },
     });
     open.push(demo);
@@ -144,24 +152,9 @@ describe('the demo server over stdio', { concurrent: true }, () => {
       expect.stringMatching(/^Which month of ada's statement\?/),
     ]);
     expect(await refundsIn(settings.db, 'ord_52')).toBe(1);
-  });
 
-  it("serves a declared flow to a 2025-11-25 host: report_incident's round of two forms as two elicitation/create requests", async () => {
-    const asked: string[] = [];
-    const byMessage: Array<[RegExp, Record<string, unknown>]> = [
-      [/^How severe/, accept({ level: 'high' })],
-      [/^Which services/, accept({ services: ['search'], description: 'Search answers in 9 s instead of 200 ms.' })],
-      [/^A high-severity incident/, accept({ page: false })],
-    ];
-    const demo = await connectDemo(settingsFor(), {
-      era: 'legacy',
-      answer: (message) => {
-        asked.push(message);
-        return byMessage.find(([pattern]) => pattern.test(message))?.[1] ?? { action: 'cancel' };
-      },
-    });
-    open.push(demo);
-    const report = (await demo.client.callTool({ name: 'report_incident', arguments: { summary: 'Search is slow' } })) as {
+    asked.length = 0;
+    const report = (await client.callTool({ name: 'report_incident', arguments: { summary: 'Search is slow' } })) as {
       content: Array<{ text: string }>;
     };
     expect(report.content[0]?.text).toBe('Recorded incident 1 (high): "Search is slow" affecting Search; nobody was paged.');
