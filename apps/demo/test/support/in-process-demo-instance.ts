@@ -9,8 +9,9 @@
 import type { EngineLogEntry } from '@roundtrip/engine';
 import { runHttpServer } from '@roundtrip/transport-http/node';
 import { ledgerInDatabase } from '../../src/db-location.ts';
-import { createDemoDefinitions, SERVER_INSTRUCTIONS, SERVER_NAME, SERVER_VERSION } from '../../src/demo-definitions.ts';
+import { SERVER_INSTRUCTIONS, SERVER_NAME, SERVER_VERSION } from '../../src/demo-definitions.ts';
 import { openDemoStores } from '../../src/demo-stores.ts';
+import { borrowDefinitions } from './reused-definitions.ts';
 
 export interface InProcessSettings {
   keyFile: string;
@@ -48,18 +49,24 @@ async function launch(settings: InProcessSettings, name: string, port: number): 
     ROUNDTRIP_PRINCIPAL: 'ada',
   };
   const stores = await openDemoStores(settings.db);
+  // as src/http-server.ts: the refund in the ledger's transaction only when the ledger is in the demo's database
+  // (createDemoDefinitions' definitions, a set built once per worker: reused-definitions.ts)
+  const { definitions, giveBack } = borrowDefinitions(stores, { ledgerInDatabase: ledgerInDatabase(settings.db, env) });
+  const closeStores = async () => {
+    await stores.close();
+    giveBack();
+  };
   try {
     const server = await runHttpServer({
       name: SERVER_NAME,
       version: SERVER_VERSION,
-      // as src/http-server.ts: the refund in the ledger's transaction only when the ledger is in the demo's database
-      ...createDemoDefinitions(stores, { ledgerInDatabase: ledgerInDatabase(settings.db, env) }),
+      ...definitions,
       instructions: SERVER_INSTRUCTIONS,
       listen: { port },
       env,
       handleSignals: false,
       log,
-      onClose: () => stores.close(),
+      onClose: closeStores,
     });
     return {
       port: Number(server.url.port),
@@ -70,7 +77,7 @@ async function launch(settings: InProcessSettings, name: string, port: number): 
       },
     };
   } catch (error) {
-    await stores.close();
+    await closeStores();
     throw new Error(`in-process instance ${name} did not start: ${(error as Error).message}\n${lines.join('\n')}`, { cause: error });
   }
 }

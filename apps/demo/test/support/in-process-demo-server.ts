@@ -3,16 +3,18 @@
 // ROUNDTRIP_LEDGER says otherwise) on in-memory stdin, stdout and stderr, with its settings given as an
 // environment instead of read from process.env, and the official client (2026-07-28, every
 // input_required round left to the test) reading and writing those streams as a host does a child's.
-// Its stderr log is the one a process writes. It starts in milliseconds where a process takes hundreds;
-// what needs a process (a crash, a signal, a race between processes) is support/demo-process.ts's.
+// Its stderr log is the one a process writes; its definitions come from a set built once per worker
+// (reused-definitions.ts). It starts in milliseconds where a process takes hundreds; what needs a
+// process (a crash, a signal, a race between processes) is support/demo-process.ts's.
 import { PassThrough } from 'node:stream';
 import { Client, type JSONRPCMessage, ReadBuffer, serializeMessage, type Transport } from '@modelcontextprotocol/client';
 import { runStdioServer } from '@roundtrip/transport-stdio';
 import { dbBusyTimeoutMs } from '../../src/db-busy-timeout.ts';
 import { ledgerInDatabase } from '../../src/db-location.ts';
-import { createDemoDefinitions, SERVER_INSTRUCTIONS, SERVER_NAME, SERVER_VERSION } from '../../src/demo-definitions.ts';
+import { SERVER_INSTRUCTIONS, SERVER_NAME, SERVER_VERSION } from '../../src/demo-definitions.ts';
 import { openDemoStores } from '../../src/demo-stores.ts';
 import type { DemoConnection, DemoSettings } from './demo-client.ts';
+import { borrowDefinitions } from './reused-definitions.ts';
 
 /** A client transport over a server's stdin and stdout streams: one JSON-RPC message a line, as over a pipe. */
 class StreamsTransport implements Transport {
@@ -64,18 +66,21 @@ export async function startInProcessDemo(settings: DemoSettings): Promise<DemoCo
     for (const check of waiters) check();
   });
   const stores = await openDemoStores(settings.db, { busyTimeoutMs: dbBusyTimeoutMs(env) });
+  // createDemoDefinitions' definitions, from a set built once per worker (reused-definitions.ts)
+  const { definitions, giveBack } = borrowDefinitions(stores, { ledgerInDatabase: ledgerInDatabase(settings.db, env) });
   let closed: () => void = () => {};
   const ended = new Promise<void>((resolve) => (closed = resolve));
   await runStdioServer({
     name: SERVER_NAME,
     version: SERVER_VERSION,
-    ...createDemoDefinitions(stores, { ledgerInDatabase: ledgerInDatabase(settings.db, env) }),
+    ...definitions,
     instructions: SERVER_INSTRUCTIONS,
     ledger: { path: settings.db },
     env,
     stdio: { stdin, stdout, stderr },
     onClose: async () => {
       await stores.close();
+      giveBack();
       closed();
     },
   });

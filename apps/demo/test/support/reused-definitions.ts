@@ -14,9 +14,10 @@ interface DefinitionsSet {
   lentTo: Stores | undefined;
 }
 
-/** Free sets by the orders store's backend, which refund_order reads once, when it is built. */
-const free = new Map<OrdersBackend, DefinitionsSet[]>();
-type OrdersBackend = Stores['orders']['backend'];
+type Options = Parameters<typeof createDemoDefinitions>[1];
+
+/** Free sets by what they were built with: the options, and the orders store's backend, which refund_order reads once. */
+const free = new Map<string, DefinitionsSet[]>();
 
 /** A stand-in for the store `key` of whichever stores `set` is lent to. */
 function standIn<K extends keyof Stores>(set: DefinitionsSet, key: K): Stores[K] {
@@ -32,22 +33,25 @@ function standIn<K extends keyof Stores>(set: DefinitionsSet, key: K): Stores[K]
 }
 
 /**
- * The demo's definitions (as createDemoDefinitions(stores) makes them) over `stores`, until `giveBack()`:
- * call it once the engine using them is closed.
+ * The demo's definitions (as createDemoDefinitions(stores, options) makes them) over `stores`, until
+ * `giveBack()`: call it once the engine (or server) using them is closed.
  */
-export function borrowDefinitions(stores: Stores): { definitions: DemoDefinitions; giveBack(): void } {
-  const backend = stores.orders.backend;
-  const sets = free.get(backend) ?? [];
-  free.set(backend, sets);
+export function borrowDefinitions(stores: Stores, options: Options = {}): { definitions: DemoDefinitions; giveBack(): void } {
+  const built = JSON.stringify([stores.orders.backend, options]);
+  const sets = free.get(built) ?? [];
+  free.set(built, sets);
   let set = sets.pop();
   if (set) set.lentTo = stores;
   else {
     const made: DefinitionsSet = { definitions: { tools: [], prompts: [], resources: [] }, lentTo: stores };
-    made.definitions = createDemoDefinitions({
-      orders: standIn(made, 'orders'),
-      meetings: standIn(made, 'meetings'),
-      incidents: standIn(made, 'incidents'),
-    });
+    made.definitions = createDemoDefinitions(
+      {
+        orders: standIn(made, 'orders'),
+        meetings: standIn(made, 'meetings'),
+        incidents: standIn(made, 'incidents'),
+      },
+      options,
+    );
     set = made;
   }
   const lent = set;
