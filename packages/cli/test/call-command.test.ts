@@ -1,14 +1,14 @@
-// `roundtrip call` in-process: the answers come from a scripted stdin, the server is a real child
-// process on every protocol era: the CLI's own `serve` of the fixture module, spawned from the module
-// given to call (the path a user takes) with serve's options passed on, twice, both bundled (call's
-// launcher is the bundled command, the module its bundled file, named from the bundle's folder); the
-// bundled command and module given after `--` (see bundled-cli.ts) on 2025-11-25 (the conversation ends in
-// a declined question: an error result, shown with the server's log; chat-command.test.ts completes
-// questions on 2025-06-18 over the same server), and a server that stops. What call checks against the server's list (a name not offered, a misspelt argument) is the same
-// on every transport: it asks the trip definitions served over HTTP in this process (http-mcp-server.ts), as
-// does the whole conversation typed in a terminal (TTY streams, keys at each prompt: what call-terminal.test.ts's
-// pane shows of the same host; there, a person's Ctrl-C and a chat).
-import { randomBytes } from 'node:crypto';
+// `roundtrip call` in-process: the answers come from a scripted stdin. The server is a real child process
+// where the path a user takes goes through one: the CLI's own `serve` of the fixture module, spawned from
+// the module given to call with serve's options passed on, twice, both bundled (call's launcher is the
+// bundled command, the module its bundled file, named from the bundle's folder; see bundled-cli.ts), a
+// server whose error result comes with a log, and servers that stop or cannot start (a few lines of
+// JavaScript run with `node -e`). The 2025 eras' conversations with the command's own `serve` over stdio
+// are host-answer-timeout.test.ts's (2025-11-25) and chat-command.test.ts's (2025-06-18). What call checks
+// against the server's list (a name not offered, a misspelt argument), a declined question and the whole
+// conversation typed in a terminal (TTY streams, keys at each prompt: what call-terminal.test.ts's pane
+// shows of the same host) are the same on every transport: they ask the trip definitions served over HTTP
+// in this process (http-mcp-server.ts).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,7 +19,6 @@ import { type HttpMcpServer, startHttpMcpServer } from './fixtures/http-mcp-serv
 import { runCommand, runInTerminal } from './fixtures/run-command.ts';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
-const key = randomBytes(32).toString('base64url');
 let bundled: BundledCli;
 let served: HttpMcpServer;
 let home: string;
@@ -35,8 +34,19 @@ afterAll(async () => {
   await served.close();
   rmSync(home, { recursive: true, force: true });
 });
-/** The bundled fixture module served by the bundled `roundtrip serve`, with a key and no ledger file. */
-const server = () => ['--', ...bundled.serve('trip-definitions', { ROUNDTRIP_KEY: key, ROUNDTRIP_LEDGER: ':memory:' })];
+/** A 2025-11-25 stdio server whose one tool logs a line on stderr, then reports an error result. */
+const failing = [
+  "const send = (m) => process.stdout.write(JSON.stringify({ jsonrpc: '2.0', ...m }) + '\\n');",
+  "require('node:readline').createInterface({ input: process.stdin }).on('line', (line) => {",
+  '  const m = JSON.parse(line);',
+  "  if (m.method === 'initialize') send({ id: m.id, result: { protocolVersion: m.params.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: 'stock', version: '1' } } });",
+  "  else if (m.method === 'tools/list') send({ id: m.id, result: { tools: [{ name: 'reserve', inputSchema: { type: 'object' } }] } });",
+  "  else if (m.method === 'tools/call') {",
+  "    console.error('reserve: the last one went at 10:02');",
+  "    send({ id: m.id, result: { content: [{ type: 'text', text: 'Out of stock: see the server log.' }], isError: true } });",
+  '  }',
+  '});',
+].join('\n');
 /** The same definitions served over HTTP in this process. */
 const inProcess = () => ['--url', served.url];
 
@@ -88,14 +98,13 @@ describe('roundtrip call', { timeout: 120_000, concurrent: true }, () => {
     expect(code).toBe(0);
   });
 
-  it('exits 1 on an error result on 2025-11-25 (its second elicitation request declined), showing what the server logged meanwhile', async () => {
-    const { code, out, err } = await run(
-      ['call', 'plan_trip', '--era', '2025-11-25', '--args', '{"traveller":"Bo"}', ...server()],
-      ['Rome', '5', '', ':decline'],
-    );
-    expect(err).toContain('Book 5 nights in Rome?');
-    expect(out).toContain("Error (the tool reported isError):\nNothing planned: the question 'book' was declined.");
-    expect(err).toContain('server log:');
+  it('exits 1 on an error result: a declined question, and a result that comes with what the server logged meanwhile', async () => {
+    const declined = await run(['call', 'plan_trip', '--args', '{"traveller":"Bo"}', ...inProcess()], [':decline']);
+    expect(declined.out).toContain("Error (the tool reported isError):\nNothing planned: the question 'where' was declined.");
+    expect(declined.code).toBe(1);
+    const { code, out, err } = await run(['call', 'reserve', '--era', '2025-11-25', '--', process.execPath, '-e', failing]);
+    expect(out).toBe('Error (the tool reported isError):\nOut of stock: see the server log.\n');
+    expect(err).toContain('server log:\n  │ reserve: the last one went at 10:02\n');
     expect(code).toBe(1);
   });
 
