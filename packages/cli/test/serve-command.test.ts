@@ -1,28 +1,22 @@
 // `roundtrip serve`: a real child process speaking stdio to the official client (the workspace bin on
-// the TypeScript module, as a user runs it), and to raw JSON-RPC lines to see every byte of stdout
-// (the bundled command on the bundled module: see bundled-cli.ts); its option errors in-process.
+// the TypeScript module, as a user runs it: the package's one start of its tsx launcher), its pipes
+// read raw to see every byte of stdout and its exit; its option errors in-process. (serverInfo naming the
+// server without --name: serve-http.test.ts.)
 import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { generateKey } from '@roundtrip/engine';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawnRawServer } from '../../transport-stdio/test/fixtures/spawn-raw-server.ts';
-import { type BundledCli, bundleCli } from './fixtures/bundled-cli.ts';
+import { afterAll, describe, expect, it } from 'vitest';
+import { type RawServer, spawnRawServer } from '../../transport-stdio/test/fixtures/spawn-raw-server.ts';
 import { runCommand } from './fixtures/run-command.ts';
-import { BIN, connectStdio, FIXTURES, type StdioConnection } from './fixtures/spawn-cli.ts';
+import { BIN, connectRaw, FIXTURES } from './fixtures/spawn-cli.ts';
 
 const MODULE = join(FIXTURES, 'serve-definitions.ts');
-let bundled: BundledCli;
-beforeAll(async () => {
-  bundled = await bundleCli();
-});
-afterAll(() => bundled.remove());
-// the cases run concurrently (each its own folders, key file and server process; the two that serve mostly wait on
-// theirs): connections and folders are closed and removed once they all have run
+// the cases run concurrently (each its own folders and key file; the one that serves mostly waits on its process):
+// a server still running is stopped, and folders are removed, once they all have run
 const temps: string[] = [];
-const open: StdioConnection[] = [];
+const servers: RawServer[] = [];
 afterAll(async () => {
-  await Promise.all(open.splice(0).map((c) => c.close()));
+  for (const { child } of servers.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   await Promise.all(temps.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
 });
 
@@ -39,18 +33,27 @@ type Final = Round & { content?: Array<{ text: string }> };
 const accept = (content: Record<string, unknown>) => ({ action: 'accept', content });
 
 describe('roundtrip serve', { concurrent: true }, () => {
-  it('serves a module to a 2026-07-28 client over stdio through a conversation of three questions, named by its serverInfo', async () => {
+  it("serves a module to a 2026-07-28 client over stdio through a conversation of three questions, writes nothing but JSON-RPC on stdout (the module's console.log goes to stderr), lets each flag win over its variable, and exits 0 when stdin closes", async () => {
     const home = await tempDir();
     const keyFile = join(home, 'pizza.key');
     expect((await run('keys', 'new', keyFile)).code).toBe(0);
-    const connection = await connectStdio({
-      command: process.execPath,
-      args: [BIN, 'serve', MODULE, '--key-file', keyFile, '--ledger', ':memory:', '--principal', 'ada'],
-      env: { HOME: home },
-    });
-    open.push(connection);
-    const { client } = connection;
-    expect(client.getServerVersion()).toMatchObject({ name: 'serve-fixture', version: '1.2.3' });
+    const server = spawnRawServer(BIN, { HOME: home, ROUNDTRIP_STATE_TTL: '30', ROUNDTRIP_PRINCIPAL: 'grace' }, [
+      'serve',
+      MODULE,
+      '--name',
+      'renamed',
+      '--key-file',
+      keyFile,
+      '--ledger',
+      ':memory:',
+      '--principal',
+      'ada',
+      '--ttl=120',
+    ]);
+    servers.push(server);
+    const unread: Error[] = [];
+    const client = await connectRaw(server, unread);
+    expect(client.getServerVersion()).toMatchObject({ name: 'renamed', version: '1.2.3' });
     expect(client.getInstructions()).toBe('Orders pizzas, one question at a time.');
     expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['order_pizza']);
     expect((await client.listPrompts()).prompts.map((p) => p.name)).toEqual(['tone']);
@@ -67,41 +70,15 @@ describe('roundtrip serve', { concurrent: true }, () => {
     expect(sure.inputRequests?.sure?.params.message).toBe('Order it?');
     const done = await call({ requestState: sure.requestState, inputResponses: { sure: accept({ ok: true }) } });
     expect(done.content?.[0]?.text).toBe('Ordered a l basil pizza for Ada.');
-    expect(connection.stderr()).toContain(
-      `[serve-fixture] info started: serve-fixture 1.2.3 serving 1 tool, 1 prompt, 1 resource over stdio (key file ${keyFile}; principal ada;`,
-    );
-  });
 
-  it("writes nothing but JSON-RPC on stdout (the module's console.log goes to stderr), lets a flag win over its variable, and exits 0 when stdin closes", async () => {
-    const home = await tempDir();
-    const keyFile = join(home, 'flags.key');
-    await run('keys', 'new', keyFile);
-    const [, bundledCli] = bundled.launcher as [string, string];
-    const server = spawnRawServer(
-      bundledCli,
-      { HOME: home, ROUNDTRIP_STATE_TTL: '30', ROUNDTRIP_KEY: generateKey(), ROUNDTRIP_PRINCIPAL: 'grace' },
-      ['serve', bundled.module('serve-definitions'), '--name', 'renamed', '--ttl=120', '--key-file', keyFile, '--ledger', ':memory:'],
-    );
-    server.send({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'server/discover',
-      params: {
-        _meta: {
-          'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-          'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '0' },
-          'io.modelcontextprotocol/clientCapabilities': {},
-        },
-      },
-    });
-    expect((await server.next((m) => m.id === 1)).result).toMatchObject({ supportedVersions: ['2026-07-28'] });
-    server.child.stdin.end();
+    await client.close();
     expect(await server.exited).toEqual({ code: 0, signal: null });
-    expect(server.stdoutLines).toHaveLength(1);
-    expect(JSON.parse(server.stdoutLines[0]!)).toMatchObject({ jsonrpc: '2.0', id: 1 });
+    expect(unread).toEqual([]);
+    expect(server.stdoutLines.length).toBeGreaterThan(0);
+    for (const line of server.stdoutLines) expect(JSON.parse(line)).toMatchObject({ jsonrpc: '2.0' });
     expect(server.stderr()).toContain('serve-definitions loaded\n');
     expect(server.stderr()).toContain(
-      `renamed 1.2.3 serving 1 tool, 1 prompt, 1 resource over stdio (key file ${keyFile}; principal grace; state lifetime 120s,`,
+      `[renamed] info started: renamed 1.2.3 serving 1 tool, 1 prompt, 1 resource over stdio (key file ${keyFile}; principal ada; state lifetime 120s,`,
     );
   });
 
