@@ -1,6 +1,6 @@
 // `roundtrip serve`: a real child process speaking stdio to the official client (the workspace bin on
-// the TypeScript module, as a user runs it: the package's one start of its tsx launcher), its pipes
-// read raw to see every byte of stdout and its exit; its option errors in-process. (serverInfo naming the
+// the TypeScript module, as a host runs the entry `roundtrip config` prints: the package's one start of
+// its tsx launcher), its pipes read raw to see every byte of stdout and its exit; its option errors in-process. (serverInfo naming the
 // server without --name: serve-http.test.ts.)
 import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -37,19 +37,29 @@ describe('roundtrip serve', { concurrent: true }, () => {
     const home = await tempDir();
     const keyFile = join(home, 'pizza.key');
     expect((await run('keys', 'new', keyFile)).code).toBe(0);
-    const server = spawnRawServer(BIN, { HOME: home, ROUNDTRIP_STATE_TTL: '30', ROUNDTRIP_PRINCIPAL: 'grace' }, [
-      'serve',
+    // the entry `roundtrip config` prints for a host (config-command.test.ts checks it word by word), run as a host runs
+    // it, with the variables its flags win over set around it
+    const config = await run(
+      'config',
+      'claude-code',
       MODULE,
-      '--name',
-      'renamed',
       '--key-file',
       keyFile,
+      '--name',
+      'renamed',
       '--ledger',
       ':memory:',
       '--principal',
       'ada',
-      '--ttl=120',
-    ]);
+      '--ttl',
+      '120',
+    );
+    const entry = (
+      JSON.parse(config.out) as { mcpServers: Record<string, { command: string; args: string[]; env: Record<string, string> }> }
+    ).mcpServers.renamed!;
+    const [bin, ...args] = entry.args;
+    expect([entry.command, bin]).toEqual([process.execPath, BIN]);
+    const server = spawnRawServer(bin!, { HOME: home, ...entry.env, ROUNDTRIP_STATE_TTL: '30', ROUNDTRIP_PRINCIPAL: 'grace' }, args);
     servers.push(server);
     const unread: Error[] = [];
     const client = await connectRaw(server, unread);
