@@ -1,14 +1,13 @@
 import { spawnSync } from 'node:child_process';
-import { renameSync, writeFileSync } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { ask, askAll, defineFlowTool, field, flowMachineConfig, form, review } from '@roundtrip/tools';
-import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { type AnyStateMachine, initialTransition } from 'xstate';
 import { z } from 'zod';
 import { toMachineCode } from '../src/machine-code.ts';
 import { quote } from '../src/machine-code-literal.ts';
+import { keptTypecheck } from './support/kept-typecheck.ts';
 
 const text = (...lines: string[]) => `${lines.join('\n')}\n`;
 const repo = fileURLToPath(new URL('../../../', import.meta.url));
@@ -272,32 +271,14 @@ describe('the generated code', () => {
     expect(door).toContain('    hasKey: () => false,\n');
     await writeFile(broken, door.replace('    hasKey: () => false,\n', ''));
 
-    const { config } = ts.readConfigFile(`${repo}tsconfig.base.json`, ts.sys.readFile);
-    const { options } = ts.parseJsonConfigFileContent(config, ts.sys, repo);
-    // no ambient types: the generated code needs xstate only (and loading @types/node doubles the time). The check is
-    // TypeScript's incremental one, its record kept in .generated/: a run whose generated files, xstate's types and
-    // options are the same as the last one's (each file known by a hash of its text) takes that run's diagnostics
-    // instead of checking again (about 0.5 s); any change is checked anew
-    const buildInfo = `${generated}typecheck.tsbuildinfo`;
-    const program = ts.createIncrementalProgram({
-      rootNames: [...files, broken],
-      options: { ...options, types: [], noEmit: true, incremental: true, tsBuildInfoFile: buildInfo },
-    });
-    const diagnostics = [
-      ...program.getOptionsDiagnostics(),
-      ...program.getGlobalDiagnostics(),
-      ...program.getSyntacticDiagnostics(),
-      ...program.getSemanticDiagnostics(),
-    ];
-    // the record written whole (another run may be reading it): to a file of this process, then renamed
-    program.emit(undefined, (file, text) => {
-      writeFileSync(`${file}.${process.pid}`, text);
-      renameSync(`${file}.${process.pid}`, file);
-    });
-    const problems = diagnostics.map((d) => ({
-      file: d.file?.fileName,
-      message: ts.flattenDiagnosticMessageText(d.messageText, '\n'),
-    }));
+    // no ambient types: the generated code needs xstate only (and loading @types/node doubles the time). The answer
+    // is kept for the next run (kept-typecheck.ts): checked again only when a file, xstate's types or the options change
+    const problems = await keptTypecheck(
+      [...files, broken],
+      `${repo}tsconfig.base.json`,
+      { types: [], noEmit: true },
+      `${generated}typecheck.json`,
+    );
     expect(problems.filter((p) => p.file !== broken)).toEqual([]);
     // and it fails for the guard whose stub is gone
     expect(problems.filter((p) => p.file === broken).map((p) => p.message)).toEqual([
