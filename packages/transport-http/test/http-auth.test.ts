@@ -11,8 +11,8 @@ import {
   ISSUER,
   type JwksServer,
   keySetOf,
-  makeSigningKey,
   type SigningKey,
+  sharedSigningKey,
   signToken,
   startJwksServer,
 } from './support/token-issuer.ts';
@@ -20,7 +20,7 @@ import {
 let key: SigningKey;
 let jwks: JwksServer;
 beforeAll(async () => {
-  key = await makeSigningKey('key-1');
+  key = await sharedSigningKey('key-1');
   jwks = await startJwksServer(keySetOf(key));
 });
 afterAll(() => jwks.close());

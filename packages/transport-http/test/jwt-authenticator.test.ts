@@ -12,11 +12,13 @@ import {
   NOW,
   nowSeconds,
   type SigningKey,
+  sharedSigningKey,
   signToken,
   startJwksServer,
 } from './support/token-issuer.ts';
 
-// key pairs are made once (RSA generation is the slow part); each test serves its own JWKS
+// key pairs are made once (RSA generation is the slow part: only the keys whose algorithm a case names are RSA, and
+// key-1 is the worker's shared one); each test serves its own JWKS
 let key1: SigningKey;
 let key2: SigningKey;
 let ecKey: SigningKey;
@@ -24,10 +26,11 @@ let stranger: SigningKey;
 let forger: SigningKey;
 beforeAll(async () => {
   [key1, key2, ecKey, stranger, forger] = await Promise.all([
-    makeSigningKey('key-1'),
-    makeSigningKey('key-2'),
+    sharedSigningKey('key-1'),
+    makeSigningKey('key-2', 'ES256'),
     makeSigningKey('ec-1', 'ES256'),
-    makeSigningKey('made-up'),
+    makeSigningKey('made-up', 'ES256'),
+    // key-1's kid on another RSA key: its signature must fail
     makeSigningKey('key-1'),
   ]);
 });

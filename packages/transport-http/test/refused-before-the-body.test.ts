@@ -6,11 +6,11 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { greetTool } from '../../mcp/test/fixtures/greeting-definitions.ts';
 import { closeAll, startServer } from './support/http-host.ts';
 import { heldRequest, modernListTools, rawRequest } from './support/raw-request.ts';
-import { AUDIENCE, ISSUER, type JwksServer, keySetOf, makeSigningKey, startJwksServer } from './support/token-issuer.ts';
+import { AUDIENCE, ISSUER, type JwksServer, keySetOf, sharedSigningKey, startJwksServer } from './support/token-issuer.ts';
 
 let jwks: JwksServer;
 beforeAll(async () => {
-  jwks = await startJwksServer(keySetOf(await makeSigningKey('key-1')));
+  jwks = await startJwksServer(keySetOf(await sharedSigningKey('key-1')));
 });
 afterAll(() => jwks.close());
 afterEach(closeAll);

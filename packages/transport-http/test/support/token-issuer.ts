@@ -23,6 +23,21 @@ export async function makeSigningKey(kid: string, alg: 'RS256' | 'ES256' = 'RS25
   return { kid, alg, privateKey, publicJwk };
 }
 
+// RSA key generation is the costly part (50 to 130 ms of CPU a key): a test that needs a key, not a key of its own,
+// takes the one every file of this worker shares (the suite runs files with isolate: false)
+const shared = new Map<string, Promise<SigningKey>>();
+
+/** The key pair `kid` (RS256) shared by the files of this test worker: made by the first that asks. */
+export function sharedSigningKey(kid: string): Promise<SigningKey> {
+  let key = shared.get(kid);
+  if (key === undefined) {
+    key = makeSigningKey(kid);
+    shared.set(kid, key);
+    key.catch(() => shared.delete(kid));
+  }
+  return key;
+}
+
 export function keySetOf(...keys: SigningKey[]): JSONWebKeySet {
   return { keys: keys.map((key) => key.publicJwk) };
 }
