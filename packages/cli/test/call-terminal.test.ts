@@ -1,13 +1,14 @@
 // `roundtrip call` and `roundtrip chat` in a real pseudo-terminal (tmux): a person types the answers,
 // presses Enter for defaults, Ctrl-C to cancel (a key in the terminal's raw mode: no signal reaches the
 // command; at a field in chat, which goes back to its menu, and while a call's server works, which ends
-// the call with 130: interrupt-at-question.test.ts has both at a field in-process) and Ctrl-D to quit. The command is the bundled one (see bundled-cli.ts), started in a fraction
-// of the time the workspace bin takes; call-command.test.ts runs `call <module>` (in-process, its server
-// the bundled command) and a whole call typed in-process on TTY streams; serve-command.test.ts the real
-// bin. `call` and `chat` on 2026-07-28 ask the trip definitions served over HTTP in this process (--url,
-// http-mcp-server.ts): what the terminal shows does not depend on the transport, and no second process
-// starts (chat-command.test.ts and call-command.test.ts hold the 2025 eras' conversations with the
-// command's own `serve` over stdio); the cancelled call starts a server over stdio that never answers.
+// the call with 130: interrupt-at-question.test.ts has both at a field in-process) and Ctrl-D to quit.
+// The command is the bundled one (see bundled-cli.ts), started in a fraction of the time the workspace
+// bin takes; call-command.test.ts runs `call <module>` (in-process, its server the bundled command) and a
+// whole call typed in-process on TTY streams; serve-command.test.ts the real bin. `chat` on 2026-07-28
+// asks the trip definitions served over HTTP in this process (--url, http-mcp-server.ts): what the
+// terminal shows does not depend on the transport, and no second process starts (the 2025 eras'
+// conversations with the command's own `serve` over stdio are chat-command.test.ts's and
+// host-answer-timeout.test.ts's); the cancelled call starts a server over stdio that never answers.
 import { existsSync, mkdtempSync, readFileSync, rmSync, watch } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';

@@ -2,8 +2,8 @@
 // cancels the question and interrupts the command as Ctrl-C does everywhere else: `call` prints no
 // result and exits 130; `chat` goes back to its menu. On 2025-11-25 the question is a request the server
 // holds open: that server is a real process over stdio, a few lines of JSON-RPC run with `node -e` that
-// ask where to go and never answer the call (call-command.test.ts and call-terminal.test.ts hold
-// 2025-11-25 conversations with the command's own `serve`). On 2026-07-28 the question is a result and
+// ask where to go and never answer the call (host-answer-timeout.test.ts holds 2025-11-25
+// conversations with the command's own `serve`). On 2026-07-28 the question is a result and
 // nothing is in flight when Ctrl-C comes: the trips definitions are served over HTTP in this process
 // (http-mcp-server.ts), without a process start.
 import { fileURLToPath } from 'node:url';
