@@ -20,7 +20,7 @@ import { createServerFactory } from '@roundtrip/mcp';
 import { flowMachineConfig } from '@roundtrip/tools';
 import { type Conversation, type ConversationEnd, conversationsOf, maxRounds, playConversation } from '@roundtrip/tools/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDemoDefinitions, SERVER_NAME } from '../src/demo-definitions.ts';
+import { SERVER_NAME } from '../src/demo-definitions.ts';
 import { type DemoStores, openDemoStores } from '../src/demo-stores.ts';
 import { agendaInstructions } from '../src/meeting-agenda-prompt.ts';
 import { ROOMS, type RoomId } from '../src/meetings-store.ts';
@@ -28,6 +28,7 @@ import { formatRoomWeek, weekOf } from '../src/room-bookings-resource.ts';
 import { callRound, promptRound, readRound } from './support/demo-client.ts';
 import { engineRound, type RoundTarget } from './support/engine-rounds.ts';
 import { connectInMemory, type InMemoryDemo } from './support/in-memory-demo.ts';
+import { borrowDefinitions } from './support/reused-definitions.ts';
 
 type Stores = Omit<DemoStores, 'close'>;
 type Definition = ToolDefinition | PromptDefinition | ResourceDefinition;
@@ -112,18 +113,17 @@ const oracles: Record<string, Oracle> = {
   },
 };
 
-// ─── the definitions, over stores swapped before each conversation (a booking must not refuse the next one's slot) ───
+// ─── the definitions (a set built once per worker: reused-definitions.ts), over stores swapped before each conversation (a booking must not refuse the next one's slot) ───
 
 let stores: DemoStores = await openDemoStores(':memory:');
-const current = <K extends keyof Stores>(key: K): Stores[K] =>
-  new Proxy({} as Stores[K], {
-    get: (_, name) => {
-      const store = stores[key] as unknown as Record<PropertyKey, unknown>;
-      const member = store[name];
-      return typeof member === 'function' ? member.bind(store) : member;
-    },
-  });
-const definitions = createDemoDefinitions({ orders: current('orders'), meetings: current('meetings'), incidents: current('incidents') });
+const borrowed = borrowDefinitions(stores);
+const { definitions } = borrowed;
+/** Fresh stores for the next conversation, the definitions' calls going to them. */
+async function freshStores(): Promise<void> {
+  await stores.close();
+  stores = await openDemoStores(':memory:');
+  borrowed.switchTo(stores);
+}
 
 const isFlow = (definition: Definition) => {
   try {
@@ -185,7 +185,10 @@ function textOf(result: unknown): string {
 // ─── against the engine, in this process ───
 
 const engine = createEngine({ ...definitions, keyring: createKeyring([generateKey()]), audience: SERVER_NAME });
-afterAll(() => stores.close());
+afterAll(async () => {
+  await stores.close();
+  borrowed.giveBack();
+});
 
 it('declares book_meeting, report_incident, a prompt and a resource as flows, each with an oracle here', () => {
   expect(flows.map((f) => f.definition.name).sort()).toEqual(Object.keys(oracles).sort());
@@ -200,8 +203,7 @@ describe.each(flows.map((flow) => [flow.definition.name, flow] as const))('%s', 
   });
 
   it.each(flow.conversations.map((c) => [`${c.kind}: ${c.name}`, c] as const))('%s', async (_, conversation) => {
-    await stores.close();
-    stores = await openDemoStores(':memory:');
+    await freshStores();
     await flow.oracle.seed?.(stores);
     const { result } = await playConversation(conversation, (retry) => engineRound(engine, targetOf(flow), retry));
     expect(textOf(result)).toBe(await flow.oracle.expected(conversation.end, stores));
@@ -224,8 +226,7 @@ describe('to a 2026-07-28 client', () => {
 
   it('plays them, every input_required round on the wire', async () => {
     for (const flow of flows) {
-      await stores.close();
-      stores = await openDemoStores(':memory:');
+      await freshStores();
       await flow.oracle.seed?.(stores);
       const conversation = longestDone(flow.conversations);
       const { result } = await playConversation(conversation, (retry) => sendRound(demo.client, flow, retry));
@@ -258,8 +259,7 @@ describe('to a 2025-11-25 host', () => {
   it('plays them answering real elicitation/create requests in order', async () => {
     expect(host.getNegotiatedProtocolVersion()).toBe('2025-11-25');
     for (const flow of flows) {
-      await stores.close();
-      stores = await openDemoStores(':memory:');
+      await freshStores();
       await flow.oracle.seed?.(stores);
       const conversation = longestDone(flow.conversations);
       answers = conversation.rounds.flatMap((round) => round.asked.map((key) => round.responses[key]));

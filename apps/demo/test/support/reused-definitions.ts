@@ -32,12 +32,17 @@ function standIn<K extends keyof Stores>(set: DefinitionsSet, key: K): Stores[K]
   });
 }
 
-/**
- * The demo's definitions (as createDemoDefinitions(stores, options) makes them) over `stores`, until
- * `giveBack()`: call it once the engine (or server) using them is closed.
- */
-export function borrowDefinitions(stores: Stores, options: Options = {}): { definitions: DemoDefinitions; giveBack(): void } {
-  const built = JSON.stringify([stores.orders.backend, options]);
+export interface BorrowedDefinitions {
+  definitions: DemoDefinitions;
+  /** From now on the definitions use `stores` (of the same backend) instead; for a test that swaps fresh stores in. */
+  switchTo(stores: Stores): void;
+  /** Call once the engine (or server) using the definitions is closed: they may then be lent again. */
+  giveBack(): void;
+}
+
+/** The demo's definitions (as createDemoDefinitions(stores, options) makes them) over `stores`, until `giveBack()`. */
+export function borrowDefinitions(stores: Stores, options: Options = {}): BorrowedDefinitions {
+  const built = JSON.stringify([stores.orders.backend, { ledgerInDatabase: true, ...options }]);
   const sets = free.get(built) ?? [];
   free.set(built, sets);
   let set = sets.pop();
@@ -57,8 +62,14 @@ export function borrowDefinitions(stores: Stores, options: Options = {}): { defi
   const lent = set;
   return {
     definitions: lent.definitions,
+    switchTo: (next) => {
+      if (!lent.lentTo) throw new Error("the demo's definitions were given back: borrow them again");
+      if (next.orders.backend !== stores.orders.backend)
+        throw new Error(`the demo's definitions were built over ${stores.orders.backend} stores, not ${next.orders.backend}`);
+      lent.lentTo = next;
+    },
     giveBack: () => {
-      if (lent.lentTo !== stores) return;
+      if (!lent.lentTo) return;
       lent.lentTo = undefined;
       sets.push(lent);
     },
