@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { ask, askAll, defineFlowTool, field, flowMachineConfig, form, review } from '@roundtrip/tools';
 import { describe, expect, it } from 'vitest';
@@ -10,8 +11,23 @@ import { quote } from '../src/machine-code-literal.ts';
 import { keptTypecheck } from './support/kept-typecheck.ts';
 
 const text = (...lines: string[]) => `${lines.join('\n')}\n`;
+
 const repo = fileURLToPath(new URL('../../../', import.meta.url));
 const generated = fileURLToPath(new URL('./.generated/', import.meta.url));
+
+/**
+ * Biome's native binary for this platform, run directly: its launcher (node_modules/.bin/biome) is a node script that
+ * starts it (and `ldd`, to tell musl from glibc), about 70 ms of CPU first. The launcher where no such binary is found.
+ */
+function biome(): string {
+  try {
+    const biomePackage = createRequire(`${repo}package.json`).resolve('@biomejs/biome/package.json');
+    const binary = `@biomejs/cli-${process.platform}-${process.arch}/biome${process.platform === 'win32' ? '.exe' : ''}`;
+    return createRequire(biomePackage).resolve(binary);
+  } catch {
+    return `${repo}node_modules/.bin/biome`;
+  }
+}
 
 const doorConfig = {
   id: 'door',
@@ -247,7 +263,7 @@ describe('the generated code', () => {
       },
     };
     const code = [...cases, { name: 'shapes', config: shapes }].map(({ name, config }) => toMachineCode(config, { name })).join('\n');
-    const formatted = spawnSync(`${repo}node_modules/.bin/biome`, ['format', '--stdin-file-path=generated.machine.ts'], {
+    const formatted = spawnSync(biome(), ['format', '--stdin-file-path=generated.machine.ts'], {
       cwd: repo,
       input: code,
       encoding: 'utf8',
