@@ -4,7 +4,7 @@
 // waits for the test's word over IPC, never for a timer. With nothing in flight, the same shutdown
 // (runHttpServer's close(), which SIGTERM calls) is checked on a server in this process.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -19,8 +19,10 @@ afterAll(() => bundles.remove());
 // the process): clients and a process a failed case left are closed once they all have run
 afterAll(closeAll);
 const children: ChildProcess[] = [];
+const homes: string[] = [];
 afterAll(() => {
   for (const child of children.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  for (const home of homes.splice(0)) rmSync(home, { recursive: true, force: true });
 });
 
 interface HeldServer {
@@ -36,10 +38,12 @@ interface HeldServer {
 
 async function startHeldServer(env: Record<string, string> = {}): Promise<HeldServer> {
   const script = await bundles.of(fileURLToPath(new URL('./fixtures/held-round-server.ts', import.meta.url)));
+  const home = mkdtempSync(join(tmpdir(), 'rt-held-'));
+  homes.push(home);
   const child = spawn(process.execPath, [script], {
     env: {
       PATH: process.env.PATH ?? '',
-      HOME: mkdtempSync(join(tmpdir(), 'rt-held-')),
+      HOME: home,
       ROUNDTRIP_KEY: generateKey(),
       ROUNDTRIP_PRINCIPAL: 'ada',
       ROUNDTRIP_LEDGER: ':memory:',
