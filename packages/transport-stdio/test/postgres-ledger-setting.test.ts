@@ -2,6 +2,7 @@
 // the URL is kept as it is (not made a path), logged without its password, and a server that cannot
 // reach the database does not start (a server in this process). With ROUNDTRIP_TEST_PG (see the engine's
 // postgres-test-database.ts) a real server process opens it, migrates its tables and closes it on exit.
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { generateKey } from '@roundtrip/engine';
 import { RoundtripConfigError, resolveServerSettings } from '@roundtrip/mcp/node';
@@ -25,7 +26,10 @@ const start = (ledger: string) => {
   return server;
 };
 afterEach(() => {
-  for (const server of running.splice(0)) if (server.child.exitCode === null) server.child.kill('SIGKILL');
+  for (const server of running.splice(0)) {
+    if (server.child.exitCode === null) server.child.kill('SIGKILL');
+    rmSync(server.home, { recursive: true, force: true });
+  }
 });
 
 describe('ROUNDTRIP_LEDGER as a PostgreSQL URL', () => {
