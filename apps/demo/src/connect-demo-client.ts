@@ -3,6 +3,7 @@
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/client';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { createServerLogReader } from './server-log-reader.ts';
 
 /** The launcher hosts run: plain JavaScript that loads the TypeScript server through tsx, from any folder. */
 export const SERVER_LAUNCHER = fileURLToPath(new URL('../bin/roundtrip-demo.mjs', import.meta.url));
@@ -69,32 +70,8 @@ export async function connectDemoClient({ era, env, prepare, launcher = SERVER_L
     },
     stderr: 'pipe',
   });
-  let log = '';
-  const waiters = new Set<() => void>();
-  transport.stderr?.on('data', (chunk: Buffer | string) => {
-    log += chunk.toString();
-    for (const check of waiters) check();
-  });
-  const waitForLog = (pattern: RegExp, { from = 0, timeoutMs = 2000 }: { from?: number; timeoutMs?: number } = {}) =>
-    new Promise<string>((resolve, reject) => {
-      const check = () => {
-        const complete = log.slice(from, log.lastIndexOf('\n') + 1);
-        const line = complete.split('\n').find((l) => pattern.test(l));
-        if (line === undefined) return;
-        finish();
-        resolve(line);
-      };
-      const timer = setTimeout(() => {
-        finish();
-        reject(new Error(`the server wrote no line matching ${pattern} to stderr within ${timeoutMs} ms`));
-      }, timeoutMs);
-      const finish = () => {
-        clearTimeout(timer);
-        waiters.delete(check);
-      };
-      waiters.add(check);
-      check();
-    });
+  const reader = createServerLogReader();
+  transport.stderr?.on('data', reader.append);
   await client.connect(transport);
-  return { client, serverLog: () => log, waitForLog, close: () => client.close() };
+  return { client, serverLog: reader.log, waitForLog: reader.waitForLog, close: () => client.close() };
 }

@@ -13,6 +13,7 @@ import { dbBusyTimeoutMs } from '../../src/db-busy-timeout.ts';
 import { ledgerInDatabase } from '../../src/db-location.ts';
 import { SERVER_INSTRUCTIONS, SERVER_NAME, SERVER_VERSION } from '../../src/demo-definitions.ts';
 import { openDemoStores } from '../../src/demo-stores.ts';
+import { createServerLogReader } from '../../src/server-log-reader.ts';
 import type { DemoConnection, DemoSettings } from './demo-client.ts';
 import { borrowDefinitions } from './reused-definitions.ts';
 
@@ -59,12 +60,8 @@ export async function startInProcessDemo(settings: DemoSettings): Promise<DemoCo
     ...(settings.dbBusyTimeoutMs !== undefined && { ROUNDTRIP_DB_BUSY_TIMEOUT_MS: String(settings.dbBusyTimeoutMs) }),
   };
   const [stdin, stdout, stderr] = [new PassThrough(), new PassThrough(), new PassThrough()];
-  let log = '';
-  const waiters = new Set<() => void>();
-  stderr.setEncoding('utf8').on('data', (chunk: string) => {
-    log += chunk;
-    for (const check of waiters) check();
-  });
+  const reader = createServerLogReader();
+  stderr.setEncoding('utf8').on('data', reader.append);
   const stores = await openDemoStores(settings.db, { busyTimeoutMs: dbBusyTimeoutMs(env) });
   // createDemoDefinitions' definitions, from a set built once per worker (reused-definitions.ts)
   const { definitions, giveBack } = borrowDefinitions(stores, { ledgerInDatabase: ledgerInDatabase(settings.db, env) });
@@ -93,30 +90,10 @@ export async function startInProcessDemo(settings: DemoSettings): Promise<DemoCo
     },
   );
   await client.connect(new StreamsTransport(stdin, stdout));
-  const waitForLog = (pattern: RegExp, { from = 0, timeoutMs = 2000 }: { from?: number; timeoutMs?: number } = {}) =>
-    new Promise<string>((resolve, reject) => {
-      const check = () => {
-        const complete = log.slice(from, log.lastIndexOf('\n') + 1);
-        const line = complete.split('\n').find((l) => pattern.test(l));
-        if (line === undefined) return;
-        finish();
-        resolve(line);
-      };
-      const timer = setTimeout(() => {
-        finish();
-        reject(new Error(`the server wrote no line matching ${pattern} to stderr within ${timeoutMs} ms`));
-      }, timeoutMs);
-      const finish = () => {
-        clearTimeout(timer);
-        waiters.delete(check);
-      };
-      waiters.add(check);
-      check();
-    });
   return {
     client,
-    stderr: () => log,
-    waitForLog,
+    stderr: reader.log,
+    waitForLog: reader.waitForLog,
     close: async () => {
       await client.close();
       await ended;
