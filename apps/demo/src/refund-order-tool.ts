@@ -10,6 +10,8 @@ import type { Order, OrdersStore } from './orders-store.ts';
 import { refundOrderMigrations } from './refund-order-versions.ts';
 import { type RefundStatus, refundOutputSchema } from './refund-output.ts';
 
+/** What a result says of an order: the whole one from the store, or what the flow loaded of it. */
+type OrderAsRead = Pick<Order, 'amountCents' | 'refundedAt'>;
 const isRefunded = (order: Order) => order.status === 'refunded' || order.refundedAt !== null;
 /** The statuses whose result is an error result. */
 const ERROR_STATUSES: ReadonlySet<RefundStatus> = new Set(['not_found', 'interrupted', 'locked']);
@@ -23,7 +25,7 @@ export function createRefundOrderTool(
 ): ToolDefinition {
   const lockHolder = LOCK_HOLDER[store.backend ?? 'sqlite'];
   /** The message of each status (only the one asked for is written: every result of every round comes through here). */
-  const messages: Record<RefundStatus, (id: string, order: Order | null | undefined, amount: string | null) => string> = {
+  const messages: Record<RefundStatus, (id: string, order: OrderAsRead | null | undefined, amount: string | null) => string> = {
     not_found: (id) => `No order with id '${id}'. Check the order id (it looks like 'ord_51') and try again.`,
     already_refunded: (id, order) =>
       `Order ${id} was already refunded${order?.refundedAt ? ` on ${order.refundedAt.slice(0, 10)}` : ''}; nothing more was done.`,
@@ -37,7 +39,7 @@ export function createRefundOrderTool(
       `Order ${id} was not refunded: the orders database is locked by another connection (${lockHolder}). Call refund_order again in a moment.`,
   };
   /** The result for `status` about `order` as last read; `cents`: the amount a refund took. */
-  const result = (status: RefundStatus, orderId: string, order: Order | null | undefined, cents?: number) => {
+  const result = (status: RefundStatus, orderId: string, order: OrderAsRead | null | undefined, cents?: number) => {
     const id = safeText(orderId); // the id as the client sent it may hold anything
     const amountCents = cents ?? order?.amountCents ?? null;
     const amount = amountCents === null ? null : formatCents(amountCents);
@@ -46,7 +48,7 @@ export function createRefundOrderTool(
     return { text: message, structured, isError: ERROR_STATUSES.has(status) };
   };
   // "kept" from an older state of a conversation whose refund went through since: say what is true now
-  const kept = async (id: string, order: Order | null | undefined) => {
+  const kept = async (id: string, order: OrderAsRead | null | undefined) => {
     const now = await store.findOrder(id);
     return now && isRefunded(now) ? result('already_refunded', id, now) : result('kept', id, order);
   };
@@ -72,7 +74,16 @@ export function createRefundOrderTool(
         const changed = // loaded again (`previous`: what it returned before, untyped) and the amount changed
           typeof previous === 'object' && previous !== null && 'amountCents' in previous && previous.amountCents !== order.amountCents;
         const note = changed ? `The amount of order ${id} changed to ${amount} since you were asked. ` : '';
-        return { ...order, amount, refunded: isRefunded(order), question: `${note}Refund ${amount} for order ${id}?` };
+        // what later steps read, no more: the loaded order is sealed into every requestState that asks
+        const { amountCents, refundedAt } = order;
+        return {
+          id: order.id,
+          amountCents,
+          refundedAt,
+          amount,
+          refunded: isRefunded(order),
+          question: `${note}Refund ${amount} for order ${id}?`,
+        };
       },
     },
     steps: (flow) =>

@@ -1,6 +1,6 @@
 // How states sealed by earlier versions of `refund_order` continue in the current one. Versions 2 to 4
 // were the hand-written machine (examples/refund-order-machine-example.ts); version 5 is the declared flow.
-import { type JsonObject, type MachineMigrations, type MigrationSnapshot, safeText } from '@roundtrip/engine';
+import { type MachineMigrations, type MigrationSnapshot, safeText } from '@roundtrip/engine';
 
 /**
  * A state the hand-written machine (version 4) sealed, as the flow's: it asked only in `confirming`, with
@@ -9,9 +9,15 @@ import { type JsonObject, type MachineMigrations, type MigrationSnapshot, safeTe
 function fromMachineV4({ value, context }: MigrationSnapshot): MigrationSnapshot {
   // version 4 sealed only while asking; any other state would be a forged or broken one: refuse it by name
   if (value !== 'confirming') throw new Error(`version 4 sealed states only in 'confirming', not in ${JSON.stringify(value)}`);
-  const { orderId, order, amount, note } = context as { orderId: string; order: JsonObject; amount: string; note: string };
+  const { orderId, order, amount, note } = context as {
+    orderId: string;
+    order: { id: string; amountCents: number };
+    amount: string;
+    note: string;
+  };
   // what the flow's `order` step loads (refund-order-tool.ts): an order it asked about was not refunded
-  const loaded = { order: { ...order, amount, refunded: false, question: `${note}Refund ${amount} for order ${safeText(orderId)}?` } };
+  const question = `${note}Refund ${amount} for order ${safeText(orderId)}?`;
+  const loaded = { order: { id: order.id, amountCents: order.amountCents, refundedAt: null, amount, refunded: false, question } };
   const context5 = { input: { order_id: orderId }, answers: {}, trail: ['order', 'confirm'], problems: {}, reviewing: false, loaded };
   return { value: 'confirm', context: context5 };
 }
