@@ -26,8 +26,9 @@ export default defineConfig({
     // suite with the optimiser off: 26.6 s CPU against 28.0 and 28.9. Spawned processes are not affected. Measured on
     // Node 20 (V8 11.3); a node whose V8 has no such flag runs the workers as it would anyway.
     execArgv: accepted(LATER_OPTIMISATION) ? [LATER_OPTIMISATION] : [],
-    // the folder the workers' shared bundles go to (packages/mcp/test/fixtures/worker-bundles.ts), removed after the run
-    globalSetup: ['packages/mcp/test/fixtures/bundle-folder-setup.ts'],
+    // one temporary folder for the run, the workers' TMPDIR (suite-temp-folder-setup.ts), then the folder the workers'
+    // shared bundles go to (packages/mcp/test/fixtures/worker-bundles.ts), inside it; both removed after the run
+    globalSetup: ['packages/mcp/test/fixtures/suite-temp-folder-setup.ts', 'packages/mcp/test/fixtures/bundle-folder-setup.ts'],
     // transformed modules kept on disk (node_modules/.experimental-vitest-cache, keyed by content): a second run skips
     // most of the transform (engine and tools tests: 3.8 s of transform down to 0.9 s)
     experimental: { fsModuleCache: true },
