@@ -2,6 +2,7 @@ import { type AuthInfo, createMcpHandler, type McpRequestContext } from '@modelc
 import type { EngineLogEntry } from '@roundtrip/engine';
 import { createServerFactory } from '@roundtrip/mcp';
 import { bearerChallengeResponse } from './bearer-challenge.ts';
+import { isPreflight, preflightResponse, withCrossOriginHeaders } from './cross-origin.ts';
 import { createHostOriginCheck } from './host-origin-check.ts';
 import { HttpConfigError } from './http-config-error.ts';
 import type { HttpHandlerOptions } from './http-handler-options.ts';
@@ -28,8 +29,8 @@ type Admission = { refusal: Response } | { refusal?: undefined; authInfo: AuthIn
 /**
  * The handler in steps, for a runtime that reads the body itself (Node's adapter), so that nothing of a
  * body is read before the request is known to be wanted: `screen` (Host, Origin, shutting down, a
- * declared body size) and `admit` (the metadata document, the path, the bearer token) look at the
- * method, path and headers alone (a web `Request`, or a {@link RequestHead} read off the runtime's own
+ * declared body size) and `admit` (the metadata document, the path, a CORS preflight, the bearer token)
+ * look at the method, path and headers alone (a web `Request`, or a {@link RequestHead} read off the runtime's own
  * request, and `request()` to build the web `Request` an authenticator is handed, only when there is
  * one); `answer` serves the request, body and all, with what `admit` let in. `fetch` is all three.
  */
@@ -38,7 +39,7 @@ export interface HttpPipeline {
   admit(head: RequestHead, request: () => Request): Promise<Admission>;
   answer(request: Request, authInfo: AuthInfo | undefined): Promise<Response>;
   /** The 413 of a body sent without a length that grew over the limit while it was read, logged. */
-  bodyTooLarge(method: string): Response;
+  bodyTooLarge(request: RequestHead): Response;
   fetch(request: Request): Promise<Response>;
   /** Refuses requests from now on (503), without touching those in flight. */
   stopAccepting(): void;
@@ -101,20 +102,27 @@ export function createHttpPipeline(options: HttpHandlerOptions): HttpPipeline {
     ...(options.keepAliveMs !== undefined && { keepAliveMs: options.keepAliveMs }),
   });
   let accepting = true;
-  const stamp = (response: Response) => withInstanceHeader(response, options.instance);
-  const refuse = (entry: Omit<EngineLogEntry, 'level'>, response: Response) => {
+  // every response but the Host and Origin check's refusal: the request is from a client or page it let in,
+  // so a page is told it may read the answer
+  const stamp = (response: Response, request: RequestHead) =>
+    withCrossOriginHeaders(withInstanceHeader(response, options.instance), request);
+  const refuse = (request: RequestHead, entry: Omit<EngineLogEntry, 'level'>, response: Response) => {
     log({ level: 'warn', ...entry });
-    return stamp(response);
+    return stamp(response, request);
   };
 
   const screen = (request: RequestHead): Response | undefined => {
     const verdict = checkHostAndOrigin(request);
-    if (!verdict.ok) return refuse({ event: 'request_refused', message: verdict.reason }, verdict.response);
-    if (!accepting) return stamp(shuttingDownResponse());
+    if (!verdict.ok) {
+      log({ level: 'warn', event: 'request_refused', message: verdict.reason });
+      return withInstanceHeader(verdict.response, options.instance);
+    }
+    if (!accepting) return stamp(shuttingDownResponse(), request);
     const declared = request.headers.get('content-length');
     const size = declared === null ? undefined : Number(declared);
     if (size !== undefined && size > limit) {
       return refuse(
+        request,
         {
           event: 'request_too_large',
           message: `a ${request.method} body of ${size} bytes refused unread: over the limit of ${limit} bytes`,
@@ -125,11 +133,12 @@ export function createHttpPipeline(options: HttpHandlerOptions): HttpPipeline {
     return undefined;
   };
 
-  const bodyTooLarge = (method: string) =>
+  const bodyTooLarge = (request: RequestHead) =>
     refuse(
+      request,
       {
         event: 'request_too_large',
-        message: `a ${method} body sent without a length grew over the limit of ${limit} bytes: refused, the rest unread`,
+        message: `a ${request.method} body sent without a length grew over the limit of ${limit} bytes: refused, the rest unread`,
       },
       requestTooLargeResponse(limit, undefined),
     );
@@ -137,9 +146,9 @@ export function createHttpPipeline(options: HttpHandlerOptions): HttpPipeline {
   /** The answer to a request that failed in our code: 503 once closed, else 500 and the log. */
   const failed = (request: RequestHead, error: unknown): Response => {
     // the SDK handler answers its own failures; this is one after close() or a bug of ours
-    if (!accepting) return stamp(shuttingDownResponse());
+    if (!accepting) return stamp(shuttingDownResponse(), request);
     log({ level: 'error', event: 'http_error', message: `${request.method} ${new URL(request.url).pathname} failed`, error });
-    return stamp(jsonRpcErrorResponse(500, -32603, 'Internal server error'));
+    return stamp(jsonRpcErrorResponse(500, -32603, 'Internal server error'), request);
   };
 
   const admitted = async (head: RequestHead, request: () => Request): Promise<Admission> => {
@@ -151,14 +160,16 @@ export function createHttpPipeline(options: HttpHandlerOptions): HttpPipeline {
         scopesSupported: authentication.authenticator.requiredScopes,
         resourceName: authentication.resourceName ?? options.name,
       });
-      if (metadata) return { refusal: stamp(metadata) };
+      if (metadata) return { refusal: stamp(metadata, head) };
     }
-    if (path !== mcpPath && path !== `${mcpPath}/`) return { refusal: stamp(notFoundResponse(path, mcpPath)) };
+    if (path !== mcpPath && path !== `${mcpPath}/`) return { refusal: stamp(notFoundResponse(path, mcpPath), head) };
+    // before the token: a browser sends none with a preflight
+    if (isPreflight(head)) return { refusal: stamp(preflightResponse(head), head) };
     if (!authentication || !resourceMetadataUrl) return { authInfo: undefined };
     const result = await authentication.authenticator.authenticate(request());
     if (!result.ok) {
       return {
-        refusal: refuse({ event: 'auth_refused', message: result.reason }, bearerChallengeResponse(result, { resourceMetadataUrl })),
+        refusal: refuse(head, { event: 'auth_refused', message: result.reason }, bearerChallengeResponse(result, { resourceMetadataUrl })),
       };
     }
     principals.set(result.authInfo, result.principal);
@@ -177,7 +188,7 @@ export function createHttpPipeline(options: HttpHandlerOptions): HttpPipeline {
     try {
       const response = await mcp.fetch(request, authInfo === undefined ? undefined : { authInfo });
       // only a body sent without a length gets here over the limit (on Node, the listener counts it first)
-      return response.status === 413 ? bodyTooLarge(request.method) : stamp(response);
+      return response.status === 413 ? bodyTooLarge(request) : stamp(response, request);
     } catch (error) {
       return failed(request, error);
     }

@@ -151,7 +151,7 @@ export async function listenNodeHttp(
     if (admission.refusal !== undefined) return writeResponse(request, response, admission.refusal);
     const body = await readLimitedBody(request, maxRequestBytes);
     if (!body.ok) {
-      if (body.reason === 'too_large') await writeResponse(request, response, screened.bodyTooLarge(head.method));
+      if (body.reason === 'too_large') await writeResponse(request, response, screened.bodyTooLarge(head));
       return;
     }
     await serveNode!(replayed(request, body.chunks, admission.authInfo), response);
