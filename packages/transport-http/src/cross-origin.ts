@@ -3,12 +3,13 @@
 // page of an allowed origin is answered with its own origin named, a preflight is answered before anything
 // else (it carries no token, and no body), and a page of any other origin never gets here: it is refused
 // 403 without these headers, so its browser lets it read nothing.
+import { INSTANCE_HEADER, withHeaders } from './http-responses.ts';
 import type { RequestHead } from './request-head.ts';
 
 /** The methods of the MCP endpoint a page may use. */
 const ALLOWED_METHODS = 'GET, POST, DELETE';
 /** Response headers a page may read besides the safelisted ones: the bearer challenge, the answering instance. */
-const EXPOSED_HEADERS = 'WWW-Authenticate, Roundtrip-Instance';
+const EXPOSED_HEADERS = `WWW-Authenticate, ${INSTANCE_HEADER}`;
 /** How long a browser may keep a preflight's answer, seconds (Chromium keeps it at most 2 hours). */
 const PREFLIGHT_MAX_AGE = '600';
 
@@ -45,23 +46,15 @@ export function preflightResponse(request: RequestHead): Response {
 /**
  * The response with the CORS headers of a request from a page added (none for a request without an
  * Origin, which is every client but a browser page): the origin named, `Vary: Origin`, and the headers it
- * may read. Set on the response itself; on a copy when its headers cannot be changed. Call it only for a
- * request the Host and Origin check let through.
+ * may read (set as {@link withHeaders} sets them). Call it only for a request the Host and Origin check
+ * let through.
  */
 export function withCrossOriginHeaders(response: Response, request: RequestHead): Response {
   const origin = request.headers.get('origin');
   if (origin === null || response.headers.has('access-control-allow-origin')) return response;
-  const add = (headers: Headers) => {
+  return withHeaders(response, (headers) => {
     headers.set('Access-Control-Allow-Origin', origin);
     headers.append('Vary', 'Origin');
     headers.set('Access-Control-Expose-Headers', EXPOSED_HEADERS);
-  };
-  try {
-    add(response.headers);
-    return response;
-  } catch {
-    const headers = new Headers(response.headers);
-    add(headers);
-    return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
-  }
+  });
 }

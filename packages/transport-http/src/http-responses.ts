@@ -46,19 +46,23 @@ export function shuttingDownResponse(): Response {
 }
 
 /**
- * The response with the instance header added: set on the response itself when its headers can be
- * changed (a response made with `new Response`, as the SDK's and ours are), else on a copy (a response
- * from `fetch`, or `Response.error()`, has immutable headers). Setting it in place spares each answer
- * a second Headers, Response and body stream.
+ * The response with `set` applied to its headers: on the response itself when its headers can be changed
+ * (a response made with `new Response`, as the SDK's and ours are), else on a copy (a response from
+ * `fetch`, or `Response.error()`, has immutable headers). Changing them in place spares each answer a
+ * second Headers, Response and body stream.
  */
-export function withInstanceHeader(response: Response, instance: string | undefined): Response {
-  if (instance === undefined) return response;
+export function withHeaders(response: Response, set: (headers: Headers) => void): Response {
   try {
-    response.headers.set(INSTANCE_HEADER, instance);
+    set(response.headers);
     return response;
   } catch {
     const headers = new Headers(response.headers);
-    headers.set(INSTANCE_HEADER, instance);
+    set(headers);
     return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
   }
+}
+
+/** The response with the instance header added (see {@link withHeaders}). */
+export function withInstanceHeader(response: Response, instance: string | undefined): Response {
+  return instance === undefined ? response : withHeaders(response, (headers) => headers.set(INSTANCE_HEADER, instance));
 }
