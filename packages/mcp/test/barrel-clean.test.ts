@@ -54,6 +54,7 @@ describe('the Node subpath, @roundtrip/mcp/node', () => {
       'readKeyFile',
       'resolveServerSettings',
       'startupMessage',
+      'turnOffPretenuring',
     ]);
   });
 });

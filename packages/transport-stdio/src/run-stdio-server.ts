@@ -9,6 +9,7 @@ import {
   resolveServerSettings,
   type ServerSettingsFromCode,
   startupMessage,
+  turnOffPretenuring,
 } from '@roundtrip/mcp/node';
 import { StdinLineTransport } from './stdin-line-transport.ts';
 
@@ -32,7 +33,8 @@ export interface StdioServerOptions extends ServerSettingsFromCode {
   /**
    * Streams to serve on instead of the process's stdin, stdout and stderr (a test's, or a program that
    * embeds the server). The process is then left alone: no SIGTERM or SIGINT handlers, no exit after the
-   * connection ends, and stdout not taken for the protocol. The server ends when `stdin` ends, or on `close()`.
+   * connection ends, stdout not taken for the protocol, and V8's settings as they are (see runStdioServer).
+   * The server ends when `stdin` ends, or on `close()`.
    */
   stdio?: { stdin: Readable; stdout: Writable; stderr: Writable };
 }
@@ -49,13 +51,16 @@ export interface RunningStdioServer {
  * messages only (once serving, anything else the process writes there, console.log included, goes to
  * stderr). Reads its key, principal, limits and effect ledger from the environment, which overrides
  * what the code sets (see resolveServerSettings). Effects declared `once` are recorded in a SQLite
- * ledger unless the code supplies a ledger of its own.
+ * ledger unless the code supplies a ledger of its own. A server on the process's own stdin and stdout
+ * owns the process: it also turns off V8's allocation-site pretenuring, which makes rounds slower and
+ * garbage collection pauses longer (see turnOffPretenuring; `node --allocation-site-pretenuring` keeps it).
  *
  * @example
  * await runStdioServer({ name: 'orders', version: '1.0.0', tools: [refundOrder], limits: { maxRounds: 20 }, onClose: () => store.close() });
  */
 export async function runStdioServer(options: StdioServerOptions): Promise<RunningStdioServer> {
   const given = options.stdio;
+  if (!given) turnOffPretenuring();
   const log = createStderrLog(options.name, given && ((line) => given.stderr.write(line)));
   const settings = resolveServerSettings(options.name, options.env ?? process.env, options);
   for (const warning of settings.warnings) log({ level: 'warn', event: 'settings', message: warning });

@@ -13,3 +13,4 @@ export type { ServedEngine, ServedEngineOptions } from './serve-engine.ts';
 export { openServedEngine } from './serve-engine.ts';
 export { startupMessage } from './startup-message.ts';
 export { createStderrLog } from './stderr-log.ts';
+export { type PretenuringDecision, turnOffPretenuring } from './v8-pretenuring.ts';

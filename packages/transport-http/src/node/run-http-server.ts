@@ -12,6 +12,7 @@ import {
   resolveServerSettings,
   type ServerSettingsFromCode,
   startupMessage,
+  turnOffPretenuring,
 } from '@roundtrip/mcp/node';
 import { decideBind } from '../bind-policy.ts';
 import { HttpConfigError } from '../http-config-error.ts';
@@ -39,7 +40,8 @@ export interface HttpServerOptions extends ServerSettingsFromCode {
   env?: NodeJS.ProcessEnv;
   /**
    * Whether SIGTERM and SIGINT shut the server down gracefully (a second one cuts the drain short), and
-   * the process then exits. @defaultValue true
+   * the process then exits. A server that handles them owns its process: it also turns off V8's
+   * allocation-site pretenuring (see turnOffPretenuring in `@roundtrip/mcp/node`). @defaultValue true
    */
   handleSignals?: boolean;
   /** Where the log goes: the refusals with their reasons, the startup and shutdown lines. @defaultValue one line per entry on stderr */
@@ -87,6 +89,7 @@ const plural = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
  * await runHttpServer({ name: 'orders', version: '1.0.0', tools: [refundOrder], listen: '127.0.0.1:3000' });
  */
 export async function runHttpServer(options: HttpServerOptions): Promise<RunningHttpServer> {
+  if (options.handleSignals ?? true) turnOffPretenuring();
   const env = options.env ?? process.env;
   const log = options.log ?? createStderrLog(options.name);
   const address = listenAddressOf(options.listen);
