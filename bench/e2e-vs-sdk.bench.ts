@@ -3,7 +3,7 @@
 // official SDK), over real stdio processes and over stateless Streamable HTTP (sequential, and 20 in
 // flight), the official v2 client pinned to 2026-07-28. Both servers are bundled by the same esbuild and
 // read the same SQLite orders file. Run from the repo root: `pnpm bench:e2e [stdio|http|accept|all]` (about
-// 2 min for all; `accept`, not part of all, times confirmed refunds instead, each of another order). With
+// a minute for all; `accept`, not part of all, times confirmed refunds instead, each of another order). With
 // CPU_PROF=<dir> the servers run with --cpu-prof into that folder (CPU_PROF_INTERVAL=<µs> samples more
 // often than every 1,000 µs), and the bundles are copied beside the profiles for bench/profile-summary.mjs to
 // name each function's source module; BENCH_LEDGER=:memory: puts our effect
@@ -25,7 +25,13 @@ const BATCHES = 20;
 const SEQUENTIAL_PER_BATCH = 50;
 const IN_FLIGHT = 20;
 const PER_CLIENT_PER_BATCH = 10;
+// Sequential parts are timed twice: just started (after WARM_UP conversations a side), then warm. Both
+// servers' CPU per conversation keeps falling for about 2,500 conversations while V8 compiles their hot code
+// (TurboFan, on a thread of its own that /proc counts): ours has about twice the peer's code to compile
+// (measured with --trace-opt: 1,035 against 489 ms over 3,000 conversations), and CPU, wall-time
+// ratios and tails differ between the two phases; a desktop host's server rarely leaves the first.
 const WARM_UP = 200;
+const WARM_AFTER = 3_000;
 // 20 in flight: each client's conversations before timing (1,000 a side), and the batches timed. With 5 a
 // client, both sides' batch medians still fell for eight batches (43 → 20 ms); the pooled p99 of 2,000 a side
 // is the second-worst stall of ~20 conversations at once, so it moved by 0.4 from run to run.
@@ -65,12 +71,20 @@ async function concurrent(clients: Client[], perClient: number): Promise<number[
   return lists.flat();
 }
 
+/** Warms both sides up with `run`, times alternating batches of it (just started), warms them on to WARM_AFTER and times them again (warm). */
+async function twoPhases(title: string, run: (side: Side, count: number) => Promise<number[]>, pids: Record<Side, number>): Promise<void> {
+  for (const side of ['ours', 'peer'] as const) await run(side, WARM_UP);
+  report(`${title}, just started (after ${WARM_UP} a side)`, await alternate(BATCHES, (side) => run(side, SEQUENTIAL_PER_BATCH), pids));
+  const more = WARM_AFTER - WARM_UP - BATCHES * SEQUENTIAL_PER_BATCH;
+  for (const side of ['ours', 'peer'] as const) await run(side, more);
+  report(`${title}, warm (after ${WARM_AFTER} a side)`, await alternate(BATCHES, (side) => run(side, SEQUENTIAL_PER_BATCH), pids));
+}
+
 /** Both sides over stdio: each warmed up with `run`, then timed in alternating batches of it, reported under `title`. */
 async function overStdio(title: string, run: (client: Client, count: number) => Promise<number[]>): Promise<void> {
   const servers = { ours: await startStdio(files, 'ours', nodeArgs), peer: await startStdio(files, 'peer', nodeArgs) };
   try {
-    for (const side of ['ours', 'peer'] as const) await run(servers[side].client, WARM_UP);
-    report(title, await alternate(BATCHES, (side) => run(servers[side].client, SEQUENTIAL_PER_BATCH), pidsOf(servers)));
+    await twoPhases(title, (side, count) => run(servers[side].client, count), pidsOf(servers));
   } finally {
     await Promise.all([servers.ours.close(), servers.peer.close()]);
   }
@@ -98,11 +112,7 @@ try {
     try {
       for (const side of ['ours', 'peer'] as const)
         clients[side] = await Promise.all(Array.from({ length: IN_FLIGHT }, () => connectHttp(servers[side].url)));
-      for (const side of ['ours', 'peer'] as const) await sequential(clients[side][0]!, WARM_UP);
-      report(
-        'HTTP, sequential (one client)',
-        await alternate(BATCHES, (side) => sequential(clients[side][0]!, SEQUENTIAL_PER_BATCH), httpPids(servers)),
-      );
+      await twoPhases('HTTP, sequential (one client)', (side, count) => sequential(clients[side][0]!, count), httpPids(servers));
       for (const side of ['ours', 'peer'] as const) await concurrent(clients[side], IN_FLIGHT_WARM_UP);
       report(
         `HTTP, ${IN_FLIGHT} in flight (${IN_FLIGHT} clients, conversations back to back)`,
