@@ -102,6 +102,11 @@ export function report(title: string, { ours, peer, loadBefore, loadAfter }: Pai
   console.log(
     `  p99 ms         ours ${f(percentile(ours.all, 99))}   peer ${f(percentile(peer.all, 99))}   ours / peer ${f(percentile(ours.all, 99) / percentile(peer.all, 99))}`,
   );
+  // the same ratio over each half of the batches (conversations are kept in batch order): how far the
+  // tail moves within one run, a yardstick for the ratio above
+  const half = (s: SideSamples, second: boolean) => s.all.slice(second ? s.all.length / 2 : 0, second ? undefined : s.all.length / 2);
+  const halfRatio = (second: boolean) => f(percentile(half(ours, second), 99) / percentile(half(peer, second), 99));
+  console.log(`  p99 ratio over the first and the second half of the batches: ${halfRatio(false)}, ${halfRatio(true)}`);
   console.log(
     `  ours / peer, median of per-batch median ratios: ${f(median(ratios))} (batches ${f(Math.min(...ratios))} – ${f(Math.max(...ratios))})`,
   );
