@@ -28,7 +28,7 @@ const PER_CLIENT_PER_BATCH = 10;
 // Sequential parts are timed twice: just started (after WARM_UP conversations a side), then warm. Both
 // servers' CPU per conversation keeps falling for about 2,500 conversations while V8 compiles their hot code
 // (TurboFan, on a thread of its own that /proc counts): ours has about twice the peer's code to compile
-// (measured with --trace-opt: 1,035 against 489 ms over 3,000 conversations), and CPU, wall-time
+// (bench/warm-up.bench.ts: 961 against 451 ms of TurboFan over 3,000 conversations), and CPU, wall-time
 // ratios and tails differ between the two phases; a desktop host's server rarely leaves the first.
 const WARM_UP = 200;
 const WARM_AFTER = 3_000;
