@@ -34,7 +34,7 @@ describe('turnOffPretenuring', () => {
     const [off, on] = await Promise.all([probe([]), probe(['--allocation-site-pretenuring'])]);
     expect(off.decision).toBe('turned_off');
     expect(on.decision).toBe('kept_by_command_line');
-    // the same 40,000 short-lived actors: with pretenuring on, V8 weighs their sites at every scavenge
+    // the same 12,000 short-lived actors: with pretenuring on, V8 weighs their sites at every scavenge
     expect(on.weighed).toBeGreaterThan(20);
     expect(off.weighed).toBe(0);
   });
