@@ -40,6 +40,12 @@ export interface HttpPipeline {
   answer(request: Request, authInfo: AuthInfo | undefined): Promise<Response>;
   /** The 413 of a body sent without a length that grew over the limit while it was read, logged. */
   bodyTooLarge(request: RequestHead): Response;
+  /**
+   * A response made outside the pipeline (the Node listener's 405 to a method a web `Request` cannot
+   * carry, its 500 when serving threw) with the headers every answer carries: the instance, and the CORS
+   * headers when the Host and Origin check lets the request in.
+   */
+  stampOutside(response: Response, request: RequestHead): Response;
   fetch(request: Request): Promise<Response>;
   /** Refuses requests from now on (503), without touching those in flight. */
   stopAccepting(): void;
@@ -199,6 +205,8 @@ export function createHttpPipeline(options: HttpHandlerOptions): HttpPipeline {
     admit,
     answer,
     bodyTooLarge,
+    stampOutside: (response, request) =>
+      checkHostAndOrigin(request).ok ? stamp(response, request) : withInstanceHeader(response, options.instance),
     fetch: async (request) => {
       const refusal = screen(request);
       if (refusal !== undefined) return refusal;

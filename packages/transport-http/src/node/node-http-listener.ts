@@ -140,11 +140,11 @@ export async function listenNodeHttp(
   let drained: () => void = () => {};
 
   const handle = async (request: IncomingMessage, response: ServerResponse, screened: HttpPipeline): Promise<void> => {
+    const head = headOf(request);
     if (UNSERVABLE_METHODS.has(request.method ?? '')) {
       const refusal = jsonRpcErrorResponse(405, -32000, `Method not allowed: ${request.method}; MCP is served over POST, GET and DELETE`);
-      return writeResponse(request, response, refusal);
+      return writeResponse(request, response, screened.stampOutside(refusal, head));
     }
-    const head = headOf(request);
     const refusal = screened.screen(head);
     if (refusal !== undefined) return writeResponse(request, response, refusal);
     const admission = await screened.admit(head, () => webRequestOf(request, head));
@@ -166,9 +166,15 @@ export async function listenNodeHttp(
     });
     handle(request, response, pipeline!).catch((error: unknown) => {
       onError(error instanceof Error ? error : new Error(String(error)));
-      if (!response.headersSent)
-        writeResponse(request, response, jsonRpcErrorResponse(500, -32603, 'Internal server error')).catch(onError);
-      else response.destroy();
+      if (response.headersSent) return response.destroy();
+      const failed = jsonRpcErrorResponse(500, -32603, 'Internal server error');
+      let stamped = failed;
+      try {
+        stamped = pipeline!.stampOutside(failed, headOf(request));
+      } catch {
+        // the request's headers were what failed: the 500 goes out as it is
+      }
+      writeResponse(request, response, stamped).catch(onError);
     });
   });
 
