@@ -1,8 +1,9 @@
 // The stdio servers of bench:e2e in this process, each on PassThrough streams and driven by raw JSON lines
 // (the two requests the official client sends: ask to confirm, then decline): ours (the demo's definitions
 // through runStdioServer) and the peer (bench/peers through the SDK's serveStdio on its StdioServerTransport).
-// What each spends on a conversation without the pipes; used by stdio-in-process.ts and warm-up.ts.
-import { PassThrough } from 'node:stream';
+// What each spends on a conversation without the pipes; used by stdio-in-process.ts and warm-up.ts (whose
+// bench also drives the bundled servers over real pipes with lineClient).
+import { PassThrough, type Readable, type Writable } from 'node:stream';
 import { StdioServerTransport, serveStdio } from '@modelcontextprotocol/server/stdio';
 import { createDemoDefinitions } from '../apps/demo/src/demo-definitions.ts';
 import type { DemoStores } from '../apps/demo/src/demo-stores.ts';
@@ -15,11 +16,8 @@ export type Side = 'ours' | 'peer';
 /** Sends one request line and resolves with the next line the server writes. */
 export type Send = (line: string) => Promise<string>;
 
-/** A server's streams, and the line client on them. */
-function streams() {
-  const stdin = new PassThrough();
-  const stdout = new PassThrough();
-  const stderr = new PassThrough().resume();
+/** A line client on a server's stdin and stdout: each request line sent resolves with the next line written back. */
+export function lineClient(stdin: Writable, stdout: Readable): Send {
   let waiting: ((line: string) => void) | undefined;
   let buffered = '';
   stdout.setEncoding('utf8').on('data', (chunk: string) => {
@@ -32,12 +30,19 @@ function streams() {
       resolve?.(line);
     }
   });
-  const send: Send = (line) =>
+  return (line) =>
     new Promise((resolve) => {
       waiting = resolve;
       stdin.write(`${line}\n`);
     });
-  return { stdin, stdout, stderr, send };
+}
+
+/** A server's streams, and the line client on them. */
+function streams() {
+  const stdin = new PassThrough();
+  const stdout = new PassThrough();
+  const stderr = new PassThrough().resume();
+  return { stdin, stdout, stderr, send: lineClient(stdin, stdout) };
 }
 
 const meta = {
