@@ -7,8 +7,11 @@
 // instead of 0.5, and the round took 28 µs instead of 24 (Node 20; Node 22 alike, 25 against 19.5).
 import { setFlagsFromString } from 'node:v8';
 
-/** What {@link turnOffPretenuring} did: turned it off, or left it on because the command line asks for it. */
-export type PretenuringDecision = 'turned_off' | 'kept_by_command_line';
+/**
+ * What {@link turnOffPretenuring} did: turned it off; left it on because the command line names the flag; or
+ * nothing, on a runtime whose `node:v8` sets no flags (it threw).
+ */
+export type PretenuringDecision = 'turned_off' | 'kept_by_command_line' | 'unavailable';
 
 // V8 reads its flags with dashes or underscores, `--no` or `--no-` for false, and an explicit `=true|false`
 const PRETENURING_FLAG = /^--(no-?)?allocation[-_]site[-_]pretenuring(=.*)?$/;
@@ -24,6 +27,11 @@ const PRETENURING_FLAG = /^--(no-?)?allocation[-_]site[-_]pretenuring(=.*)?$/;
  */
 export function turnOffPretenuring(execArgv: readonly string[] = process.execArgv): PretenuringDecision {
   if (execArgv.some((arg) => PRETENURING_FLAG.test(arg))) return 'kept_by_command_line';
-  setFlagsFromString('--no-allocation-site-pretenuring');
+  try {
+    setFlagsFromString('--no-allocation-site-pretenuring');
+  } catch {
+    // a runtime whose node:v8 has no V8 under it may throw here: this is a tuning, not a reason to stop
+    return 'unavailable';
+  }
   return 'turned_off';
 }
