@@ -60,7 +60,7 @@ export interface RunningStdioServer {
  */
 export async function runStdioServer(options: StdioServerOptions): Promise<RunningStdioServer> {
   const given = options.stdio;
-  if (!given) turnOffPretenuring();
+  const pretenuring = given ? undefined : turnOffPretenuring();
   const log = createStderrLog(options.name, given && ((line) => given.stderr.write(line)));
   const settings = resolveServerSettings(options.name, options.env ?? process.env, options);
   for (const warning of settings.warnings) log({ level: 'warn', event: 'settings', message: warning });
@@ -111,7 +111,7 @@ export async function runStdioServer(options: StdioServerOptions): Promise<Runni
     process.once('SIGINT', close);
   }
   // logged once the signal handlers are in place: a supervisor that signals as soon as it reads this line gets a clean stop
-  log({ level: 'info', event: 'started', message: startupMessage(options.name, options.version, engine, settings, 'stdio') });
+  log({ level: 'info', event: 'started', message: startupMessage(options.name, options.version, engine, settings, 'stdio', pretenuring) });
   return { close };
 }
 

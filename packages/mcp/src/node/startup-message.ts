@@ -1,6 +1,7 @@
 import type { Engine } from '@roundtrip/engine';
 import { shownLedgerLocation } from './resolve-ledger-path.ts';
 import type { ServerSettings } from './resolve-server-settings.ts';
+import type { PretenuringDecision } from './v8-pretenuring.ts';
 
 const count = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
 
@@ -16,14 +17,29 @@ export function describeServed(engine: Engine): string {
   return served.length > 0 ? served.join(', ') : 'no tools, prompts or resources';
 }
 
+/** How the startup line says what a server owning its process did to V8's pretenuring (nothing when it did nothing). */
+const PRETENURING_SHOWN: Record<PretenuringDecision, string> = {
+  turned_off: '; V8 pretenuring off',
+  kept_by_command_line: '; V8 pretenuring on, as the command line asks',
+  unavailable: '',
+};
+
 /**
  * The startup line: what is served, over what (`stdio`, an HTTP address), where the keys came from, the
- * principal, the limits and the ledger.
+ * principal, the limits and the ledger, and, for a server that owns its process, what it did to V8's
+ * pretenuring (see turnOffPretenuring).
  */
-export function startupMessage(name: string, version: string, engine: Engine, settings: ServerSettings, over: string): string {
+export function startupMessage(
+  name: string,
+  version: string,
+  engine: Engine,
+  settings: ServerSettings,
+  over: string,
+  pretenuring?: PretenuringDecision,
+): string {
   const { stateTtlSeconds, settleTimeoutMs, maxRounds, maxStateBytes } = settings.limits;
   const limits = `state lifetime ${stateTtlSeconds}s, settle timeout ${settleTimeoutMs} ms, at most ${count(maxRounds, 'round')}, states up to ${maxStateBytes} bytes`;
   const ledger =
     settings.ledgerPath === undefined ? "the code's own effect ledger" : `effect ledger ${shownLedgerLocation(settings.ledgerPath)}`;
-  return `${name} ${version} serving ${describeServed(engine)} over ${over} (${settings.keySource}; principal ${settings.principal}; ${limits}; ${ledger})`;
+  return `${name} ${version} serving ${describeServed(engine)} over ${over} (${settings.keySource}; principal ${settings.principal}; ${limits}; ${ledger}${pretenuring ? PRETENURING_SHOWN[pretenuring] : ''})`;
 }

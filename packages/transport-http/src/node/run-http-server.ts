@@ -89,7 +89,7 @@ const plural = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
  * await runHttpServer({ name: 'orders', version: '1.0.0', tools: [refundOrder], listen: '127.0.0.1:3000' });
  */
 export async function runHttpServer(options: HttpServerOptions): Promise<RunningHttpServer> {
-  if (options.handleSignals ?? true) turnOffPretenuring();
+  const pretenuring = (options.handleSignals ?? true) ? turnOffPretenuring() : undefined;
   const env = options.env ?? process.env;
   const log = options.log ?? createStderrLog(options.name);
   const address = listenAddressOf(options.listen);
@@ -216,7 +216,7 @@ export async function runHttpServer(options: HttpServerOptions): Promise<Running
   log({
     level: 'info',
     event: 'started',
-    message: startupMessage(options.name, options.version, engine, shown, `HTTP at ${url.href} with ${auth}`),
+    message: startupMessage(options.name, options.version, engine, shown, `HTTP at ${url.href} with ${auth}`, pretenuring),
   });
   log({
     level: 'info',
