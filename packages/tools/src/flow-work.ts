@@ -56,7 +56,9 @@ async function runLoader(flow: CompiledFlow, { step, ...args }: LoadInput, signa
     try {
       // the step's own earlier value is on the trail only when the flow came back to the step
       const previous = Object.hasOwn(args.loaded, step) ? args.loaded[step] : undefined;
-      return await loader({ ...args, signal, attempt, ...(previous === undefined ? {} : { previous }) });
+      // Object.assign, not { ...args, signal, … }: on Node 20 that spread makes a hidden class per call
+      // (BENCHMARKS.md, "Spreads on Node 20")
+      return await loader(Object.assign({}, args, previous === undefined ? { signal, attempt } : { signal, attempt, previous }));
     } catch (error) {
       if (attempt >= tries || signal.aborted) throw error;
     }
@@ -102,9 +104,10 @@ export function withWorkInputs(config: Readonly<Record<string, unknown>>, flow: 
       out.invoke = {
         ...invoke,
         input: ({ context }: { context: FlowContext }) => {
+          // given's names go onto the fresh base, not into a spread (BENCHMARKS.md, "Spreads on Node 20")
           const base = workInput(context, formsOf);
-          if ('form' in given) return { ...base, form: given.form, answer: context.held?.[String(given.form)] ?? {} };
-          return { ...base, ...given };
+          if ('form' in given) return Object.assign(base, { form: given.form, answer: context.held?.[String(given.form)] ?? {} });
+          return Object.assign(base, given);
         },
       };
     }

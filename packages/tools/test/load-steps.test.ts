@@ -191,6 +191,42 @@ describe('a load step', () => {
     expect(reads).toEqual(['ord_1', 'ord_2']);
   });
 
+  it('gives a loader its arguments, its try, and what it loaded before only when it ran before', async () => {
+    const calls: { keys: string[]; attempt: number; previous: unknown; which: unknown }[] = [];
+    const tool = defineFlowTool({
+      name: 'pick',
+      description: 'Picks an order',
+      input: z.object({ shop: z.string() }),
+      loaders: {
+        findOrder: async (args) => {
+          const { attempt, previous, answers, input, signal } = args;
+          calls.push({ keys: Object.keys(args).sort(), attempt, previous, which: answers.which?.id });
+          expect(input).toEqual({ shop: 'north' });
+          expect(signal.aborted).toBe(false);
+          if (attempt === 1 && calls.length === 1) throw new Error('reset');
+          return { amount: answers.which?.id === 'ord_1' ? 40 : 15 };
+        },
+      },
+      steps: {
+        which: ask({ message: 'Which order?', fields: { id: field.select({ options: ['ord_1', 'ord_2'] }) } }),
+        order: load({ run: 'findOrder', retries: 1 }),
+        sure: ask({ message: 'Refund {{order.amount}}?', fields: { ok: field.boolean() }, onDecline: 'back' }),
+      },
+      final: ({ loaded }) => ({ text: `Refunded ${loaded.order?.amount}` }),
+    });
+    let c = await converse(tool, { shop: 'north' });
+    c = await c.answer({ which: accept({ id: 'ord_1' }) });
+    c = await c.answer({ sure: decline });
+    c = await c.answer({ which: accept({ id: 'ord_2' }) });
+    expect(c.asked.sure!.message).toBe('Refund 15?');
+    const first = ['answers', 'attempt', 'input', 'loaded', 'signal'];
+    expect(calls).toEqual([
+      { keys: first, attempt: 1, previous: undefined, which: 'ord_1' },
+      { keys: first, attempt: 2, previous: undefined, which: 'ord_1' },
+      { keys: [...first, 'previous'].sort(), attempt: 1, previous: { amount: 40 }, which: 'ord_2' },
+    ]);
+  });
+
   it('gives later loaders the values loaded before, and conditions may read deep into a value', async () => {
     const tool = defineFlowPrompt({
       name: 'greeting',
