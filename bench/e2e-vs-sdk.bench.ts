@@ -6,7 +6,9 @@
 // a minute for all; `accept`, not part of all, times confirmed refunds instead, each of another order). With
 // CPU_PROF=<dir> the servers run with --cpu-prof into that folder (CPU_PROF_INTERVAL=<µs> samples more
 // often than every 1,000 µs), and the bundles are copied beside the profiles for bench/profile-summary.mjs to
-// name each function's source module; BENCH_LEDGER=:memory: puts our effect
+// name each function's source module; OURS_NODE_ARGS and PEER_NODE_ARGS (space-separated) give one side's
+// servers node flags of their own (e.g. PEER_NODE_ARGS=--interrupt-budget=16896 tunes the peer's tier-up as
+// ours tunes itself: BENCHMARKS.md, "Tier-up"); BENCH_LEDGER=:memory: puts our effect
 // ledger in memory, PEER_SYNCHRONOUS=FULL makes the peer's commits durable, PEER_EXACTLY_ONCE=1
 // runs the peer's claim, refund and outcome in one durable transaction (what `accept` is about).
 //
@@ -46,6 +48,10 @@ const nodeArgs = profileDir
       ...(process.env.CPU_PROF_INTERVAL ? [`--cpu-prof-interval=${process.env.CPU_PROF_INTERVAL}`] : []),
     ]
   : [];
+const sideArgs = (side: Side) => [
+  ...nodeArgs,
+  ...(process.env[side === 'ours' ? 'OURS_NODE_ARGS' : 'PEER_NODE_ARGS'] ?? '').split(' ').filter(Boolean),
+];
 const dir = mkdtempSync(join(tmpdir(), 'roundtrip-bench-e2e-'));
 // the settings of the header: our ledger's place, the peer's durability and its one-transaction ledger
 const files = await prepareFiles(dir, {
@@ -82,7 +88,7 @@ async function twoPhases(title: string, run: (side: Side, count: number) => Prom
 
 /** Both sides over stdio: each warmed up with `run`, then timed in alternating batches of it, reported under `title`. */
 async function overStdio(title: string, run: (client: Client, count: number) => Promise<number[]>): Promise<void> {
-  const servers = { ours: await startStdio(files, 'ours', nodeArgs), peer: await startStdio(files, 'peer', nodeArgs) };
+  const servers = { ours: await startStdio(files, 'ours', sideArgs('ours')), peer: await startStdio(files, 'peer', sideArgs('peer')) };
   try {
     await twoPhases(title, (side, count) => run(servers[side].client, count), pidsOf(servers));
   } finally {
@@ -107,7 +113,7 @@ try {
   }
   if (which === 'stdio' || which === 'all') await overStdio('stdio, sequential', sequential);
   if (which === 'http' || which === 'all') {
-    const servers = { ours: await startHttp(files, 'ours', nodeArgs), peer: await startHttp(files, 'peer', nodeArgs) };
+    const servers = { ours: await startHttp(files, 'ours', sideArgs('ours')), peer: await startHttp(files, 'peer', sideArgs('peer')) };
     const clients: Record<Side, Client[]> = { ours: [], peer: [] };
     try {
       for (const side of ['ours', 'peer'] as const)
