@@ -54,7 +54,7 @@ describe('the Node subpath, @roundtrip/mcp/node', () => {
       'readKeyFile',
       'resolveServerSettings',
       'startupMessage',
-      'turnOffPretenuring',
+      'tuneV8ForServing',
     ]);
   });
 });

@@ -2,7 +2,7 @@
 
 import { createEngine, createKeyring, type Engine, type EngineOptions, generateKey } from '@roundtrip/engine';
 import { describe, expect, it, vi } from 'vitest';
-import type { PretenuringDecision, ServerSettings } from '../src/node/index.ts';
+import type { ServerSettings, V8Tuning } from '../src/node/index.ts';
 import { describeServed, startupMessage } from '../src/node/startup-message.ts';
 import { createStderrLog } from '../src/node/stderr-log.ts';
 import { greetingDefinitions, greetTool, todayResource } from './fixtures/greeting-definitions.ts';
@@ -127,11 +127,14 @@ describe('the startup line', () => {
     expect(startupMessage('orders', '1.2.3', engineOf({ tools: [greetTool] }), { ...settings, ledgerPath: undefined }, 'stdio')).toMatch(
       /; the code's own effect ledger\)$/,
     );
-    // what a server owning its process did to V8's pretenuring; nothing when it could not set flags
-    const owned = (decision: PretenuringDecision) =>
-      startupMessage('orders', '1.2.3', engineOf({ tools: [greetTool] }), settings, 'stdio', decision);
-    expect(owned('turned_off')).toMatch(/; effect ledger \/var\/lib\/orders\/effects\.db; V8 pretenuring off\)$/);
-    expect(owned('kept_by_command_line')).toMatch(/; V8 pretenuring on, as the command line asks\)$/);
-    expect(owned('unavailable')).toMatch(/; effect ledger \/var\/lib\/orders\/effects\.db\)$/);
+    // what a server owning its process did to V8; nothing of a setting it could not change
+    const owned = (v8: V8Tuning) => startupMessage('orders', '1.2.3', engineOf({ tools: [greetTool] }), settings, 'stdio', v8);
+    expect(owned({ pretenuring: 'turned_off', tierUp: 'sooner' })).toMatch(
+      /; effect ledger \/var\/lib\/orders\/effects\.db; V8 pretenuring off; V8 optimizes hot code sooner\)$/,
+    );
+    expect(owned({ pretenuring: 'kept_by_command_line', tierUp: 'kept_by_command_line' })).toMatch(
+      /; V8 pretenuring on, as the command line asks; V8's tier-up as the command line sets it\)$/,
+    );
+    expect(owned({ pretenuring: 'unavailable', tierUp: 'unavailable' })).toMatch(/; effect ledger \/var\/lib\/orders\/effects\.db\)$/);
   });
 });

@@ -2,40 +2,73 @@ import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { turnOffPretenuring } from '../src/node/index.ts';
+import { tuneV8ForServing } from '../src/node/index.ts';
 import { createBundles } from './fixtures/suite-bundle.ts';
 
 const bundles = createBundles();
 afterAll(() => bundles.remove());
+const run = (nodeArgs: string[], script: string, args: string[] = []) =>
+  promisify(execFile)(process.execPath, [...nodeArgs, script, ...args]);
 
-/** Runs the probe in a node with `nodeArgs` and V8's pretenuring trace: its decision, and how many sites V8 weighed. */
-async function probe(nodeArgs: string[]): Promise<{ decision: string; weighed: number }> {
+/** Runs the pretenuring probe in a node with `nodeArgs` and V8's pretenuring trace: its decision, and how many sites V8 weighed. */
+async function pretenuringProbe(nodeArgs: string[]): Promise<{ decision: string; weighed: number }> {
   const script = await bundles.of(join(import.meta.dirname, 'fixtures', 'pretenuring-probe.ts'));
-  const { stdout, stderr } = await promisify(execFile)(process.execPath, [...nodeArgs, '--trace-pretenuring-statistics', script]);
+  const { stdout, stderr } = await run([...nodeArgs, '--trace-pretenuring-statistics'], script);
   return {
     decision: stderr.split('\n')[0]!,
     weighed: stdout.split('\n').filter((line) => line.includes('pretenuring: AllocationSite')).length,
   };
 }
 
-describe('turnOffPretenuring', () => {
-  it('leaves pretenuring on when the command line names the flag, however it is spelled', () => {
-    for (const flag of [
+/** Runs the tier-up probe: its decision, and the calls of a hot function before TurboFan optimized it. */
+async function tierUpProbe(nodeArgs: string[], tuned: boolean): Promise<{ decision: string; calls: number }> {
+  const script = await bundles.of(join(import.meta.dirname, 'fixtures', 'tier-up-probe.ts'));
+  const { stdout } = await run([...nodeArgs, '--allow-natives-syntax', '--no-concurrent-recompilation'], script, tuned ? ['tuned'] : []);
+  const [decision, calls] = stdout.trim().split(' ');
+  return { decision: decision!, calls: Number(calls) };
+}
+
+// the threshold flag of the V8 this suite runs on, at V8's default (Node 20: V8 11; Node 22: V8 12)
+const V8_DEFAULT_THRESHOLD =
+  Number(process.versions.v8.split('.')[0]) === 11 ? '--interrupt-budget=67584' : '--invocation-count-for-turbofan=3000';
+
+describe('tuneV8ForServing', () => {
+  it('leaves each setting as the command line gives it, however its flag is spelled', () => {
+    const tierUpFlags = V8_DEFAULT_THRESHOLD.startsWith('--interrupt')
+      ? ['--interrupt-budget=67584', '--interrupt_budget=67584']
+      : ['--invocation-count-for-turbofan=3000', '--invocation_count_for_turbofan=3000'];
+    for (const pretenuring of [
       '--allocation-site-pretenuring',
       '--allocation_site_pretenuring',
       '--no-allocation-site-pretenuring',
       '--noallocation-site-pretenuring',
       '--allocation-site-pretenuring=true',
     ])
-      expect(turnOffPretenuring(['--enable-source-maps', flag])).toBe('kept_by_command_line');
+      for (const tierUp of tierUpFlags)
+        expect(tuneV8ForServing(['--enable-source-maps', pretenuring, tierUp])).toEqual({
+          pretenuring: 'kept_by_command_line',
+          tierUp: 'kept_by_command_line',
+        });
   });
 
-  it("turns it off in a real process: V8 weighs no allocation site's survivors any more", async () => {
-    const [off, on] = await Promise.all([probe([]), probe(['--allocation-site-pretenuring'])]);
+  it("turns pretenuring off in a real process: V8 weighs no allocation site's survivors any more", async () => {
+    const [off, on] = await Promise.all([pretenuringProbe([]), pretenuringProbe(['--allocation-site-pretenuring'])]);
     expect(off.decision).toBe('turned_off');
     expect(on.decision).toBe('kept_by_command_line');
     // the same 12,000 short-lived actors: with pretenuring on, V8 weighs their sites at every scavenge
     expect(on.weighed).toBeGreaterThan(20);
     expect(off.weighed).toBe(0);
+  });
+
+  it('has TurboFan optimize a hot function after about a quarter of the calls, unless the command line sets the threshold', async () => {
+    const [untouched, tuned, kept] = await Promise.all([
+      tierUpProbe([], false),
+      tierUpProbe([], true),
+      tierUpProbe([V8_DEFAULT_THRESHOLD], true),
+    ]);
+    expect([untouched.decision, tuned.decision, kept.decision]).toEqual(['untouched', 'sooner', 'kept_by_command_line']);
+    expect(untouched.calls).toBeGreaterThan(100);
+    expect(tuned.calls).toBeLessThan(untouched.calls / 2);
+    expect(kept.calls).toBe(untouched.calls);
   });
 });

@@ -9,7 +9,7 @@ import {
   resolveServerSettings,
   type ServerSettingsFromCode,
   startupMessage,
-  turnOffPretenuring,
+  tuneV8ForServing,
 } from '@roundtrip/mcp/node';
 import { StdinLineTransport } from './stdin-line-transport.ts';
 
@@ -52,15 +52,15 @@ export interface RunningStdioServer {
  * stderr). Reads its key, principal, limits and effect ledger from the environment, which overrides
  * what the code sets (see resolveServerSettings). Effects declared `once` are recorded in a SQLite
  * ledger unless the code supplies a ledger of its own. A server on the process's own stdin and stdout
- * owns the process: it also turns off V8's allocation-site pretenuring, which makes rounds slower and
- * garbage collection pauses longer (see turnOffPretenuring; `node --allocation-site-pretenuring` keeps it).
+ * owns the process: it also tunes V8 for serving rounds, pretenuring off and hot code optimized sooner (see
+ * tuneV8ForServing in `@roundtrip/mcp/node`; a flag given on the command line keeps its setting).
  *
  * @example
  * await runStdioServer({ name: 'orders', version: '1.0.0', tools: [refundOrder], limits: { maxRounds: 20 }, onClose: () => store.close() });
  */
 export async function runStdioServer(options: StdioServerOptions): Promise<RunningStdioServer> {
   const given = options.stdio;
-  const pretenuring = given ? undefined : turnOffPretenuring();
+  const v8 = given ? undefined : tuneV8ForServing();
   const log = createStderrLog(options.name, given && ((line) => given.stderr.write(line)));
   const settings = resolveServerSettings(options.name, options.env ?? process.env, options);
   for (const warning of settings.warnings) log({ level: 'warn', event: 'settings', message: warning });
@@ -111,7 +111,7 @@ export async function runStdioServer(options: StdioServerOptions): Promise<Runni
     process.once('SIGINT', close);
   }
   // logged once the signal handlers are in place: a supervisor that signals as soon as it reads this line gets a clean stop
-  log({ level: 'info', event: 'started', message: startupMessage(options.name, options.version, engine, settings, 'stdio', pretenuring) });
+  log({ level: 'info', event: 'started', message: startupMessage(options.name, options.version, engine, settings, 'stdio', v8) });
   return { close };
 }
 

@@ -85,7 +85,7 @@ describe('ROUNDTRIP_LEDGER as a PostgreSQL URL', () => {
       const log = await server.stderrMatching(/info started: /);
       const shown = new URL(url);
       shown.password = '';
-      expect(log).toContain(`; effect ledger ${shown.href}; V8 pretenuring off)`);
+      expect(log).toContain(`; effect ledger ${shown.href}; V8 pretenuring off; V8 optimizes hot code sooner)`);
       expect(log).not.toContain(`:${new URL(url).password}@`);
       const { rows } = await db.sql.query(`SELECT version FROM ${schema}.roundtrip_ledger_migrations`);
       expect(rows).toEqual([{ version: 1 }]);

@@ -13,4 +13,6 @@ export type { ServedEngine, ServedEngineOptions } from './serve-engine.ts';
 export { openServedEngine } from './serve-engine.ts';
 export { startupMessage } from './startup-message.ts';
 export { createStderrLog } from './stderr-log.ts';
-export { type PretenuringDecision, turnOffPretenuring } from './v8-pretenuring.ts';
+export type { PretenuringDecision } from './v8-pretenuring.ts';
+export type { TierUpDecision } from './v8-tier-up.ts';
+export { tuneV8ForServing, type V8Tuning } from './v8-tuning.ts';

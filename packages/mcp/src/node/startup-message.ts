@@ -2,6 +2,8 @@ import type { Engine } from '@roundtrip/engine';
 import { shownLedgerLocation } from './resolve-ledger-path.ts';
 import type { ServerSettings } from './resolve-server-settings.ts';
 import type { PretenuringDecision } from './v8-pretenuring.ts';
+import type { TierUpDecision } from './v8-tier-up.ts';
+import type { V8Tuning } from './v8-tuning.ts';
 
 const count = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
 
@@ -23,11 +25,17 @@ const PRETENURING_SHOWN: Record<PretenuringDecision, string> = {
   kept_by_command_line: '; V8 pretenuring on, as the command line asks',
   unavailable: '',
 };
+/** How the startup line says what it did to V8's tier-up (nothing when it did nothing). */
+const TIER_UP_SHOWN: Record<TierUpDecision, string> = {
+  sooner: '; V8 optimizes hot code sooner',
+  kept_by_command_line: "; V8's tier-up as the command line sets it",
+  unavailable: '',
+};
 
 /**
  * The startup line: what is served, over what (`stdio`, an HTTP address), where the keys came from, the
- * principal, the limits and the ledger, and, for a server that owns its process, what it did to V8's
- * pretenuring (see turnOffPretenuring).
+ * principal, the limits and the ledger, and, for a server that owns its process, what it did to V8 (see
+ * tuneV8ForServing).
  */
 export function startupMessage(
   name: string,
@@ -35,11 +43,11 @@ export function startupMessage(
   engine: Engine,
   settings: ServerSettings,
   over: string,
-  pretenuring?: PretenuringDecision,
+  v8?: V8Tuning,
 ): string {
   const { stateTtlSeconds, settleTimeoutMs, maxRounds, maxStateBytes } = settings.limits;
   const limits = `state lifetime ${stateTtlSeconds}s, settle timeout ${settleTimeoutMs} ms, at most ${count(maxRounds, 'round')}, states up to ${maxStateBytes} bytes`;
   const ledger =
     settings.ledgerPath === undefined ? "the code's own effect ledger" : `effect ledger ${shownLedgerLocation(settings.ledgerPath)}`;
-  return `${name} ${version} serving ${describeServed(engine)} over ${over} (${settings.keySource}; principal ${settings.principal}; ${limits}; ${ledger}${pretenuring ? PRETENURING_SHOWN[pretenuring] : ''})`;
+  return `${name} ${version} serving ${describeServed(engine)} over ${over} (${settings.keySource}; principal ${settings.principal}; ${limits}; ${ledger}${v8 ? PRETENURING_SHOWN[v8.pretenuring] + TIER_UP_SHOWN[v8.tierUp] : ''})`;
 }

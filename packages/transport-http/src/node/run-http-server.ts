@@ -12,7 +12,7 @@ import {
   resolveServerSettings,
   type ServerSettingsFromCode,
   startupMessage,
-  turnOffPretenuring,
+  tuneV8ForServing,
 } from '@roundtrip/mcp/node';
 import { decideBind } from '../bind-policy.ts';
 import { HttpConfigError } from '../http-config-error.ts';
@@ -40,8 +40,8 @@ export interface HttpServerOptions extends ServerSettingsFromCode {
   env?: NodeJS.ProcessEnv;
   /**
    * Whether SIGTERM and SIGINT shut the server down gracefully (a second one cuts the drain short), and
-   * the process then exits. A server that handles them owns its process: it also turns off V8's
-   * allocation-site pretenuring (see turnOffPretenuring in `@roundtrip/mcp/node`). @defaultValue true
+   * the process then exits. A server that handles them owns its process: it also tunes V8 for serving
+   * rounds (see tuneV8ForServing in `@roundtrip/mcp/node`). @defaultValue true
    */
   handleSignals?: boolean;
   /** Where the log goes: the refusals with their reasons, the startup and shutdown lines. @defaultValue one line per entry on stderr */
@@ -89,7 +89,7 @@ const plural = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
  * await runHttpServer({ name: 'orders', version: '1.0.0', tools: [refundOrder], listen: '127.0.0.1:3000' });
  */
 export async function runHttpServer(options: HttpServerOptions): Promise<RunningHttpServer> {
-  const pretenuring = (options.handleSignals ?? true) ? turnOffPretenuring() : undefined;
+  const v8 = (options.handleSignals ?? true) ? tuneV8ForServing() : undefined;
   const env = options.env ?? process.env;
   const log = options.log ?? createStderrLog(options.name);
   const address = listenAddressOf(options.listen);
@@ -216,7 +216,7 @@ export async function runHttpServer(options: HttpServerOptions): Promise<Running
   log({
     level: 'info',
     event: 'started',
-    message: startupMessage(options.name, options.version, engine, shown, `HTTP at ${url.href} with ${auth}`, pretenuring),
+    message: startupMessage(options.name, options.version, engine, shown, `HTTP at ${url.href} with ${auth}`, v8),
   });
   log({
     level: 'info',
