@@ -36,7 +36,7 @@ describe('tuneV8ForServing', () => {
   it('leaves each setting as the command line gives it, however its flag is spelled', () => {
     const tierUpFlags = V8_DEFAULT_THRESHOLD.startsWith('--interrupt')
       ? ['--interrupt-budget=67584', '--interrupt_budget=67584']
-      : ['--invocation-count-for-turbofan=3000', '--invocation_count_for_turbofan=3000'];
+      : ['--invocation-count-for-turbofan=3000', '--invocation_count_for_turbofan=3000', '--concurrent-turbofan-max-threads=0'];
     for (const pretenuring of [
       '--allocation-site-pretenuring',
       '--allocation_site_pretenuring',

@@ -5,8 +5,13 @@
 // unoptimized for the first thousand or so conversations, and on Node 22 some of it still after 4,000.
 // Optimizing at a quarter of V8's threshold, measured end to end over stdio (BENCHMARKS.md, "Tier-up"):
 // CPU per conversation 0.76 – 0.77 of the SDK peer's just started instead of 1.07 – 1.11 (Node 20), and
-// 0.58 – 0.65 warm instead of 1.06 – 1.21 (Node 22). The knob changed between V8 versions: Node 20's V8 11
-// counts an interrupt budget in bytes of bytecode run, from V8 12 (Node 22, 24) a count of invocations.
+// 0.73 – 0.84 warm instead of 1.13 – 1.21 (Node 22). The price is TurboFan's work brought forward: on 2
+// cores, with the client beside it, Node 20's V8 (which compiles on all its workers at once) made
+// conversations 51 – 300 of a fresh server 1.2 – 1.75 times slower before they became faster (the main
+// thread's CPU was lower: the compiles took the cores); from Node 22 TurboFan is kept to one thread, and no
+// range was slower. A long-lived server, or one on more cores, gains; `node --interrupt-budget=67584` keeps
+// V8's default on Node 20. The knob changed between V8 versions:
+// V8 11 counts an interrupt budget in bytes of bytecode run, V8 12 and 13 a count of invocations.
 import { setFlagsFromString } from 'node:v8';
 
 /**
@@ -15,21 +20,27 @@ import { setFlagsFromString } from 'node:v8';
  */
 export type TierUpDecision = 'sooner' | 'kept_by_command_line' | 'unavailable';
 
-/** The threshold flag of a V8 major version and the value we set: a quarter of V8's default. */
-function thresholdOf(v8Major: number): { flag: string; name: RegExp } | undefined {
+/** The flags we set on a V8 major version, and the names of those that leave it all as the command line says. */
+function tuningOf(v8Major: number): { flags: string[]; names: RegExp } | undefined {
   // V8 11 (Node 20): the interrupt budget, 67,584 bytes of bytecode by default
-  if (v8Major === 11) return { flag: '--interrupt-budget=16896', name: /^--interrupt[-_]budget(=.*)?$/ };
-  // V8 12 and 13 (Node 22, 24): the invocations before TurboFan, 3,000 by default
+  if (v8Major === 11) return { flags: ['--interrupt-budget=16896'], names: /^--interrupt[-_]budget(=.*)?$/ };
+  // V8 12 and 13 (Node 22, 24): the invocations before TurboFan, 3,000 by default; and TurboFan on one thread
+  // at a time (V8's default is as many as it has workers), so that the sooner compiles do not take the cores
+  // the requests and their client need: on 2 cores that slowed conversations 100 – 400 by a fifth
   if (v8Major === 12 || v8Major === 13)
-    return { flag: '--invocation-count-for-turbofan=750', name: /^--invocation[-_]count[-_]for[-_]turbofan(=.*)?$/ };
+    return {
+      flags: ['--invocation-count-for-turbofan=750', '--concurrent-turbofan-max-threads=1'],
+      names: /^--(invocation[-_]count[-_]for[-_]turbofan|concurrent[-_]turbofan[-_]max[-_]threads)(=.*)?$/,
+    };
   return undefined;
 }
 
 /**
- * Has V8 optimize hot functions at a quarter of its usual threshold for the rest of this process's life,
- * unless the command line sets that threshold itself (`node --interrupt-budget=67584 …` on Node 20,
- * `node --invocation-count-for-turbofan=3000 …` from Node 22, keeps V8's default). For a server that owns
- * its process: set at start. Not undone. A V8 this does not know (before 11, after 13) is left alone.
+ * Has V8 optimize hot functions at a quarter of its usual threshold for the rest of this process's life (from
+ * Node 22, TurboFan also compiles on one thread at a time), unless the command line sets one of those flags
+ * itself (`node --interrupt-budget=67584 …` on Node 20, `node --invocation-count-for-turbofan=3000 …` or
+ * `--concurrent-turbofan-max-threads=…` from Node 22 keep V8's settings). For a server that owns its process:
+ * set at start. Not undone. A V8 this does not know (before 11, after 13) is left alone.
  *
  * @example
  * if (!options.stdio) tierUpSooner();
@@ -38,11 +49,11 @@ export function tierUpSooner(
   execArgv: readonly string[] = process.execArgv,
   v8Version: string = process.versions.v8 ?? '',
 ): TierUpDecision {
-  const threshold = thresholdOf(Number(v8Version.split('.')[0]));
-  if (!threshold) return 'unavailable';
-  if (execArgv.some((arg) => threshold.name.test(arg))) return 'kept_by_command_line';
+  const tuning = tuningOf(Number(v8Version.split('.')[0]));
+  if (!tuning) return 'unavailable';
+  if (execArgv.some((arg) => tuning.names.test(arg))) return 'kept_by_command_line';
   try {
-    setFlagsFromString(threshold.flag);
+    for (const flag of tuning.flags) setFlagsFromString(flag);
   } catch {
     // a runtime whose node:v8 has no V8 under it may throw here: this is a tuning, not a reason to stop
     return 'unavailable';
