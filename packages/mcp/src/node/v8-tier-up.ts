@@ -2,16 +2,17 @@
 // then has TurboFan optimize it. "Enough" is tuned for web pages, whose code mostly runs a few times. A
 // server runs the same few paths for every request, and each round of ours runs more distinct code than a
 // hand-written SDK handler (XState, the engine, the sealing): with V8's defaults much of it ran
-// unoptimized for the first thousand or so conversations, and on Node 22 some of it still after 4,000.
+// unoptimized for the first thousand or so conversations (on Node 22 ours used more CPU than the peer even
+// after 4,000).
 // Optimizing at a quarter of V8's threshold, measured end to end over stdio (BENCHMARKS.md, "Tier-up"):
 // CPU per conversation 0.76 – 0.77 of the SDK peer's just started instead of 1.07 – 1.11 (Node 20), and
 // 0.73 – 0.84 warm instead of 1.13 – 1.21 (Node 22). The price is TurboFan's work brought forward: on 2
 // cores, with the client beside it, Node 20's V8 (which compiles on all its workers at once) made
 // conversations 51 – 300 of a fresh server 1.2 – 1.75 times slower before they became faster (the main
 // thread's CPU was lower: the compiles took the cores); from Node 22 TurboFan is kept to one thread, and no
-// range was slower. A long-lived server, or one on more cores, gains; `node --interrupt-budget=67584` keeps
-// V8's default on Node 20. The knob changed between V8 versions:
-// V8 11 counts an interrupt budget in bytes of bytecode run, V8 12 and 13 a count of invocations.
+// range was slower (with one V8 worker, `node --v8-pool-size=1`, neither was Node 20's from the 11th). A
+// long-lived server gains; `node --interrupt-budget=67584` keeps V8's default on Node 20. The knob changed
+// between V8 versions: V8 11 counts an interrupt budget in bytes of bytecode run, V8 12 and 13 invocations.
 import { setFlagsFromString } from 'node:v8';
 
 /**
