@@ -23,7 +23,7 @@ const PRETENURING_FLAG = /^--(no-?)?allocation[-_]site[-_]pretenuring(=.*)?$/;
  * process: set at start, before the first round. Not undone.
  *
  * @example
- * if (!options.stdio) turnOffPretenuring();
+ * const pretenuring = turnOffPretenuring(); // what tuneV8ForServing does, with tierUpSooner
  */
 export function turnOffPretenuring(execArgv: readonly string[] = process.execArgv): PretenuringDecision {
   if (execArgv.some((arg) => PRETENURING_FLAG.test(arg))) return 'kept_by_command_line';

@@ -44,7 +44,7 @@ function tuningOf(v8Major: number): { flags: string[]; names: RegExp } | undefin
  * set at start. Not undone. A V8 this does not know (before 11, after 13) is left alone.
  *
  * @example
- * if (!options.stdio) tierUpSooner();
+ * const tierUp = tierUpSooner(); // what tuneV8ForServing does, with turnOffPretenuring
  */
 export function tierUpSooner(
   execArgv: readonly string[] = process.execArgv,
