@@ -10,6 +10,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, skipPostgres, type TestDatabase } from '../../engine/test/postgres-test-database.ts';
 import { refusedPort } from '../../engine/test/refused-port.ts';
 import { createBundles } from '../../mcp/test/fixtures/suite-bundle.ts';
+import { V8_TUNING_SHOWN } from '../../mcp/test/fixtures/v8-tuning-shown.ts';
 import { startInProcess } from './fixtures/in-process-server.ts';
 import { type RawServer, spawnRawServer } from './fixtures/spawn-raw-server.ts';
 
@@ -85,7 +86,7 @@ describe('ROUNDTRIP_LEDGER as a PostgreSQL URL', () => {
       const log = await server.stderrMatching(/info started: /);
       const shown = new URL(url);
       shown.password = '';
-      expect(log).toContain(`; effect ledger ${shown.href}; V8 pretenuring off; V8 optimizes hot code sooner)`);
+      expect(log).toContain(`; effect ledger ${shown.href}${V8_TUNING_SHOWN})`);
       expect(log).not.toContain(`:${new URL(url).password}@`);
       const { rows } = await db.sql.query(`SELECT version FROM ${schema}.roundtrip_ledger_migrations`);
       expect(rows).toEqual([{ version: 1 }]);
