@@ -46,7 +46,10 @@ describe('a load step', () => {
     let c = await converse(refundTool(store), { orderId: 'ord_1' });
     const asked = c.state!;
     expect(asked).toMatch(/^rt1\./);
-    expect(asked).not.toContain('Ada');
+    // the loaded order is not readable in the state, as text or as the bytes of its parts (not 'Ada' alone: three
+    // letters turn up by chance in a few hundred random base64 characters, about one state in 400)
+    const readable = [asked, ...asked.split('.').map((part) => Buffer.from(part, 'base64url').toString('latin1'))];
+    for (const text of readable) expect(text).not.toMatch(/"customer"|"amount"|ord_1/);
     c = await c.answer({ why: accept({ reason: 'Damaged' }) });
     const replayed = await c.replay(asked, { why: accept({ reason: 'Late' }) });
     expect(replayed.asked.confirm!.message).toBe('Refund 40 for order ord_1?\n\n- Reason: Late\n- Amount: $40.00');
