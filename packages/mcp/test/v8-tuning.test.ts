@@ -4,6 +4,7 @@ import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { tuneV8ForServing } from '../src/node/index.ts';
 import { createBundles } from './fixtures/suite-bundle.ts';
+import { TIER_UP_TUNED as TUNED_HERE } from './fixtures/v8-tuning-shown.ts';
 
 const bundles = createBundles();
 afterAll(() => bundles.remove());
@@ -32,8 +33,6 @@ async function tierUpProbe(nodeArgs: string[], tuned: boolean): Promise<{ decisi
 // it is (Node 20, V8 11: the interrupt budget; Node 22, V8 12: TurboFan's threads, unbounded as by default)
 const V8_MAJOR = Number(process.versions.v8.split('.')[0]);
 const V8_DEFAULT_THRESHOLD = V8_MAJOR === 11 ? '--interrupt-budget=67584' : '--concurrent-turbofan-max-threads=0';
-// the V8s the tuning knows; on another (Node 24's V8 13) it leaves V8 alone
-const TUNED_HERE = V8_MAJOR === 11 || V8_MAJOR === 12;
 
 describe('tuneV8ForServing', () => {
   it('leaves each setting as the command line gives it, however its flag is spelled', () => {
@@ -52,6 +51,15 @@ describe('tuneV8ForServing', () => {
           pretenuring: 'kept_by_command_line',
           tierUp: TUNED_HERE ? 'kept_by_command_line' : 'unavailable',
         });
+  });
+
+  it('leaves the tier-up of a V8 it was not measured on as it is, whatever the command line says', () => {
+    // the pretenuring flag given, so that nothing is set in this process
+    for (const v8 of ['10.2.154.26-node.36', '13.6.233.17-node.53', 'not a version'])
+      expect(tuneV8ForServing(['--allocation-site-pretenuring'], v8)).toEqual({
+        pretenuring: 'kept_by_command_line',
+        tierUp: 'unavailable',
+      });
   });
 
   it("turns pretenuring off in a real process: V8 weighs no allocation site's survivors any more", async () => {

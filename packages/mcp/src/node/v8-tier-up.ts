@@ -46,12 +46,9 @@ function tuningOf(v8Major: number): { flags: string[]; names: RegExp } | undefin
  * set at start. Not undone. A V8 other than 11 and 12 (Node 20 and 22) is left alone.
  *
  * @example
- * const tierUp = tierUpSooner(); // what tuneV8ForServing does, with turnOffPretenuring
+ * const tierUp = tierUpSooner(process.execArgv, process.versions.v8); // what tuneV8ForServing does
  */
-export function tierUpSooner(
-  execArgv: readonly string[] = process.execArgv,
-  v8Version: string = process.versions.v8 ?? '',
-): TierUpDecision {
+export function tierUpSooner(execArgv: readonly string[], v8Version: string): TierUpDecision {
   const tuning = tuningOf(Number(v8Version.split('.')[0]));
   if (!tuning) return 'unavailable';
   if (execArgv.some((arg) => tuning.names.test(arg))) return 'kept_by_command_line';

@@ -20,6 +20,10 @@ export interface V8Tuning {
  * @example
  * const v8 = options.stdio ? undefined : tuneV8ForServing();
  */
-export function tuneV8ForServing(execArgv: readonly string[] = process.execArgv): V8Tuning {
-  return { pretenuring: turnOffPretenuring(execArgv), tierUp: tierUpSooner(execArgv) };
+export function tuneV8ForServing(
+  execArgv: readonly string[] = process.execArgv,
+  /** The version of the V8 being tuned (`process.versions.v8`): the tier-up's flags depend on it. */
+  v8Version: string = process.versions.v8 ?? '',
+): V8Tuning {
+  return { pretenuring: turnOffPretenuring(execArgv), tierUp: tierUpSooner(execArgv, v8Version) };
 }
