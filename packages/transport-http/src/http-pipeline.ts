@@ -1,4 +1,4 @@
-import { type AuthInfo, createMcpHandler, type McpRequestContext } from '@modelcontextprotocol/server';
+import { type AuthInfo, createMcpHandler, type McpHandlerRequestOptions, type McpRequestContext } from '@modelcontextprotocol/server';
 import type { EngineLogEntry } from '@roundtrip/engine';
 import { createServerFactory } from '@roundtrip/mcp';
 import { bearerChallengeResponse } from './bearer-challenge.ts';
@@ -32,12 +32,14 @@ type Admission = { refusal: Response } | { refusal?: undefined; authInfo: AuthIn
  * declared body size) and `admit` (the metadata document, the path, a CORS preflight, the bearer token)
  * look at the method, path and headers alone (a web `Request`, or a {@link RequestHead} read off the runtime's own
  * request, and `request()` to build the web `Request` an authenticator is handed, only when there is
- * one); `answer` serves the request, body and all, with what `admit` let in. `fetch` is all three.
+ * one); `answer` serves the request, body and all, with what `admit` let in (the principal's `authInfo`),
+ * and the body already parsed when the runtime has read it (`parsedBody`: the SDK then neither clones the
+ * request nor reads its body again). `fetch` is all three.
  */
 export interface HttpPipeline {
   screen(request: RequestHead): Response | undefined;
   admit(head: RequestHead, request: () => Request): Promise<Admission>;
-  answer(request: Request, authInfo: AuthInfo | undefined): Promise<Response>;
+  answer(request: Request, options: McpHandlerRequestOptions | undefined): Promise<Response>;
   /** The 413 of a body sent without a length that grew over the limit while it was read, logged. */
   bodyTooLarge(request: RequestHead): Response;
   /**
@@ -190,9 +192,9 @@ export function createHttpPipeline(options: HttpHandlerOptions): HttpPipeline {
     }
   };
 
-  const answer = async (request: Request, authInfo: AuthInfo | undefined): Promise<Response> => {
+  const answer = async (request: Request, options: McpHandlerRequestOptions | undefined): Promise<Response> => {
     try {
-      const response = await mcp.fetch(request, authInfo === undefined ? undefined : { authInfo });
+      const response = await mcp.fetch(request, options);
       // only a body sent without a length gets here over the limit (on Node, the listener counts it first)
       return response.status === 413 ? bodyTooLarge(request) : stamp(response, request);
     } catch (error) {
@@ -211,7 +213,7 @@ export function createHttpPipeline(options: HttpHandlerOptions): HttpPipeline {
       const refusal = screen(request);
       if (refusal !== undefined) return refusal;
       const admission = await admit(request, () => request);
-      return admission.refusal ?? answer(request, admission.authInfo);
+      return admission.refusal ?? answer(request, admission.authInfo === undefined ? undefined : { authInfo: admission.authInfo });
     },
     stopAccepting: () => {
       accepting = false;

@@ -121,6 +121,33 @@ describe('the request body limit', () => {
   });
 });
 
+describe('the request body', () => {
+  // the listener reads the body and hands the SDK the JSON it holds; bytes it cannot parse go to the SDK as they came
+  it('answers a body that is not JSON with the parse error, naming the fault', async () => {
+    const server = await serve();
+    const list = modernListTools({ host: `127.0.0.1:${server.url.port}` });
+    const refused = await rawRequest(server.url, { headers: list.headers, body: `${list.body.slice(0, -1)},` });
+    expect(refused.status).toBe(400);
+    expect(refused.json()).toMatchObject({ error: { code: -32700, message: expect.stringMatching(/^Parse error/) } });
+  });
+
+  it('serves a JSON body that begins with a byte order mark, as the SDK reads it', async () => {
+    const server = await serve();
+    const list = modernListTools({ host: `127.0.0.1:${server.url.port}` });
+    const served = await rawRequest(server.url, { headers: list.headers, body: `\uFEFF${list.body}` });
+    expect(served.status).toBe(200);
+    expect(served.json()).toMatchObject({ result: { tools: [expect.objectContaining({ name: 'greet' })] } });
+  });
+
+  it('serves a JSON body that arrives in many pieces', async () => {
+    const server = await serve();
+    const list = modernListTools({ host: `127.0.0.1:${server.url.port}` });
+    const served = await rawRequest(server.url, { headers: list.headers, body: list.body.padEnd(300_000), chunked: true });
+    expect(served.status).toBe(200);
+    expect(served.json()).toMatchObject({ result: { tools: [expect.objectContaining({ name: 'greet' })] } });
+  });
+});
+
 describe('paths', () => {
   it('answers 404 off /mcp, naming the endpoint', async () => {
     const server = await serve();

@@ -110,6 +110,20 @@ function replayed(request: IncomingMessage, chunks: Buffer[], authInfo: AuthInfo
   };
 }
 
+/**
+ * A POST body as JSON, handed to the SDK as `parsedBody` so it neither clones the web `Request` nor reads
+ * its body again (the listener has read it already). Empty or not JSON, it is `undefined`: the SDK reads
+ * the bytes itself and answers them as it would (a parse error, or a 2025-era request it forwards).
+ */
+function parsedJson(method: string | undefined, chunks: Buffer[]): unknown {
+  if (method !== 'POST' || chunks.length === 0) return undefined;
+  try {
+    return JSON.parse((chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)).toString('utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
 function describe(request: IncomingMessage): string {
   const header = (name: string) => {
     const value = request.headers[name];
@@ -154,7 +168,7 @@ export async function listenNodeHttp(
       if (body.reason === 'too_large') await writeResponse(request, response, screened.bodyTooLarge(head));
       return;
     }
-    await serveNode!(replayed(request, body.chunks, admission.authInfo), response);
+    await serveNode!(replayed(request, body.chunks, admission.authInfo), response, parsedJson(request.method, body.chunks));
   };
 
   const server: Server = createServer((request, response) => {
@@ -194,7 +208,7 @@ export async function listenNodeHttp(
   const screened = pipeline;
   // the body is counted before it gets here: the adapter's own limit is never the one that refuses
   serveNode = toNodeHandler(
-    { fetch: (request, options) => screened.answer(request, options?.authInfo) },
+    { fetch: (request, options) => screened.answer(request, options) },
     { maxRequestBodySize: maxRequestBytes, onerror: onError },
   );
 
