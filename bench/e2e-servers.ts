@@ -5,6 +5,7 @@
 // pinned to 2026-07-28, handing every input_required result back (no auto-fulfil).
 import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
+import type { Stream } from 'node:stream';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import Database from 'better-sqlite3';
@@ -92,6 +93,27 @@ const newClient = () =>
     },
   );
 
+/** Splits a server's stderr into lines; `next` resolves with the next line (from now on) that matches `pattern`. */
+function stderrLines(stderr: Stream): { next(pattern: RegExp): Promise<string> } {
+  let pending = '';
+  const waiters = new Set<(line: string) => boolean>();
+  stderr.on('data', (chunk: Buffer | string) => {
+    const lines = (pending + chunk.toString()).split('\n');
+    pending = lines.pop() ?? '';
+    for (const line of lines) for (const waiter of waiters) if (waiter(line)) waiters.delete(waiter);
+  });
+  return {
+    next: (pattern) =>
+      new Promise<string>((resolve) => {
+        waiters.add((line) => {
+          if (!pattern.test(line)) return false;
+          resolve(line);
+          return true;
+        });
+      }),
+  };
+}
+
 export interface StdioServer {
   client: Client;
   pid: number;
@@ -109,21 +131,7 @@ export async function startStdio(files: BenchFiles, side: StdioSide, nodeArgs: s
     cwd: files.dir,
     stderr: 'pipe',
   });
-  let pending = '';
-  const waiters = new Set<(line: string) => boolean>();
-  transport.stderr?.on('data', (chunk: Buffer | string) => {
-    const lines = (pending + chunk.toString()).split('\n');
-    pending = lines.pop() ?? '';
-    for (const line of lines) for (const waiter of waiters) if (waiter(line)) waiters.delete(waiter);
-  });
-  const nextStderrLine = (pattern: RegExp) =>
-    new Promise<string>((resolve) => {
-      waiters.add((line) => {
-        if (!pattern.test(line)) return false;
-        resolve(line);
-        return true;
-      });
-    });
+  const { next: nextStderrLine } = stderrLines(transport.stderr!);
   const client = newClient();
   await client.connect(transport);
   const pid = transport.pid;
@@ -134,20 +142,27 @@ export async function startStdio(files: BenchFiles, side: StdioSide, nodeArgs: s
 export interface HttpServer {
   url: URL;
   child: ChildProcess;
+  /** Resolves with the next stderr line (written from now on) that matches `pattern`. */
+  nextStderrLine(pattern: RegExp): Promise<string>;
   /** Stops the server (SIGTERM) and waits for it to exit. */
   stop(): Promise<void>;
 }
 
-/** Spawns a side's HTTP server on a free loopback port and waits for the line that gives its URL. */
-export async function startHttp(files: BenchFiles, side: Side, nodeArgs: string[] = []): Promise<HttpServer> {
+/**
+ * Spawns a side's HTTP server on a free loopback port and waits for the line that gives its URL. Its
+ * stdout (only V8's traces, e.g. `--trace-gc-nvp`: the server writes nothing there) goes to the file
+ * descriptor `stdout` when one is given.
+ */
+export async function startHttp(files: BenchFiles, side: Side, nodeArgs: string[] = [], stdout?: number): Promise<HttpServer> {
   const child = spawn(process.execPath, [...nodeArgs, await files.bundle(side, 'http')], {
     env: { ...process.env, ...files.env, PORT: '0' },
     cwd: files.dir,
-    stdio: ['ignore', 'ignore', 'pipe'],
+    stdio: ['ignore', stdout ?? 'ignore', 'pipe'],
   });
   let log = '';
+  const lines = stderrLines(child.stderr!.setEncoding('utf8'));
   const url = await new Promise<URL>((resolve, reject) => {
-    child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
+    child.stderr!.on('data', (chunk: string) => {
       log += chunk;
       const match = / (?:over HTTP|listening) at (http:\/\/\S+)/.exec(log);
       if (match && (side === 'peer' || log.includes('demo: database at'))) resolve(new URL(match[1]!));
@@ -158,6 +173,7 @@ export async function startHttp(files: BenchFiles, side: Side, nodeArgs: string[
   return {
     url,
     child,
+    nextStderrLine: lines.next,
     stop: async () => {
       child.kill('SIGTERM');
       await exited;

@@ -3,15 +3,16 @@ import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import type { Client } from '@modelcontextprotocol/client';
+import { ownGcPausesSettled, ownGcPauseWithin, type Timed } from './own-gc-pauses.ts';
 
 type Round = { requestState?: string; structuredContent?: { status?: string } };
 const manual = { allowInputRequired: true } as const;
 
 /**
  * One refund_order conversation: the first round asks to confirm, the retry carries `answer`. Checks the
- * status it ends in (`kept` for a decline, `refunded` for an accept) and returns its wall time, ms.
+ * status it ends in (`kept` for a decline, `refunded` for an accept) and returns when it began and its wall time, ms.
  */
-export async function conversation(client: Client, orderId = 'ord_51', answer: 'decline' | 'accept' = 'decline'): Promise<number> {
+export async function conversation(client: Client, orderId = 'ord_51', answer: 'decline' | 'accept' = 'decline'): Promise<Timed> {
   const args = { order_id: orderId };
   const start = performance.now();
   const ask = (await client.callTool({ name: 'refund_order', arguments: args }, manual)) as Round;
@@ -24,7 +25,7 @@ export async function conversation(client: Client, orderId = 'ord_51', answer: '
   const ms = performance.now() - start;
   const expected = answer === 'accept' ? 'refunded' : 'kept';
   if (done.structuredContent?.status !== expected) throw new Error(`expected '${expected}': ${JSON.stringify(done)}`);
-  return ms;
+  return { start, ms };
 }
 
 function percentile(values: number[], p: number): number {
@@ -42,6 +43,10 @@ export const load = () => loadavg()[0]!.toFixed(2);
 interface SideSamples {
   /** Every conversation's ms. */
   all: number[];
+  /** Every conversation's ms less the bench process's own GC pauses during it (own-gc-pauses.ts). */
+  net: number[];
+  /** How many conversations the bench's own GC paused. */
+  touched: number;
   /** Each batch's median ms. */
   batchMedians: number[];
   /** Each batch's conversations per second (wall time of the batch). */
@@ -57,7 +62,7 @@ export interface Paired {
   loadAfter: string;
 }
 
-const empty = (): SideSamples => ({ all: [], batchMedians: [], batchRates: [], cpuMs: 0 });
+const empty = (): SideSamples => ({ all: [], net: [], touched: 0, batchMedians: [], batchRates: [], cpuMs: 0 });
 
 /** CPU ms (user + system) a process has used so far, from /proc (Linux; 10 ms ticks). */
 function processCpuMs(pid: number): number {
@@ -68,11 +73,11 @@ function processCpuMs(pid: number): number {
 
 /**
  * Runs `batches` batches of each side, the order flipped every batch (ours first in even batches).
- * `runBatch` runs one batch and returns its conversations' ms.
+ * `runBatch` runs one batch and returns its conversations' times.
  */
 export async function alternate(
   batches: number,
-  runBatch: (side: 'ours' | 'peer') => Promise<number[]>,
+  runBatch: (side: 'ours' | 'peer') => Promise<Timed[]>,
   pids: Record<'ours' | 'peer', number>,
 ): Promise<Paired> {
   const result = { ours: empty(), peer: empty(), loadBefore: load(), loadAfter: '' };
@@ -80,9 +85,16 @@ export async function alternate(
     for (const side of batch % 2 === 0 ? (['ours', 'peer'] as const) : (['peer', 'ours'] as const)) {
       const start = performance.now();
       const cpuBefore = processCpuMs(pids[side]);
-      const times = await runBatch(side);
+      const timed = await runBatch(side);
       result[side].cpuMs += processCpuMs(pids[side]) - cpuBefore;
       const seconds = (performance.now() - start) / 1000;
+      await ownGcPausesSettled();
+      const times = timed.map((t) => t.ms);
+      for (const t of timed) {
+        const paused = ownGcPauseWithin(t);
+        result[side].net.push(t.ms - paused);
+        if (paused > 0) result[side].touched++;
+      }
       result[side].all.push(...times);
       result[side].batchMedians.push(median(times));
       result[side].batchRates.push(times.length / seconds);
@@ -101,6 +113,10 @@ export function report(title: string, { ours, peer, loadBefore, loadAfter }: Pai
   console.log(`  median ms      ours ${f(median(ours.all))}   peer ${f(median(peer.all))}`);
   console.log(
     `  p99 ms         ours ${f(percentile(ours.all, 99))}   peer ${f(percentile(peer.all, 99))}   ours / peer ${f(percentile(ours.all, 99) / percentile(peer.all, 99))}`,
+  );
+  console.log(
+    `  p99 ms less the bench's own GC pauses   ours ${f(percentile(ours.net, 99))}   peer ${f(percentile(peer.net, 99))}   ours / peer ${f(percentile(ours.net, 99) / percentile(peer.net, 99))}` +
+      ` (they paused ${ours.touched} and ${peer.touched} conversations)`,
   );
   // the same ratio over each half of the batches (conversations are kept in batch order): how far the
   // tail moves within one run, a yardstick for the ratio above

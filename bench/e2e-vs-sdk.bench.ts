@@ -10,16 +10,19 @@
 // servers node flags of their own (e.g. PEER_NODE_ARGS=--interrupt-budget=16896 tunes the peer's tier-up as
 // ours tunes itself: BENCHMARKS.md, "Tier-up"); BENCH_LEDGER=:memory: puts our effect
 // ledger in memory, PEER_SYNCHRONOUS=FULL makes the peer's commits durable, PEER_EXACTLY_ONCE=1
-// runs the peer's claim, refund and outcome in one durable transaction (what `accept` is about).
+// runs the peer's claim, refund and outcome in one durable transaction (what `accept` is about),
+// PEER_PARSED_BODY=1 has the HTTP peer hand the SDK each body parsed, as our listener does.
 //
 // Sides run in alternating batches (the order flipped every batch); a figure is the median of the
-// per-batch median ratios ours / peer, and the p99 of every conversation of each side.
+// per-batch median ratios ours / peer, and the p99 of every conversation of each side, also less the
+// bench process's own GC pauses during each conversation (bench/own-gc-pauses.ts).
 import { copyFileSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/client';
 import { connectHttp, prepareFiles, refundableOrder, type Side, startHttp, startStdio } from './e2e-servers.ts';
 import { alternate, conversation, report } from './e2e-stats.ts';
+import type { Timed } from './own-gc-pauses.ts';
 
 const which = process.argv[2] ?? 'all';
 if (!['stdio', 'http', 'accept', 'all'].includes(which)) throw new Error(`unknown part '${which}': give stdio, http, accept or all.`);
@@ -58,6 +61,7 @@ const files = await prepareFiles(dir, {
   ...(process.env.BENCH_LEDGER && { ROUNDTRIP_LEDGER: process.env.BENCH_LEDGER }),
   ...(process.env.PEER_SYNCHRONOUS && { PEER_SYNCHRONOUS: process.env.PEER_SYNCHRONOUS }),
   ...(process.env.PEER_EXACTLY_ONCE && { PEER_EXACTLY_ONCE: process.env.PEER_EXACTLY_ONCE }),
+  ...(process.env.PEER_PARSED_BODY && { PEER_PARSED_BODY: process.env.PEER_PARSED_BODY }),
 });
 
 const pidsOf = (servers: Record<Side, { pid: number }>) => ({ ours: servers.ours.pid, peer: servers.peer.pid });
@@ -66,19 +70,19 @@ const httpPids = (servers: Record<Side, { child: { pid?: number | undefined } }>
   peer: servers.peer.child.pid!,
 });
 
-async function sequential(client: Client, count: number): Promise<number[]> {
-  const times: number[] = [];
+async function sequential(client: Client, count: number): Promise<Timed[]> {
+  const times: Timed[] = [];
   for (let i = 0; i < count; i++) times.push(await conversation(client));
   return times;
 }
 
-async function concurrent(clients: Client[], perClient: number): Promise<number[]> {
+async function concurrent(clients: Client[], perClient: number): Promise<Timed[]> {
   const lists = await Promise.all(clients.map((client) => sequential(client, perClient)));
   return lists.flat();
 }
 
 /** Warms both sides up with `run`, times alternating batches of it (just started), warms them on to WARM_AFTER and times them again (warm). */
-async function twoPhases(title: string, run: (side: Side, count: number) => Promise<number[]>, pids: Record<Side, number>): Promise<void> {
+async function twoPhases(title: string, run: (side: Side, count: number) => Promise<Timed[]>, pids: Record<Side, number>): Promise<void> {
   for (const side of ['ours', 'peer'] as const) await run(side, WARM_UP);
   report(`${title}, just started (after ${WARM_UP} a side)`, await alternate(BATCHES, (side) => run(side, SEQUENTIAL_PER_BATCH), pids));
   const more = WARM_AFTER - WARM_UP - BATCHES * SEQUENTIAL_PER_BATCH;
@@ -87,7 +91,7 @@ async function twoPhases(title: string, run: (side: Side, count: number) => Prom
 }
 
 /** Both sides over stdio: each warmed up with `run`, then timed in alternating batches of it, reported under `title`. */
-async function overStdio(title: string, run: (client: Client, count: number) => Promise<number[]>): Promise<void> {
+async function overStdio(title: string, run: (client: Client, count: number) => Promise<Timed[]>): Promise<void> {
   const servers = { ours: await startStdio(files, 'ours', sideArgs('ours')), peer: await startStdio(files, 'peer', sideArgs('peer')) };
   try {
     await twoPhases(title, (side, count) => run(servers[side].client, count), pidsOf(servers));
@@ -105,7 +109,7 @@ try {
     // store's transaction, outcome), the peer in the store's one transaction
     let next = 0;
     const refunds = async (client: Client, count: number) => {
-      const times: number[] = [];
+      const times: Timed[] = [];
       for (let i = 0; i < count; i++) times.push(await conversation(client, refundableOrder(next++), 'accept'));
       return times;
     };
