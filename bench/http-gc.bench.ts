@@ -3,7 +3,7 @@
 // side, the scavenges and full collections per 1,000 conversations, a scavenge's mean pause, what the
 // scavenges promote (moved to the old generation, where only a full collection frees it) per conversation,
 // and then, of the side's slowest 1 % of conversations, how many a collection of the server's or one of the
-// bench's own (its client's) fell within. Run from the repo root: `npx tsx bench/http-gc.bench.ts [N]`
+// bench's own (its client's) fell within, and how often and how long the bench's own were. Run from the repo root: `npx tsx bench/http-gc.bench.ts [N]`
 // (N conversations a side after as many to warm up; 3,000 by default, about a minute).
 import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { connectHttp, prepareFiles, type Side, startHttp } from './e2e-servers.ts';
 import { conversation } from './e2e-stats.ts';
-import { ownGcPausesSettled, ownGcPauseWithin, type Timed } from './own-gc-pauses.ts';
+import { ownGcPausesBetween, ownGcPausesSettled, ownGcPauseWithin, type Timed } from './own-gc-pauses.ts';
 
 const COUNT = Number(process.argv[2] ?? 3_000);
 if (!Number.isInteger(COUNT) || COUNT < 100)
@@ -69,6 +69,8 @@ async function measure(dir: string, files: Awaited<ReturnType<typeof prepareFile
     const byServer = slowest.filter((t) => collections.some((c) => within(t, c.start, c.ms))).length;
     const byBench = slowest.filter((t) => ownGcPauseWithin(t) > 0).length;
     const at = (p: number) => sorted[Math.ceil((p / 100) * COUNT) - 1]!.ms.toFixed(2);
+    const own = ownGcPausesBetween(times[0]!.start, times.at(-1)!.start + times.at(-1)!.ms);
+    const ownMean = own.reduce((sum, ms) => sum + ms, 0) / Math.max(1, own.length);
     console.log(`\n${side}: median ${at(50)} ms, p99 ${at(99)} ms`);
     console.log(
       `  scavenges ${per1000(scavenges.length)} per 1,000 conversations, mean pause ${meanPause.toFixed(2)} ms, ` +
@@ -76,6 +78,9 @@ async function measure(dir: string, files: Awaited<ReturnType<typeof prepareFile
     );
     console.log(
       `  of the slowest ${slowest.length}: ${byServer} took place while the server collected, ${byBench} while the bench (its client) did`,
+    );
+    console.log(
+      `  the bench's own collections meanwhile: ${per1000(own.length)} per 1,000 conversations, mean pause ${ownMean.toFixed(2)} ms`,
     );
   } finally {
     await client.close();

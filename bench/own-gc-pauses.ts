@@ -24,6 +24,10 @@ export async function ownGcPausesSettled(): Promise<void> {
   for (let turn = 0; turn < 2; turn++) await new Promise((resolve) => setImmediate(resolve));
 }
 
+/** The bench process's GC pauses, ms, that began from `from` to `to` (performance.now()). */
+export const ownGcPausesBetween = (from: number, to: number): number[] =>
+  pauses.filter(([start]) => start >= from && start < to).map(([start, end]) => end - start);
+
 /** How long the bench process was paused in GC between `start` and `start + ms`. */
 export function ownGcPauseWithin({ start, ms }: Timed): number {
   const end = start + ms;
