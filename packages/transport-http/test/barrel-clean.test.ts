@@ -53,7 +53,7 @@ describe('the Node subpath, @roundtrip/transport-http/node', () => {
     expect(refused).toEqual(
       expect.arrayContaining([
         expect.stringMatching(/transport-http\/src\/node\/node-http-listener\.ts: node:http$/),
-        expect.stringMatching(/transport-http\/src\/node\/node-http-listener\.ts: @modelcontextprotocol\/node$/),
+        expect.stringMatching(/transport-http\/src\/node\/resolve-jwt-settings\.ts: node:fs$/),
         expect.stringMatching(/transport-http\/src\/node\/run-http-server\.ts: @roundtrip\/mcp\/node$/),
       ]),
     );

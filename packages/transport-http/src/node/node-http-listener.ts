@@ -1,12 +1,11 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type NodeIncomingMessageLike, toNodeHandler } from '@modelcontextprotocol/node';
-import type { AuthInfo } from '@modelcontextprotocol/server';
 import { HttpConfigError } from '../http-config-error.ts';
 import type { HttpPipeline } from '../http-pipeline.ts';
 import { jsonRpcErrorResponse } from '../http-responses.ts';
 import { hostForUrl } from '../loopback-host.ts';
 import type { RequestHead } from '../request-head.ts';
+import { answerOnNode } from './answer-on-node.ts';
 import type { ListenAddress } from './listen-address.ts';
 import { readLimitedBody } from './read-limited-body.ts';
 
@@ -97,33 +96,6 @@ async function writeResponse(request: IncomingMessage, target: ServerResponse, r
   target.end(Buffer.from(await response.arrayBuffer()));
 }
 
-/** The request again, its body the bytes already read, and the principal's AuthInfo for the SDK's node handler. */
-function replayed(request: IncomingMessage, chunks: Buffer[], authInfo: AuthInfo | undefined): NodeIncomingMessageLike {
-  return {
-    method: request.method ?? 'GET',
-    url: request.url ?? '/',
-    headers: request.headers,
-    ...(authInfo !== undefined && { auth: authInfo }),
-    async *[Symbol.asyncIterator]() {
-      yield* chunks;
-    },
-  };
-}
-
-/**
- * A POST body as JSON, handed to the SDK as `parsedBody` so it neither clones the web `Request` nor reads
- * its body again (the listener has read it already). Empty or not JSON, it is `undefined`: the SDK reads
- * the bytes itself and answers them as it would (a parse error, or a 2025-era request it forwards).
- */
-function parsedJson(method: string | undefined, chunks: Buffer[]): unknown {
-  if (method !== 'POST' || chunks.length === 0) return undefined;
-  try {
-    return JSON.parse((chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)).toString('utf8'));
-  } catch {
-    return undefined;
-  }
-}
-
 function describe(request: IncomingMessage): string {
   const header = (name: string) => {
     const value = request.headers[name];
@@ -137,8 +109,8 @@ function describe(request: IncomingMessage): string {
  * to be wanted: each request is screened on its method, path and headers first (Host, Origin, shutting
  * down, a declared size over the limit, the metadata document, the path, the bearer token); only then
  * is its body read, counted against the limit as it arrives (413 and the connection closed once it
- * grows over), and the request answered by the SDK's `toNodeHandler`, which streams SSE with
- * backpressure and aborts the request's work when the client hangs up. `makePipeline` is called once
+ * grows over), and the request answered (`answerOnNode`: SSE streamed with backpressure, the request's
+ * work aborted when the client hangs up). `makePipeline` is called once
  * the port is known, before any request is read.
  */
 export async function listenNodeHttp(
@@ -149,7 +121,6 @@ export async function listenNodeHttp(
 ): Promise<{ listener: NodeHttpListener; pipeline: HttpPipeline }> {
   const inFlight = new Set<InFlight>();
   let pipeline: HttpPipeline | undefined;
-  let serveNode: ReturnType<typeof toNodeHandler> | undefined;
   let stopping = false;
   let drained: () => void = () => {};
 
@@ -168,7 +139,8 @@ export async function listenNodeHttp(
       if (body.reason === 'too_large') await writeResponse(request, response, screened.bodyTooLarge(head));
       return;
     }
-    await serveNode!(replayed(request, body.chunks, admission.authInfo), response, parsedJson(request.method, body.chunks));
+    const { chunks } = body;
+    await answerOnNode(screened, request, response, chunks.length <= 1 ? chunks[0] : Buffer.concat(chunks), admission.authInfo);
   };
 
   const server: Server = createServer((request, response) => {
@@ -206,12 +178,6 @@ export async function listenNodeHttp(
     throw error;
   }
   const screened = pipeline;
-  // the body is counted before it gets here: the adapter's own limit is never the one that refuses
-  serveNode = toNodeHandler(
-    { fetch: (request, options) => screened.answer(request, options) },
-    { maxRequestBodySize: maxRequestBytes, onerror: onError },
-  );
-
   let closed: Promise<void> | undefined;
   const stopAccepting = () => {
     if (closed) return;
