@@ -53,6 +53,9 @@ interface SideSamples {
   batchRates: number[];
   /** CPU ms (user + system) the side's server process used during its batches. */
   cpuMs: number;
+  /** CPU ms the bench process (the client) used during the side's batches, and their wall ms. */
+  clientCpuMs: number;
+  wallMs: number;
 }
 
 export interface Paired {
@@ -62,7 +65,7 @@ export interface Paired {
   loadAfter: string;
 }
 
-const empty = (): SideSamples => ({ all: [], net: [], touched: 0, batchMedians: [], batchRates: [], cpuMs: 0 });
+const empty = (): SideSamples => ({ all: [], net: [], touched: 0, batchMedians: [], batchRates: [], cpuMs: 0, clientCpuMs: 0, wallMs: 0 });
 
 /** CPU ms (user + system) a process has used so far, from /proc (Linux; 10 ms ticks). */
 function processCpuMs(pid: number): number {
@@ -85,8 +88,12 @@ export async function alternate(
     for (const side of batch % 2 === 0 ? (['ours', 'peer'] as const) : (['peer', 'ours'] as const)) {
       const start = performance.now();
       const cpuBefore = processCpuMs(pids[side]);
+      const clientBefore = process.cpuUsage();
       const timed = await runBatch(side);
       result[side].cpuMs += processCpuMs(pids[side]) - cpuBefore;
+      const client = process.cpuUsage(clientBefore);
+      result[side].clientCpuMs += (client.user + client.system) / 1000;
+      result[side].wallMs += performance.now() - start;
       const seconds = (performance.now() - start) / 1000;
       await ownGcPausesSettled();
       const times = timed.map((t) => t.ms);
@@ -130,6 +137,9 @@ export function report(title: string, { ours, peer, loadBefore, loadAfter }: Pai
   console.log(
     `  server CPU ms per conversation (/proc)  ours ${f(cpu(ours))}   peer ${f(cpu(peer))}   ours / peer ${f(cpu(ours) / cpu(peer))}`,
   );
+  // the client runs on one thread (and V8's helpers): near one core, the client is what a side's conversations wait for
+  const busy = (s: SideSamples) => (s.clientCpuMs / s.wallMs).toFixed(2);
+  console.log(`  the bench process's CPU (the client), in cores, during each side's batches  ours ${busy(ours)}   peer ${busy(peer)}`);
   if (withRate) {
     const rateRatios = ours.batchRates.map((r, i) => r / peer.batchRates[i]!);
     console.log(
