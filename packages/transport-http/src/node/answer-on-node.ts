@@ -30,11 +30,19 @@ function parsedJson(method: string, body: Buffer | undefined): unknown {
   }
 }
 
-/** The message's headers as web `Headers` (a repeated header once per value; HTTP/2 pseudo-headers left out). */
+/**
+ * The message's headers as web `Headers`, as node:http parsed them (a header it keeps once, such as
+ * Content-Type or Host, is the first one sent; `set-cookie` once per value; HTTP/2 pseudo-headers left out).
+ */
 function headersOf(request: IncomingMessage): Headers {
   const headers = new Headers();
-  const raw = request.rawHeaders;
-  for (let i = 0; i < raw.length; i += 2) if (!raw[i]!.startsWith(':')) headers.append(raw[i]!, raw[i + 1]!);
+  const parsed = request.headers;
+  for (const name in parsed) {
+    const value = parsed[name];
+    if (value === undefined || name.startsWith(':')) continue;
+    if (typeof value === 'string') headers.set(name, value);
+    else for (const item of value) headers.append(name, item);
+  }
   return headers;
 }
 
