@@ -1,5 +1,6 @@
 // Starts the demo server as a child process and connects the official MCP client to it over stdio,
 // the way a desktop host does, on either protocol era.
+import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/client';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/client/stdio';
@@ -71,7 +72,23 @@ export async function connectDemoClient({ era, env, prepare, launcher = SERVER_L
     stderr: 'pipe',
   });
   const reader = createServerLogReader();
-  transport.stderr?.on('data', reader.append);
-  await client.connect(transport);
+  // a PassThrough the child's stderr is piped into (typed as a plain Stream)
+  const stderr = transport.stderr as Readable | null;
+  stderr?.on('data', reader.append);
+  try {
+    await client.connect(transport);
+  } catch (error) {
+    // the server's own words say why (it could not start, or stopped): its log, read to the end, goes with the error
+    const logEnded = new Promise<void>((resolve) =>
+      stderr === null || stderr.readableEnded ? resolve() : stderr.once('end', () => resolve()),
+    );
+    await client.close().catch(() => undefined);
+    await logEnded;
+    const log = reader.log().trimEnd();
+    throw new Error(
+      `The demo server did not answer: ${(error as Error).message}\nIts log (stderr): ${log === '' ? '(nothing)' : `\n${log}`}`,
+      { cause: error },
+    );
+  }
   return { client, serverLog: reader.log, waitForLog: reader.waitForLog, close: () => client.close() };
 }

@@ -4,7 +4,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { generateKey } from '@roundtrip/engine';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectDemoClient } from '../src/connect-demo-client.ts';
 import { bundledScript } from './support/bundle.ts';
 import {
   accept,
@@ -164,5 +166,18 @@ describe('the demo server over stdio', { concurrent: true }, () => {
       'A high-severity incident: page the on-call engineer now?',
       'Which services does "Search is slow" affect, and what happened?',
     ]);
+  });
+
+  it('says why when the server cannot start: the connection error carries the log the server wrote', async () => {
+    const env = { ROUNDTRIP_DB: '/dev/null/orders.db', ROUNDTRIP_KEY: generateKey(), ROUNDTRIP_PRINCIPAL: 'ada' };
+    const failed = await connectDemoClient({ era: 'modern', env, launcher }).then(
+      () => new Error('the server should not have started'),
+      (error: Error) => error,
+    );
+    expect(failed.message).toMatch(/^The demo server did not answer: .+\nIts log \(stderr\): \n/);
+    expect(failed.message).toContain(
+      "[roundtrip-demo] cannot start: Could not open the orders database at /dev/null/orders.db: EEXIST: file already exists, mkdir '/dev/null'\n" +
+        '    Set ROUNDTRIP_DB to a file path in a folder this user can write to.',
+    );
   });
 });
