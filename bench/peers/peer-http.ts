@@ -22,6 +22,7 @@ const handler = createMcpHandler(createRefundPeerFactory({ orders, stateKey, pri
 const serve = toNodeHandler(handler);
 const parsedBody = process.env.PEER_PARSED_BODY === '1';
 
+/** The body as JSON; not JSON, `undefined`, and the SDK then finds the body read already and answers a parse error. */
 async function jsonBody(req: IncomingMessage): Promise<unknown> {
   const chunks: Buffer[] = [];
   for await (const chunk of req) chunks.push(chunk as Buffer);

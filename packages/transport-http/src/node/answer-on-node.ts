@@ -67,7 +67,8 @@ async function writeAnswer(answer: Response, response: ServerResponse, gone: Abo
   try {
     for await (const chunk of answer.body) {
       if (gone.aborted) break;
-      if (!response.write(chunk)) await new Promise<void>((resolve) => (wake = resolve));
+      // a full socket waits for 'drain' or the client leaving; one that left already waits for nothing
+      if (!response.write(chunk) && !gone.aborted) await new Promise<void>((resolve) => (wake = resolve));
     }
   } catch {
     // the answer's stream failed, or was cancelled as the client left: end what was sent
