@@ -135,7 +135,9 @@ describe('model-mediated fallback', () => {
         capabilities: undefined,
         ...(extra.principal ? { principal: extra.principal } : {}),
       });
-    const tampered = `${token.slice(0, -4)}${token.endsWith('AAAA') ? 'BBBB' : 'AAAA'}`;
+    // a character inside the body, not the last (it may carry bits base64url leaves unused)
+    const at = token.length - 7;
+    const tampered = token.slice(0, at) + (token[at] === 'A' ? 'B' : 'A') + token.slice(at + 1);
     const refusal = (why: string) => ({
       type: 'complete',
       result: {

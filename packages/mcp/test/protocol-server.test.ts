@@ -150,7 +150,10 @@ describe.each(METHODS)('%s rounds', (name) => {
   it('refuses a tampered state with -32602 and the start-over hint, the reason going to the log only', async () => {
     const connection = await connect({ era: 'modern' });
     const first = (await method.send(connection)) as unknown as InputRequired;
-    const tampered = `${first.requestState.slice(0, -2)}${first.requestState.endsWith('AA') ? 'BB' : 'AA'}`;
+    // a character inside the body: the last one may carry bits base64url leaves unused, where a change is a bad
+    // format rather than a forgery
+    const at = first.requestState.length - 7;
+    const tampered = first.requestState.slice(0, at) + (first.requestState[at] === 'A' ? 'B' : 'A') + first.requestState.slice(at + 1);
     const refused = method.send(connection, { requestState: tampered, inputResponses: { [method.key]: accept(method.answer) } });
     await expect(refused).rejects.toMatchObject({
       code: -32602,
