@@ -1,9 +1,11 @@
 // End to end against the SDK alone: refund_order conversations (ask to confirm, then decline: two rounds,
 // nothing refunded) on our demo server and on the peer in bench/peers (the same tool hand-written on the
 // official SDK), over real stdio processes and over stateless Streamable HTTP (sequential, and 20 in
-// flight), the official v2 client pinned to 2026-07-28. Both servers are bundled by the same esbuild and
-// read the same SQLite orders file. Run from the repo root: `pnpm bench:e2e [stdio|http|accept|all]` (about
-// a minute for all; `accept`, not part of all, times confirmed refunds instead, each of another order). With
+// flight), the official v2 client pinned to 2026-07-28; 20 in flight once more from a light client
+// (light-client.ts) that leaves the cores to the servers. Both servers are bundled by the same esbuild and
+// read the same SQLite orders file. Run from the repo root: `pnpm bench:e2e [stdio|http|light|accept|all]`
+// (about two minutes for all; `light` is the light client's part alone; `accept`, not part of all, times
+// confirmed refunds instead, each of another order). With
 // CPU_PROF=<dir> the servers run with --cpu-prof into that folder (CPU_PROF_INTERVAL=<µs> samples more
 // often than every 1,000 µs), and the bundles are copied beside the profiles for bench/profile-summary.mjs to
 // name each function's source module; OURS_NODE_ARGS and PEER_NODE_ARGS (space-separated) give one side's
@@ -22,10 +24,12 @@ import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/client';
 import { connectHttp, prepareFiles, refundableOrder, type Side, startHttp, startStdio } from './e2e-servers.ts';
 import { alternate, conversation, report } from './e2e-stats.ts';
+import { type LightClient, lightClient } from './light-client.ts';
 import type { Timed } from './own-gc-pauses.ts';
 
 const which = process.argv[2] ?? 'all';
-if (!['stdio', 'http', 'accept', 'all'].includes(which)) throw new Error(`unknown part '${which}': give stdio, http, accept or all.`);
+if (!['stdio', 'http', 'light', 'accept', 'all'].includes(which))
+  throw new Error(`unknown part '${which}': give stdio, http, light, accept or all.`);
 const BATCHES = 20;
 const SEQUENTIAL_PER_BATCH = 50;
 const IN_FLIGHT = 20;
@@ -100,6 +104,32 @@ async function overStdio(title: string, run: (client: Client, count: number) => 
   }
 }
 
+/** 20 in flight from the light client (light-client.ts): the servers' share of the two cores, not the official client's. */
+async function lightInFlight(servers: Record<Side, { url: URL; child: { pid?: number | undefined } }>): Promise<void> {
+  const light: Record<Side, LightClient[]> = {
+    ours: Array.from({ length: IN_FLIGHT }, () => lightClient(servers.ours.url)),
+    peer: Array.from({ length: IN_FLIGHT }, () => lightClient(servers.peer.url)),
+  };
+  const batch = (side: Side, perClient: number) =>
+    Promise.all(
+      light[side].map(async (client) => {
+        const times: Timed[] = [];
+        for (let i = 0; i < perClient; i++) times.push(await client.conversation());
+        return times;
+      }),
+    ).then((lists) => lists.flat());
+  try {
+    for (const side of ['ours', 'peer'] as const) await batch(side, IN_FLIGHT_WARM_UP);
+    report(
+      `HTTP, ${IN_FLIGHT} in flight, light client (${IN_FLIGHT} keep-alive connections, raw JSON: bench/light-client.ts)`,
+      await alternate(IN_FLIGHT_BATCHES, (side) => batch(side, PER_CLIENT_PER_BATCH), httpPids(servers)),
+      true,
+    );
+  } finally {
+    for (const client of [...light.ours, ...light.peer]) client.close();
+  }
+}
+
 console.log(
   `refund_order conversations (ask, then decline), ours (the demo) / peer (SDK alone); ${availableParallelism()} cores, Node ${process.version}`,
 );
@@ -116,6 +146,14 @@ try {
     await overStdio('stdio, sequential, confirmed refunds (accept)', refunds);
   }
   if (which === 'stdio' || which === 'all') await overStdio('stdio, sequential', sequential);
+  if (which === 'light') {
+    const servers = { ours: await startHttp(files, 'ours', sideArgs('ours')), peer: await startHttp(files, 'peer', sideArgs('peer')) };
+    try {
+      await lightInFlight(servers);
+    } finally {
+      await Promise.all([servers.ours.stop(), servers.peer.stop()]);
+    }
+  }
   if (which === 'http' || which === 'all') {
     const servers = { ours: await startHttp(files, 'ours', sideArgs('ours')), peer: await startHttp(files, 'peer', sideArgs('peer')) };
     const clients: Record<Side, Client[]> = { ours: [], peer: [] };
@@ -129,6 +167,7 @@ try {
         await alternate(IN_FLIGHT_BATCHES, (side) => concurrent(clients[side], PER_CLIENT_PER_BATCH), httpPids(servers)),
         true,
       );
+      await lightInFlight(servers);
     } finally {
       await Promise.all([...clients.ours, ...clients.peer].map((client) => client.close()));
       await Promise.all([servers.ours.stop(), servers.peer.stop()]);
