@@ -1,8 +1,9 @@
-// `pnpm conformance:serve`: the fixture over Streamable HTTP, started as the root script starts it (tsx) in a
-// real child process at a free port (PORT=0), as scripts/conformance.sh starts it for the official suite. The
-// official v2 client, pinned to 2026-07-28, completes an argument and answers a question over two rounds;
-// SIGTERM stops it (exit 0). A PORT that is not a port is refused, saying what to give: that check runs the
-// same source bundled (the suite's bundle, suite-bundle.ts), not a second start through tsx (about 1 s of CPU).
+// `pnpm conformance:serve`: the fixture over Streamable HTTP in a real child process at a free port (PORT=0).
+// The official v2 client, pinned to 2026-07-28, completes an argument and answers a question over two rounds;
+// SIGTERM stops it (exit 0). A PORT that is not a port is refused, saying what to give. The child runs the
+// script the root script names, bundled (the suite's bundle, suite-bundle.ts) rather than through tsx (about
+// 1 s of CPU a start): `.ci/run`'s conformance step starts it as the root script does, tsx and all, and runs the
+// official suite against it (scripts/conformance.sh).
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -24,12 +25,9 @@ afterEach(async () => {
 const bundles = createBundles();
 afterAll(() => bundles.remove());
 
-/**
- * The fixture as `tsx apps/conformance/src/http-server.ts` runs it, with only PATH and PORT in its environment;
- * or, given `bundled`, that file bundled, run by plain node.
- */
-function serve(port: string, bundled?: string) {
-  const child = spawn(process.execPath, bundled === undefined ? ['--import', 'tsx', SCRIPT] : [bundled], {
+/** The fixture's script bundled, run by plain node with only PATH and PORT in its environment. */
+async function serve(port: string) {
+  const child = spawn(process.execPath, [await bundles.of(`${ROOT}${SCRIPT}`)], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', PORT: port },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -57,7 +55,7 @@ describe('pnpm conformance:serve', () => {
   });
 
   it('serves the fixture at http://127.0.0.1:$PORT/mcp without a key file: completion, two rounds, then SIGTERM exits 0', async () => {
-    const server = serve('0');
+    const server = await serve('0');
     const url = await server.url;
     expect(server.stderr()).toContain('with no authentication, for this machine only (ROUNDTRIP_KEY (1 key); principal conformance;');
 
@@ -92,7 +90,7 @@ describe('pnpm conformance:serve', () => {
   });
 
   it('refuses a PORT that is not a port, saying what to give', async () => {
-    const server = serve('http', await bundles.of(`${ROOT}${SCRIPT}`));
+    const server = await serve('http');
     await expect(server.url).rejects.toThrow('exited before it served');
     expect(await server.exited).toBe(1);
     expect(server.stderr()).toBe(
