@@ -66,8 +66,9 @@ describe('tuneV8ForServing', () => {
     const [off, on] = await Promise.all([pretenuringProbe([]), pretenuringProbe(['--allocation-site-pretenuring'])]);
     expect(off.decision).toBe('turned_off');
     expect(on.decision).toBe('kept_by_command_line');
-    // the same 3,000 short-lived actors: with pretenuring on, V8 weighs their sites at every scavenge (50 – 90 lines)
-    expect(on.weighed).toBeGreaterThan(20);
+    // the same 3,000 short-lived actors: with pretenuring on, V8 weighs their sites at its scavenges (18 – 92 lines in
+    // runs on 2 cores, fewer when the machine is busy), and none once it is off
+    expect(on.weighed).toBeGreaterThan(0);
     expect(off.weighed).toBe(0);
   });
 
