@@ -4,7 +4,7 @@
 // flight), the official v2 client pinned to 2026-07-28; 20 in flight once more from a light client
 // (light-client.ts) that leaves the cores to the servers. Both servers are bundled by the same esbuild and
 // read the same SQLite orders file. Run from the repo root: `pnpm bench:e2e [stdio|http|light|accept|all]`
-// (about two minutes for all; `light` is the light client's part alone; `accept`, not part of all, times
+// (about two minutes for all; `light` is the light client's part alone, 20 in flight and sequential; `accept`, not part of all, times
 // confirmed refunds instead, each of another order). With
 // CPU_PROF=<dir> the servers run with --cpu-prof into that folder (CPU_PROF_INTERVAL=<µs> samples more
 // often than every 1,000 µs), and the bundles are copied beside the profiles for bench/profile-summary.mjs to
@@ -104,26 +104,33 @@ async function overStdio(title: string, run: (client: Client, count: number) => 
   }
 }
 
-/** 20 in flight from the light client (light-client.ts): the servers' share of the two cores, not the official client's. */
-async function lightInFlight(servers: Record<Side, { url: URL; child: { pid?: number | undefined } }>): Promise<void> {
+/**
+ * The light client's part (light-client.ts), which leaves the cores to the servers: 20 in flight, then one client
+ * sequentially (both servers warm by then).
+ */
+async function lightParts(servers: Record<Side, { url: URL; child: { pid?: number | undefined } }>): Promise<void> {
   const light: Record<Side, LightClient[]> = {
     ours: Array.from({ length: IN_FLIGHT }, () => lightClient(servers.ours.url)),
     peer: Array.from({ length: IN_FLIGHT }, () => lightClient(servers.peer.url)),
   };
-  const batch = (side: Side, perClient: number) =>
+  const batch = (side: Side, clients: number, perClient: number) =>
     Promise.all(
-      light[side].map(async (client) => {
+      light[side].slice(0, clients).map(async (client) => {
         const times: Timed[] = [];
         for (let i = 0; i < perClient; i++) times.push(await client.conversation());
         return times;
       }),
     ).then((lists) => lists.flat());
   try {
-    for (const side of ['ours', 'peer'] as const) await batch(side, IN_FLIGHT_WARM_UP);
+    for (const side of ['ours', 'peer'] as const) await batch(side, IN_FLIGHT, IN_FLIGHT_WARM_UP);
     report(
       `HTTP, ${IN_FLIGHT} in flight, light client (${IN_FLIGHT} keep-alive connections, raw JSON: bench/light-client.ts)`,
-      await alternate(IN_FLIGHT_BATCHES, (side) => batch(side, PER_CLIENT_PER_BATCH), httpPids(servers)),
+      await alternate(IN_FLIGHT_BATCHES, (side) => batch(side, IN_FLIGHT, PER_CLIENT_PER_BATCH), httpPids(servers)),
       true,
+    );
+    report(
+      'HTTP, sequential, light client (one keep-alive connection, warm)',
+      await alternate(BATCHES, (side) => batch(side, 1, SEQUENTIAL_PER_BATCH), httpPids(servers)),
     );
   } finally {
     for (const client of [...light.ours, ...light.peer]) client.close();
@@ -149,7 +156,7 @@ try {
   if (which === 'light') {
     const servers = { ours: await startHttp(files, 'ours', sideArgs('ours')), peer: await startHttp(files, 'peer', sideArgs('peer')) };
     try {
-      await lightInFlight(servers);
+      await lightParts(servers);
     } finally {
       await Promise.all([servers.ours.stop(), servers.peer.stop()]);
     }
@@ -167,7 +174,7 @@ try {
         await alternate(IN_FLIGHT_BATCHES, (side) => concurrent(clients[side], PER_CLIENT_PER_BATCH), httpPids(servers)),
         true,
       );
-      await lightInFlight(servers);
+      await lightParts(servers);
     } finally {
       await Promise.all([...clients.ours, ...clients.peer].map((client) => client.close()));
       await Promise.all([servers.ours.stop(), servers.peer.stop()]);
