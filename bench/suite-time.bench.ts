@@ -1,0 +1,82 @@
+// The suite's time against a baseline commit measured in the same run (issue 16 item 7): the suite is
+// CPU-bound on two cores, and what the host gives this machine moves its time by half from one hour to the
+// next (BENCHMARKS.md, "The suite"), so one run's seconds say little. This runs `npx vitest run` in clean
+// copies of HEAD and of the baseline (bench/at-commit.sh: both with cold transform caches), alternating,
+// and prints the median ratio HEAD / baseline. For the default baseline, d8181d8, it also prints what that
+// ratio makes of the 13.3 – 13.9 s d8181d8 took in the checkout on a quiet day (2026-12-04).
+// Run from the repo root, after `eval "$(bash scripts/services.sh)"`:
+//   pnpm bench:suite [baseline commit] [pairs]   (about a minute a pair)
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { performance } from 'node:perf_hooks';
+import { median } from './e2e-stats.ts';
+
+const baseline = process.argv[2] ?? 'd8181d8';
+const pairs = Number(process.argv[3] ?? 3);
+if (!Number.isInteger(pairs) || pairs < 1) throw new Error(`pairs must be a whole number from 1: got '${process.argv[3]}'.`);
+if (!process.env.ROUNDTRIP_TEST_PG) {
+  throw new Error(
+    'ROUNDTRIP_TEST_PG is not set: run `eval "$(bash scripts/services.sh)"` first, so that both suites run their PostgreSQL tests.',
+  );
+}
+/** d8181d8's suite in the checkout on a quiet machine (BENCHMARKS.md, "The suite"). */
+const REFERENCE = { commit: 'd8181d8', seconds: [13.3, 13.9] } as const;
+
+/** Busy seconds of all the machine's cores so far (/proc/stat: user, nice, system, irq, softirq). */
+function busySeconds(): number {
+  const fields = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
+  return (fields[0]! + fields[1]! + fields[2]! + fields[5]! + fields[6]!) / 100;
+}
+
+interface SuiteRun {
+  /** vitest's own Duration, seconds. */
+  duration: number;
+  /** The command's wall time and the cores' busy time during it, seconds. */
+  wall: number;
+  busy: number;
+  tests: string;
+}
+
+function runSuite(commit: string): SuiteRun {
+  const busyBefore = busySeconds();
+  const start = performance.now();
+  const run = spawnSync('bash', ['bench/at-commit.sh', commit, 'npx', 'vitest', 'run'], {
+    env: { ...process.env, CI: 'true', NO_COLOR: '1' },
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  const wall = (performance.now() - start) / 1000;
+  const busy = busySeconds() - busyBefore;
+  const output = `${run.stdout}\n${run.stderr}`;
+  if (run.status !== 0) throw new Error(`the suite at ${commit} failed (exit ${run.status}); its last lines:\n${output.slice(-3000)}`);
+  const duration = /Duration\s+([\d.]+)s/.exec(output);
+  const tests = /Tests\s+(.+)/.exec(output);
+  if (!duration || !tests) throw new Error(`no Duration or Tests line in the output of the suite at ${commit}:\n${output.slice(-3000)}`);
+  return { duration: Number(duration[1]), wall, busy, tests: tests[1]!.trim() };
+}
+
+const f = (x: number) => x.toFixed(2);
+console.log(`pnpm test's suite, HEAD against ${baseline}, ${pairs} alternating pairs (clean copies, cold caches: bench/at-commit.sh)`);
+const ratios: number[] = [];
+const times: Record<'head' | 'baseline', number[]> = { head: [], baseline: [] };
+for (let pair = 0; pair < pairs; pair++) {
+  const order = pair % 2 === 0 ? (['baseline', 'head'] as const) : (['head', 'baseline'] as const);
+  const runs = {} as Record<'head' | 'baseline', SuiteRun>;
+  for (const side of order) {
+    const run = runSuite(side === 'head' ? 'HEAD' : baseline);
+    runs[side] = run;
+    times[side].push(run.duration);
+    console.log(
+      `  ${side === 'head' ? 'HEAD' : baseline}: ${f(run.duration)} s (wall ${f(run.wall)} s, cores busy ${f(run.busy)} s) ${run.tests}`,
+    );
+  }
+  ratios.push(runs.head.duration / runs.baseline.duration);
+}
+console.log(`median seconds: HEAD ${f(median(times.head))}, ${baseline} ${f(median(times.baseline))}`);
+console.log(`HEAD / ${baseline}, median of the pairs: ${f(median(ratios))} (pairs ${ratios.map(f).join(', ')})`);
+if (REFERENCE.commit.startsWith(baseline) || baseline.startsWith(REFERENCE.commit)) {
+  const [low, high] = REFERENCE.seconds;
+  console.log(
+    `HEAD on the machine of ${REFERENCE.commit}'s ${low} – ${high} s (checkout, quiet): about ${f(median(ratios) * low)} – ${f(median(ratios) * high)} s (goal: at most 20)`,
+  );
+}
