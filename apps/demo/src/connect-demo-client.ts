@@ -78,9 +78,10 @@ export async function connectDemoClient({ era, env, prepare, launcher = SERVER_L
   try {
     await client.connect(transport);
   } catch (error) {
-    // the server's own words say why (it could not start, or stopped): its log, read to the end, goes with the error
+    // the server's own words say why (it could not start, or stopped): its log, read to the end, goes with the
+    // error; a process that never started (no pid) wrote none, and its stream would never end
     const logEnded = new Promise<void>((resolve) =>
-      stderr === null || stderr.readableEnded ? resolve() : stderr.once('end', () => resolve()),
+      stderr === null || stderr.readableEnded || transport.pid === null ? resolve() : stderr.once('end', () => resolve()),
     );
     await client.close().catch(() => undefined);
     await logEnded;

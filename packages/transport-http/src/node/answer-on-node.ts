@@ -97,6 +97,8 @@ export async function answerOnNode(
   response.once('close', () => {
     if (!written) gone.abort();
   });
+  // a client that left while its body was read closed the response already: its work is not started for no one
+  if (response.destroyed) gone.abort();
   const method = request.method ?? 'GET';
   const init: RequestInit = { method, headers: headersOf(request) };
   if (method !== 'GET' && method !== 'HEAD' && body !== undefined) init.body = body;
