@@ -14,6 +14,7 @@ import autocannon from 'autocannon';
 import { startNginx } from '../apps/demo/test/support/nginx-proxy.ts';
 import { startDemoCluster } from './demo-cluster.ts';
 import { load, median } from './e2e-stats.ts';
+import { MODERN_META, REFUND_CALL_HEADERS } from './light-client.ts';
 import { cpuSecondsOf } from './proc-cpu.ts';
 
 const CONNECTIONS = 20;
@@ -21,19 +22,8 @@ const RUN_SECONDS = 8;
 const PAIRS = 4;
 const WARM_UP_SECONDS = 3;
 
-const meta = {
-  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-  'io.modelcontextprotocol/clientInfo': { name: 'autocannon', version: '0' },
-  'io.modelcontextprotocol/clientCapabilities': { elicitation: { form: {} } },
-};
-const params = { name: 'refund_order', arguments: { order_id: 'ord_51' }, _meta: meta };
-const headers = {
-  'content-type': 'application/json',
-  accept: 'application/json, text/event-stream',
-  'mcp-protocol-version': '2026-07-28',
-  'mcp-method': 'tools/call',
-  'mcp-name': 'refund_order',
-};
+const params = { name: 'refund_order', arguments: { order_id: 'ord_51' }, _meta: MODERN_META };
+const headers = REFUND_CALL_HEADERS;
 
 type Tally = { kept: number; failed: number; lastFailure: string };
 

@@ -8,12 +8,14 @@ import { Agent, request } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import type { Timed } from './own-gc-pauses.ts';
 
-const META = {
+/** The `_meta` of a stateless 2026-07-28 request that may be asked a form question. */
+export const MODERN_META = {
   'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-  'io.modelcontextprotocol/clientInfo': { name: 'roundtrip-bench-light-client', version: '0' },
+  'io.modelcontextprotocol/clientInfo': { name: 'roundtrip-bench', version: '0' },
   'io.modelcontextprotocol/clientCapabilities': { elicitation: { form: {} } },
 };
-const HEADERS = {
+/** The headers of a 2026-07-28 `tools/call` of refund_order over HTTP. */
+export const REFUND_CALL_HEADERS = {
   'content-type': 'application/json',
   accept: 'application/json, text/event-stream',
   'mcp-protocol-version': '2026-07-28',
@@ -47,22 +49,26 @@ export function lightClient(url: URL): LightClient {
   const post = (params: object) =>
     new Promise<Round>((resolve, reject) => {
       const body = JSON.stringify({ jsonrpc: '2.0', id: ++id, method: 'tools/call', params });
-      const req = request(url, { method: 'POST', agent, headers: { ...HEADERS, 'content-length': Buffer.byteLength(body) } }, (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk: string) => {
-          text += chunk;
-        });
-        res.on('end', () => {
-          try {
-            if (res.statusCode !== 200) throw new Error(`HTTP ${res.statusCode}: ${text.slice(0, 200)}`);
-            resolve(answerIn(text, res.headers['content-type']));
-          } catch (error) {
-            reject(error);
-          }
-        });
-        res.on('error', reject);
-      });
+      const req = request(
+        url,
+        { method: 'POST', agent, headers: { ...REFUND_CALL_HEADERS, 'content-length': Buffer.byteLength(body) } },
+        (res) => {
+          let text = '';
+          res.setEncoding('utf8');
+          res.on('data', (chunk: string) => {
+            text += chunk;
+          });
+          res.on('end', () => {
+            try {
+              if (res.statusCode !== 200) throw new Error(`HTTP ${res.statusCode}: ${text.slice(0, 200)}`);
+              resolve(answerIn(text, res.headers['content-type']));
+            } catch (error) {
+              reject(error);
+            }
+          });
+          res.on('error', reject);
+        },
+      );
       req.on('error', reject);
       req.end(body);
     });
@@ -70,13 +76,13 @@ export function lightClient(url: URL): LightClient {
     async conversation(orderId = 'ord_51') {
       const args = { order_id: orderId };
       const start = performance.now();
-      const ask = await post({ name: 'refund_order', arguments: args, _meta: META });
+      const ask = await post({ name: 'refund_order', arguments: args, _meta: MODERN_META });
       const requestState = ask.result?.requestState;
       if (typeof requestState !== 'string') throw new Error(`expected the first round to ask: ${JSON.stringify(ask)}`);
       const done = await post({
         name: 'refund_order',
         arguments: args,
-        _meta: META,
+        _meta: MODERN_META,
         requestState,
         inputResponses: { confirm: { action: 'decline' } },
       });
