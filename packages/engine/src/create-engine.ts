@@ -9,9 +9,10 @@ import { internalsOf } from './definition-internals.ts';
 import { canonicalJson, digestBytes } from './digest.ts';
 import type { EffectLedger } from './effect-ledger.ts';
 import { fallbackCall } from './fallback-arguments.ts';
-import { clip, issuesText } from './issue-text.ts';
+import { clip } from './issue-text.ts';
 import type { Keyring } from './keyring.ts';
 import { createMemoryLedger } from './memory-ledger.ts';
+import { readArguments } from './read-arguments.ts';
 import type { RoundReport } from './round-report.ts';
 import type { RoundRequest, StepContext, StepTarget } from './round-types.ts';
 import { runStep } from './run-step.ts';
@@ -164,8 +165,6 @@ function uniqueBy<T>(problems: ProblemList, kind: string, items: readonly T[], k
   return out;
 }
 
-const argumentProblems = (issues: readonly { path: PropertyKey[]; message: string }[]) => issuesText(issues, '(arguments)');
-
 /** A tool's failure as the client sees it: an error result the model reads. */
 const toolError = (text: string): StepOutcome<CallToolResult> => ({
   type: 'complete',
@@ -257,10 +256,10 @@ export function createEngine(options: EngineOptions): Engine {
     // a tool with fallback questions takes the model's answers and continuation token beside its own arguments
     const call = fallbackCall(tool, definition.machine, request, continuationTagOf);
     if (!call.ok) return toolError(call.text);
-    const parsed = definition.args.safeParse(call.args ?? {});
-    if (!parsed.success) {
+    const parsed = readArguments(definition.args, call.args ?? {});
+    if (!parsed.ok) {
       return toolError(
-        `Invalid arguments for tool '${tool.name}': ${argumentProblems(parsed.error.issues)}. Call it again with arguments matching its input schema.`,
+        `Invalid arguments for tool '${tool.name}': ${parsed.problems}. Call it again with arguments matching its input schema.`,
       );
     }
     const bound = toolTargets.get(tool.name)!;
@@ -269,7 +268,7 @@ export function createEngine(options: EngineOptions): Engine {
       definition,
       targetTag: bound.tag,
       argsScope: bound.scope,
-      args: parsed.data as Record<string, unknown>,
+      args: parsed.data,
       finishWith: {},
       fail: toolError,
       ...(call.modelFallback && { modelFallback: call.modelFallback }),
@@ -281,11 +280,11 @@ export function createEngine(options: EngineOptions): Engine {
     const prompt = prompts.get(request.name);
     if (!prompt) return rpcError(ErrorCode.InvalidParams, `Unknown prompt: ${clip(request.name)}`, { prompts: [...prompts.keys()] });
     const definition = internalsOf(prompt);
-    const parsed = definition.args.safeParse(request.arguments ?? {});
-    if (!parsed.success) {
+    const parsed = readArguments(definition.args, request.arguments ?? {});
+    if (!parsed.ok) {
       return rpcError(
         ErrorCode.InvalidParams,
-        `Invalid arguments for prompt '${prompt.name}': ${argumentProblems(parsed.error.issues)}. Ask for it again with arguments matching its list entry.`,
+        `Invalid arguments for prompt '${prompt.name}': ${parsed.problems}. Ask for it again with arguments matching its list entry.`,
       );
     }
     const scope = `prompts/get\0${prompt.name}`;
@@ -297,7 +296,7 @@ export function createEngine(options: EngineOptions): Engine {
         definition,
         targetTag: targetTag(scope),
         argsScope: scope,
-        args: parsed.data as Record<string, unknown>,
+        args: parsed.data,
         finishWith: {},
         fail,
       },
@@ -318,11 +317,9 @@ export function createEngine(options: EngineOptions): Engine {
     if (!resource || !variables)
       return rpcError(ErrorCode.InvalidParams, `Resource not found: ${clip(request.uri)}`, { uri: clip(request.uri) });
     const definition = internalsOf(resource);
-    const parsed = definition.args.safeParse(variables);
-    if (!parsed.success)
-      return rpcError(ErrorCode.InvalidParams, `Resource not found: ${clip(request.uri)} (${argumentProblems(parsed.error.issues)})`, {
-        uri: clip(request.uri),
-      });
+    const parsed = readArguments(definition.args, variables);
+    if (!parsed.ok)
+      return rpcError(ErrorCode.InvalidParams, `Resource not found: ${clip(request.uri)} (${parsed.problems})`, { uri: clip(request.uri) });
     const pattern = resource.uri ?? resource.uriTemplate!;
     const scope = `resources/read\0${pattern}`;
     const fail = (text: string) => rpcError<ReadResourceResult>(ErrorCode.InternalError, text);
@@ -333,7 +330,7 @@ export function createEngine(options: EngineOptions): Engine {
         definition,
         targetTag: targetTag(scope),
         argsScope: scope,
-        args: parsed.data as Record<string, unknown>,
+        args: parsed.data,
         finishWith: { uri: request.uri },
         fail,
       },

@@ -1,5 +1,6 @@
 import type { AnswerSchema } from './elicitation-schema.ts';
 import { issuesText } from './issue-text.ts';
+import { nulIssue } from './nul-character.ts';
 import type { AnswerEvent, CompiledQuestion } from './questions.ts';
 
 type Checked = { ok: true; value: Record<string, unknown> } | { ok: false; reason: string };
@@ -8,9 +9,12 @@ type Checked = { ok: true; value: Record<string, unknown> } | { ok: false; reaso
  * Checks a value against an answer schema through its Standard Schema interface (`~standard.validate`):
  * the same value and issues as safeParse, without building a ZodError (an Error, whose stack capture is
  * most of what a refused answer costs). A schema whose checks are async, or throw, is parsed by
- * safeParse, as before.
+ * safeParse, as before. A NUL character anywhere in the value is refused first, naming its field.
  */
 function check(schema: AnswerSchema, value: unknown): Checked {
+  // before the schema, whose refinements may read a store (nul-character.ts)
+  const nul = nulIssue(value);
+  if (nul) return { ok: false, reason: issuesText([nul]) };
   const result = schema['~standard'].validate(value);
   if (result instanceof Promise) {
     result.catch(() => {}); // settled by safeParse below

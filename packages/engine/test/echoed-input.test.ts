@@ -46,7 +46,9 @@ describe('errors that repeat what the client sent', () => {
 
   it('repeat a resource URI as safe text, at most 120 characters, the rest counted', async () => {
     const error = failed(await readResource({ uri: `pages://${NASTY.repeat(50)}` })).error;
-    expect(error.message).toMatch(/^Resource not found: pages:\/\/ evil \[2J evil \[2J.*… \(\d+ more characters\) \(name: Too big/);
+    expect(error.message).toMatch(
+      /^Resource not found: pages:\/\/ evil \[2J evil \[2J.*… \(\d+ more characters\) \(name: NUL characters \(U\+0000\) are not accepted/,
+    );
     expect(error.message).not.toMatch(HIDDEN);
     expect(JSON.stringify(error.data)).not.toMatch(/\\u0000|\\u001b|\\r|\\n|\u202e|\u2028/);
     expect(error.message.length).toBeLessThan(400);

@@ -1,10 +1,11 @@
 // The model-mediated fallback repeats the tool's arguments and its question to the model: a client's
-// hidden characters (bidi overrides, line separators, NUL, ESC, CR) are shown as escapes, never raw.
+// hidden characters (bidi overrides, line separators, ESC, CR) are shown as escapes, never raw. (NUL is
+// refused with the arguments: nul-characters.test.ts.)
 import { describe, expect, it } from 'vitest';
 import { continuationIn, textOf, tripTool } from './fallback-tools.ts';
 import { complete, makeEngine } from './support.ts';
 
-const HOSTILE = 'Ada\u202eevil\u2028line\u2029para\u0000nul\u001b[2Jesc\r\nnew\u200bzw\u0085c1';
+const HOSTILE = 'Ada\u202eevil\u2028line\u2029para\u001b[2Jesc\r\nnew\u200bzw\u0085c1';
 /** Every hidden character but the line feeds the instructions are written with. */
 const RAW_HIDDEN = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}]/u;
 
@@ -20,8 +21,8 @@ describe('model-fallback text with hidden characters in the arguments', () => {
     const { call } = makeEngine([tripTool()]);
     const text = textOf(await call({ name: 'plan_trip', arguments: { traveller: HOSTILE }, capabilities: undefined }));
     expect(text.replaceAll('\n', '')).not.toMatch(RAW_HIDDEN);
-    expect(text).toContain('({"traveller":"Ada\\u202eevil\\u2028line\\u2029para\\u0000nul\\u001b[2Jesc\\r\\nnew\\u200bzw\\u0085c1"})');
-    expect(text).toContain("Question 'city': Where does Ada\\u202eevil\\u2028line\\u2029para\\u0000nul\\u001b[2Jesc\\u000d");
+    expect(text).toContain('({"traveller":"Ada\\u202eevil\\u2028line\\u2029para\\u001b[2Jesc\\r\\nnew\\u200bzw\\u0085c1"})');
+    expect(text).toContain("Question 'city': Where does Ada\\u202eevil\\u2028line\\u2029para\\u001b[2Jesc\\u000d");
   });
 
   it('repeats them so that they parse back to the very arguments, and the call goes on', async () => {
