@@ -15,6 +15,9 @@
 // No SDK option reaches the shim's requests, so the class uses the subclass hooks the SDK documents
 // (`_wrapHandler`, `_onresponse`) and overrides `request`; the id of each question sent is read from
 // the transport it owns once connected (no SDK seam gives it: see `connect`).
+//
+// On every era, a requestState that is not a string, which the SDK refuses before any handler runs,
+// is answered as every refused state is, with the start-over hint (non-text-state.ts).
 import {
   isInputRequiredResult,
   type JSONRPCErrorResponse,
@@ -36,6 +39,7 @@ import {
   type Transport,
 } from '@modelcontextprotocol/server';
 import { isFormOnlyRevision } from './legacy-elicitation.ts';
+import { nonTextStateRefusal } from './non-text-state.ts';
 
 /** How often a request whose question waits is sent progress: well under the hosts' common 60 s. */
 const KEEP_ALIVE_MS = 10_000;
@@ -64,12 +68,13 @@ export interface WaitingQuestionOptions {
   /**
    * The connection is 2025-era: the legacy shim sends questions to the host as requests, which this
    * class follows. False on a 2026-07-28 connection, where nothing is sent from server to client: the
-   * handlers are then the SDK's as they are, and messages go to the transport unwatched.
+   * handlers are then the SDK's as they are (but for the refusal of a requestState that is not a
+   * string), and messages go to the transport unwatched.
    */
   asksHost: boolean;
   /** The next progress value of a request: the progress its rounds report and its keep-alive count up together. */
   nextProgress: (signal: AbortSignal) => number;
-  /** Receives what the operator should know: a question withdrawn, a late answer ignored, a failed notification. */
+  /** Receives what the operator should know: a question withdrawn, a late answer ignored, a failed notification, a requestState that is not a string. */
   onError: (error: Error) => void;
 }
 
@@ -140,11 +145,27 @@ export class RoundtripServer extends Server {
     await super.connect(transport);
   }
 
-  /** Keeps each asking request known from its first round to its answer, and the keys of the questions its rounds ask. */
+  /**
+   * Gives a requestState that is not a string what every refused state gets (non-text-state.ts); on a
+   * 2025-era connection, keeps each asking request known from its first round to its answer.
+   */
   protected override _wrapHandler(method: string, handler: Handler): Handler {
     const kind = ASKING_METHODS[method];
     // also called by the constructor (initialize, ping), before this class's fields exist
-    if (kind === undefined || !this.#options.asksHost) return super._wrapHandler(method, handler);
+    if (kind === undefined) return super._wrapHandler(method, handler);
+    const wrapped = this.#options.asksHost ? this.#followQuestions(method, kind, handler) : super._wrapHandler(method, handler);
+    return async (request, ctx) => {
+      try {
+        return await wrapped(request, ctx);
+      } catch (error) {
+        const what = `the ${kind} '${String(request.params?.name ?? request.params?.uri)}'`;
+        throw nonTextStateRefusal(error, ctx, what, this.#options.onError) ?? error;
+      }
+    };
+  }
+
+  /** Keeps each asking request of a 2025-era connection known from its first round to its answer, and the keys of the questions its rounds ask. */
+  #followQuestions(method: string, kind: string, handler: Handler): Handler {
     const asking: Handler = async (request, ctx) => {
       const result = await handler(request, ctx);
       const open = this.#open.get(ctx.mcpReq.id);
