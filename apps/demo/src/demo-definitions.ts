@@ -12,6 +12,8 @@ import { createRoomBookingsResource } from './room-bookings-resource.ts';
 
 export const SERVER_NAME = 'roundtrip-demo';
 export const SERVER_VERSION = '0.3.0';
+/** The demo's own variables (its database, its lock wait), declared to the server so its check at start does not call them unknown. */
+export const DEMO_VARIABLES: readonly string[] = ['ROUNDTRIP_DB', 'ROUNDTRIP_DB_BUSY_TIMEOUT_MS'];
 
 export const SERVER_INSTRUCTIONS = [
   'Looks up and refunds orders (ids like ord_51).',

@@ -7,7 +7,7 @@
 import { mainHttpServer } from '@roundtrip/transport-http/node';
 import { dbBusyTimeoutMs } from './db-busy-timeout.ts';
 import { dbLocation, isPostgresUrl, ledgerInDatabase, shownDbLocation } from './db-location.ts';
-import { createDemoDefinitions, SERVER_INSTRUCTIONS, SERVER_NAME, SERVER_VERSION } from './demo-definitions.ts';
+import { createDemoDefinitions, DEMO_VARIABLES, SERVER_INSTRUCTIONS, SERVER_NAME, SERVER_VERSION } from './demo-definitions.ts';
 import { type DemoStores, openDemoStores } from './demo-stores.ts';
 
 const cannotStart = (problem: string) => {
@@ -45,6 +45,7 @@ if (stores && port !== undefined) {
     version: SERVER_VERSION,
     ...createDemoDefinitions(opened, { ledgerInDatabase: ledgerInDatabase(path) }),
     instructions: SERVER_INSTRUCTIONS,
+    ownVariables: DEMO_VARIABLES,
     // PORT alone: the address stays 127.0.0.1 (roundtrip serve --http host:port binds others, with authentication)
     listen: { port },
     // the effect ledger's table sits beside the demo's tables in the same file or database (ROUNDTRIP_LEDGER overrides it)

@@ -6,7 +6,7 @@
 import { mainStdioServer } from '@roundtrip/transport-stdio';
 import { dbBusyTimeoutMs } from './db-busy-timeout.ts';
 import { dbLocation, isPostgresUrl, ledgerInDatabase, shownDbLocation } from './db-location.ts';
-import { createDemoDefinitions, SERVER_INSTRUCTIONS, SERVER_NAME, SERVER_VERSION } from './demo-definitions.ts';
+import { createDemoDefinitions, DEMO_VARIABLES, SERVER_INSTRUCTIONS, SERVER_NAME, SERVER_VERSION } from './demo-definitions.ts';
 import { type DemoStores, openDemoStores } from './demo-stores.ts';
 
 const cannotStart = (problem: string) => {
@@ -40,6 +40,7 @@ if (stores) {
     version: SERVER_VERSION,
     ...createDemoDefinitions(opened, { ledgerInDatabase: ledgerInDatabase(path) }),
     instructions: SERVER_INSTRUCTIONS,
+    ownVariables: DEMO_VARIABLES,
     // the effect ledger's table sits beside the demo's tables in the same file or database (ROUNDTRIP_LEDGER overrides it)
     ledger: { path },
     onClose: () => opened.close(),

@@ -1,7 +1,8 @@
 // `roundtrip call`: spawns a server (or reaches one at a URL), runs one tool, prompt or resource, answers
 // its questions at the terminal, prints the result.
+
+import { didYouMean } from '@roundtrip/mcp/internal';
 import type { CommandIo } from './command-io.ts';
-import { didYouMean } from './did-you-mean.ts';
 import { EXIT, EXIT_CODES_HELP } from './exit-codes.ts';
 import { checkArgumentNames } from './host/check-arguments.ts';
 import { displayLine } from './host/display-text.ts';

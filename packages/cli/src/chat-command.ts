@@ -1,8 +1,9 @@
 // `roundtrip chat`: spawns a server (or reaches one at a URL), lists what it offers, and lets the person run one thing after
 // the other (arguments asked as a form, the server's questions answered at the terminal) until they quit.
+
+import { didYouMean } from '@roundtrip/mcp/internal';
 import { checkServeValues, hostNotes } from './call-command.ts';
 import type { CommandIo } from './command-io.ts';
-import { didYouMean } from './did-you-mean.ts';
 import { EXIT } from './exit-codes.ts';
 import { displayLine, displayText } from './host/display-text.ts';
 import { parseHostArgs } from './host/host-args.ts';

@@ -3,10 +3,10 @@
 // With --url, the entry that reaches a server already running (see config-url.ts).
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { didYouMean } from '@roundtrip/mcp/internal';
 import { defaultKeyFilePath } from '@roundtrip/mcp/node';
 import type { CommandIo } from './command-io.ts';
 import { configUrlCommand } from './config-url.ts';
-import { didYouMean } from './did-you-mean.ts';
 import { EXIT, EXIT_CODES_HELP } from './exit-codes.ts';
 import { HOST_IDS, HOSTS, isHostId, type ServerLaunch, shellQuote } from './host-configs.ts';
 import { flagOf, SERVE_FLAGS_HELP } from './serve-flags.ts';

@@ -2,8 +2,9 @@
 // host reach a server already running over Streamable HTTP, on stdout alone; where it goes, and what the
 // host can and cannot do with such a server, on stderr. Nothing is started or loaded; the headers given
 // are written into the entry (the file then holds a secret, which stderr says, naming the headers only).
+
+import { didYouMean } from '@roundtrip/mcp/internal';
 import type { CommandIo } from './command-io.ts';
-import { didYouMean } from './did-you-mean.ts';
 import { EXIT } from './exit-codes.ts';
 import type { HostId } from './host-configs.ts';
 import { type HeaderFlag, headersProblem, readHeader, readUrl } from './remote-flags.ts';

@@ -95,7 +95,8 @@ export function replaceKeyFile(path: string, text: string): void {
   }
 }
 
-const LOCK_TIMEOUT_VARIABLE = 'ROUNDTRIP_KEYS_LOCK_TIMEOUT_MS';
+/** How long `roundtrip keys` waits for another writer's lock on a key file. */
+export const LOCK_TIMEOUT_VARIABLE = 'ROUNDTRIP_KEYS_LOCK_TIMEOUT_MS';
 const DEFAULT_LOCK_TIMEOUT_MS = 10_000;
 
 function lockTimeoutOf(env: NodeJS.ProcessEnv): number {

@@ -2,9 +2,9 @@
 // rotation with conversations in flight. Keys themselves are never printed, only their ids.
 import { resolve } from 'node:path';
 import { generateKey } from '@roundtrip/engine';
+import { didYouMean } from '@roundtrip/mcp/internal';
 import { RoundtripConfigError } from '@roundtrip/mcp/node';
 import type { CommandIo } from './command-io.ts';
-import { didYouMean } from './did-you-mean.ts';
 import { EXIT, EXIT_CODES_HELP } from './exit-codes.ts';
 import { createKeyFile, KeyFileError, readKeyFileForEdit, replaceKeyFile, withKeyFileLock } from './key-file-store.ts';
 import { KeyFileTextError, keyIdOf, withKeyAdded, withKeyPromoted, withKeyRetired } from './key-file-text.ts';

@@ -1,8 +1,9 @@
 // The `roundtrip` command: one subcommand per word. Each subcommand's module is loaded only when it
 // runs, so `roundtrip serve` (what a host starts) never loads the client, the diagram layout or the
 // inspector page, and `roundtrip call` never loads the server.
+
+import { didYouMean } from '@roundtrip/mcp/internal';
 import type { CommandIo } from './command-io.ts';
-import { didYouMean } from './did-you-mean.ts';
 import { EXIT, EXIT_CODES_HELP } from './exit-codes.ts';
 
 type Command = (args: readonly string[], io: CommandIo) => Promise<number>;

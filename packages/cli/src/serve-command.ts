@@ -7,7 +7,7 @@ import type { CommandIo } from './command-io.ts';
 import { EXIT, EXIT_CODES_HELP } from './exit-codes.ts';
 import { SERVE_FLAGS_HELP } from './serve-flags.ts';
 import { SERVE_HTTP_FLAGS, SERVE_HTTP_FLAGS_HELP, takeHttpFlags } from './serve-http-flags.ts';
-import { checkSettingValues, environmentWith, parseServeOptions } from './serve-options.ts';
+import { CLI_VARIABLES, checkSettingValues, environmentWith, parseServeOptions } from './serve-options.ts';
 import { loadServerModule } from './server-module.ts';
 import { usageError } from './usage-error.ts';
 
@@ -66,6 +66,7 @@ export async function serveCommand(args: readonly string[], io: CommandIo, env: 
       resources: served.resources,
       ...(served.instructions !== undefined && { instructions: served.instructions }),
       env: environmentWith(env, options.settings),
+      ownVariables: CLI_VARIABLES,
       onClose: () => closed(),
     });
   } catch (error) {

@@ -8,7 +8,7 @@ import { RoundtripConfigError } from '@roundtrip/transport-stdio';
 import type { CommandIo } from './command-io.ts';
 import { EXIT } from './exit-codes.ts';
 import type { HttpServeFlags } from './serve-http-flags.ts';
-import { environmentWith, type ServeOptions } from './serve-options.ts';
+import { CLI_VARIABLES, environmentWith, type ServeOptions } from './serve-options.ts';
 import { loadServerModule } from './server-module.ts';
 import { usageError } from './usage-error.ts';
 
@@ -53,6 +53,7 @@ export async function serveHttp(options: ServeOptions, flags: HttpServeFlags, io
       listen,
       flags: { ...named, insecureNoAuth },
       env: environmentWith(env, options.settings),
+      ownVariables: CLI_VARIABLES,
     });
     return await running.stopped;
   } catch (error) {

@@ -1,9 +1,16 @@
 // The options of `roundtrip serve` (which `roundtrip config` writes into a host's entry; the flags
 // themselves are in serve-flags.ts), and the environment and checks they make for a server.
 import { generateKey } from '@roundtrip/engine';
+import { didYouMean } from '@roundtrip/mcp/internal';
 import { RoundtripConfigError, resolveServerSettings } from '@roundtrip/mcp/node';
-import { didYouMean } from './did-you-mean.ts';
+import { LOCK_TIMEOUT_VARIABLE } from './key-file-store.ts';
 import { type FlagSetting, flagOf, readServeFlag, SERVE_FLAGS } from './serve-flags.ts';
+
+/**
+ * The command's own variables, which a server does not read (`roundtrip keys`'s lock wait): declared to the
+ * server `serve` starts, so that its check of the ROUNDTRIP_* names at start does not call them unknown.
+ */
+export const CLI_VARIABLES: readonly string[] = [LOCK_TIMEOUT_VARIABLE];
 
 export interface ServeOptions {
   readonly module: string;

@@ -1,8 +1,8 @@
 // `roundtrip visualize <module> [--out dir] [--check]`: the machine files of every definition a module exports.
 import { resolve } from 'node:path';
+import { didYouMean } from '@roundtrip/mcp/internal';
 import { writeMachineFiles } from '@roundtrip/visualize';
 import type { CommandIo } from './command-io.ts';
-import { didYouMean } from './did-you-mean.ts';
 import { EXIT, EXIT_CODES_HELP } from './exit-codes.ts';
 import { loadDefinitions } from './load-definitions.ts';
 import { usageError } from './usage-error.ts';

@@ -11,7 +11,7 @@ import { Client, type JSONRPCMessage, ReadBuffer, serializeMessage, type Transpo
 import { runStdioServer } from '@roundtrip/transport-stdio';
 import { dbBusyTimeoutMs } from '../../src/db-busy-timeout.ts';
 import { ledgerInDatabase } from '../../src/db-location.ts';
-import { SERVER_INSTRUCTIONS, SERVER_NAME, SERVER_VERSION } from '../../src/demo-definitions.ts';
+import { DEMO_VARIABLES, SERVER_INSTRUCTIONS, SERVER_NAME, SERVER_VERSION } from '../../src/demo-definitions.ts';
 import { openDemoStores } from '../../src/demo-stores.ts';
 import { createServerLogReader } from '../../src/server-log-reader.ts';
 import type { DemoConnection, DemoSettings } from './demo-client.ts';
@@ -72,6 +72,7 @@ export async function startInProcessDemo(settings: DemoSettings): Promise<DemoCo
     version: SERVER_VERSION,
     ...definitions,
     instructions: SERVER_INSTRUCTIONS,
+    ownVariables: DEMO_VARIABLES,
     ledger: { path: settings.db },
     env,
     stdio: { stdin, stdout, stderr },

@@ -3,7 +3,7 @@
 // `organiser` expected), since a server that drops unknown names would otherwise answer only that
 // `organiser` is missing.
 import { UriTemplate } from '@modelcontextprotocol/client';
-import { closestChoice } from '../did-you-mean.ts';
+import { closestChoice } from '@roundtrip/mcp/internal';
 import { displayLine } from './display-text.ts';
 import { type Offering, offeringLabel } from './offerings.ts';
 

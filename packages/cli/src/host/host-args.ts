@@ -4,7 +4,7 @@
 // of a server started here goes.
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { didYouMean } from '../did-you-mean.ts';
+import { didYouMean } from '@roundtrip/mcp/internal';
 import { displayUrl, type HeaderFlag, headersProblem, readHeader, readUrl } from '../remote-flags.ts';
 import { type FlagSetting, flagOf, readServeFlag, SERVE_FLAGS } from '../serve-flags.ts';
 import { serverDefaults } from './answer-wait.ts';

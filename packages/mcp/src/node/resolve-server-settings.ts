@@ -6,6 +6,7 @@ import { isReadableByOthers, loadOrCreateKeyFile, readKeyFile } from './load-key
 import { type InspectSettings, resolveInspect } from './resolve-inspect.ts';
 import { resolveLedgerPath } from './resolve-ledger-path.ts';
 import { resolveAnswerTimeout, resolveLimits, resolveMaxRequestBytes } from './resolve-limits.ts';
+import { checkSettingNames, SERVER_VARIABLES } from './setting-names.ts';
 
 /** What the server's code sets; the environment overrides it. */
 export interface ServerSettingsFromCode {
@@ -31,6 +32,12 @@ export interface ServerSettingsFromCode {
    * @defaultValue 4194304 (4 MiB)
    */
   maxRequestBytes?: number;
+  /**
+   * The application's own `ROUNDTRIP_*` environment variables, which its code reads (e.g.
+   * `['ROUNDTRIP_DB']`). At start every other `ROUNDTRIP_*` variable that no setting reads is named in a
+   * warning, with the setting it was probably meant for; naming the application's here keeps them out of it.
+   */
+  ownVariables?: readonly string[];
 }
 
 /** What a Node server (stdio, HTTP) reads from its environment (and its code) before it serves anything. */
@@ -54,6 +61,26 @@ export interface ServerSettings {
   inspect: InspectSettings;
   /** Warnings for the operator (e.g. a key file others can read). */
   warnings: string[];
+}
+
+/** Whether a ROUNDTRIP_KEY entry is a file's path rather than a key: `/`, `\`, `.` and `~` are never in base64url. */
+const looksLikePath = (entry: string) => /[\\/]/.test(entry) || /\.[A-Za-z0-9]{1,8}$/.test(entry) || entry.startsWith('~');
+
+/** The keys of ROUNDTRIP_KEY; a file's path given there instead is refused, pointing at ROUNDTRIP_KEY_FILE. */
+function keysOfVariable(value: string): string[] {
+  const keys = value
+    .split(',')
+    .map((k) => k.trim())
+    .filter(Boolean);
+  const path = keys.find(looksLikePath);
+  if (path !== undefined) {
+    throw new RoundtripConfigError(
+      'ROUNDTRIP_KEY',
+      `ROUNDTRIP_KEY holds the key itself, but ${JSON.stringify(path)} looks like a file's path. To read the key from that file, ` +
+        `set ROUNDTRIP_KEY_FILE=${path} instead and leave ROUNDTRIP_KEY unset.`,
+    );
+  }
+  return keys;
 }
 
 function keyringFrom(keys: string[], setting: string): Keyring {
@@ -86,27 +113,26 @@ function keyringFrom(keys: string[], setting: string): Keyring {
  *   `defaultLedgerPath(name)`).
  *
  * A variable that is set overrides what the code sets (`fromCode`): the operator has the last word.
- * Throws RoundtripConfigError naming the variable and the fix.
+ * Any other `ROUNDTRIP_*` variable, unless the transport reads it (`transportVariables`) or the code
+ * declares it (`fromCode.ownVariables`), is named in a warning with the setting it was probably meant for;
+ * one meant for ROUNDTRIP_KEY or ROUNDTRIP_KEY_FILE, while neither is set, is refused (the server would run
+ * on a generated key). Throws RoundtripConfigError naming the variable and the fix.
  */
 export function resolveServerSettings(
   serverName: string,
   env: NodeJS.ProcessEnv = process.env,
   fromCode: ServerSettingsFromCode = {},
+  transportVariables: readonly string[] = [],
 ): ServerSettings {
   // variables checked before anything is written (a key file generated)
+  const warnings = checkSettingNames(env, [...SERVER_VARIABLES, ...transportVariables, ...(fromCode.ownVariables ?? [])]);
   const limits = resolveLimits(env, fromCode.limits);
   const legacyAnswerTimeoutMs = resolveAnswerTimeout(env, fromCode.legacyAnswerTimeoutMs);
   const maxRequestBytes = resolveMaxRequestBytes(env, fromCode.maxRequestBytes);
-  const warnings: string[] = [];
   let keyring: Keyring;
   let keySource: string;
   if (env.ROUNDTRIP_KEY !== undefined && env.ROUNDTRIP_KEY.trim() !== '') {
-    keyring = keyringFrom(
-      env.ROUNDTRIP_KEY.split(',')
-        .map((k) => k.trim())
-        .filter(Boolean),
-      'ROUNDTRIP_KEY',
-    );
+    keyring = keyringFrom(keysOfVariable(env.ROUNDTRIP_KEY), 'ROUNDTRIP_KEY');
     keySource = `ROUNDTRIP_KEY (${keyring.kids.length} key${keyring.kids.length > 1 ? 's' : ''})`;
   } else if (env.ROUNDTRIP_KEY_FILE !== undefined && env.ROUNDTRIP_KEY_FILE.trim() !== '') {
     const path = env.ROUNDTRIP_KEY_FILE.trim();

@@ -32,6 +32,23 @@ export interface HttpSettings {
   instance: string;
 }
 
+/**
+ * Every variable the HTTP transport reads besides the settings every Node server shares: the check at
+ * start names any other ROUNDTRIP_* variable as unknown (see resolveServerSettings in @roundtrip/mcp/node).
+ */
+export const HTTP_VARIABLES: readonly string[] = [
+  'ROUNDTRIP_JWKS',
+  'ROUNDTRIP_ISSUER',
+  'ROUNDTRIP_AUDIENCE',
+  'ROUNDTRIP_JWT_TYP',
+  'ROUNDTRIP_ALLOWED_HOSTS',
+  'ROUNDTRIP_ALLOWED_ORIGINS',
+  'ROUNDTRIP_PUBLIC_URL',
+  'ROUNDTRIP_INSECURE_NO_AUTH',
+  'ROUNDTRIP_DRAIN_TIMEOUT_MS',
+  'ROUNDTRIP_INSTANCE',
+];
+
 /** How long a shutdown waits by default: rounds are bounded by the settle timeout (10 s), and orchestrators wait 30 s. */
 const DEFAULT_DRAIN_TIMEOUT_MS = 20_000;
 const MAX_DRAIN_TIMEOUT_MS = 600_000;

@@ -21,7 +21,7 @@ import { createJwtAuthenticator } from '../jwt-authenticator.ts';
 import { protectedResourceMetadataUrl } from '../protected-resource-metadata.ts';
 import { DEFAULT_PORT, type ListenAddress, parseListenAddress } from './listen-address.ts';
 import { listenNodeHttp, type ShutdownReport } from './node-http-listener.ts';
-import { allowedHostsOf, type HttpFlags, localEndpoint, resolveHttpSettings, resourceOf } from './resolve-http-settings.ts';
+import { allowedHostsOf, HTTP_VARIABLES, type HttpFlags, localEndpoint, resolveHttpSettings, resourceOf } from './resolve-http-settings.ts';
 
 export interface HttpServerOptions extends ServerSettingsFromCode {
   /** Server name, shown to clients and used as the audience states are sealed for (the same on every instance). */
@@ -97,7 +97,7 @@ export async function runHttpServer(options: HttpServerOptions): Promise<Running
   const bind = decideBind({ ...address, authenticated: http.jwt !== undefined, insecureNoAuth: http.insecureNoAuth });
   if (!bind.ok) throw new HttpConfigError('--http', bind.message);
   const authenticator = http.jwt && createJwtAuthenticator(http.jwt);
-  const settings = resolveServerSettings(options.name, env, options);
+  const settings = resolveServerSettings(options.name, env, options, HTTP_VARIABLES);
   for (const warning of settings.warnings) log({ level: 'warn', event: 'settings', message: warning });
   if (bind.warning) log({ level: 'warn', event: 'settings', message: bind.warning });
   const served = await openServedEngine(options, settings, log);

@@ -1,5 +1,7 @@
-// "Did you mean …?" for a word typed wrong (a command, an option, an argument's name): the closest of
-// the words expected, when it is close enough to be the one meant.
+// "Did you mean …?" for a word typed wrong (a command, an option, an argument's name, an environment
+// variable): the closest of the words expected, when it is close enough to be the one meant. Shared by the
+// CLI's messages and the settings check of every Node server (through @roundtrip/mcp/internal, which
+// loads nothing else).
 
 /** Edit distance, a swap of two neighbours counting as one edit (`orgainser` → `organiser`). */
 function distance(a: string, b: string): number {
