@@ -53,6 +53,8 @@ function lookupTool(lookup: Promise<void>) {
 }
 
 const args = { order_id: 'ord_1' };
+/** What a round ended at its deadline answers. */
+const timedOut = { type: 'complete', result: { content: [{ type: 'text', text: failedText("Tool 'refund_order'") }], isError: true } };
 
 describe('deadlines of waiting rounds', () => {
   it('ends a round at its own deadline while a round with a later one waits, and leaves that round to settle', async () => {
@@ -65,11 +67,7 @@ describe('deadlines of waiting rounds', () => {
       patientDone = true;
       return outcome;
     });
-    const timedOut = await hasty.call({ name: 'refund_order', arguments: args });
-    expect(timedOut).toEqual({
-      type: 'complete',
-      result: { content: [{ type: 'text', text: failedText("Tool 'refund_order'") }], isError: true },
-    });
+    expect(await hasty.call({ name: 'refund_order', arguments: args })).toEqual(timedOut);
     expect(hasty.logs.map((entry) => entry.event)).toContain('settle_timeout');
     expect(patientDone).toBe(false);
     slowLookup.resolve();
@@ -79,7 +77,6 @@ describe('deadlines of waiting rounds', () => {
   });
 
   it("ends a waiting round at its deadline under a test's fake timers, and rounds after them at theirs", async () => {
-    const timedOut = { type: 'complete', result: { content: [{ type: 'text', text: failedText("Tool 'refund_order'") }], isError: true } };
     vi.useFakeTimers();
     try {
       const lookup = deferred();
@@ -111,10 +108,36 @@ describe('deadlines of waiting rounds', () => {
   });
 
   it('ends each of several rounds waiting at once at the deadline of its own engine', async () => {
-    const engines = [120, 40, 80].map((ms) => ({ ms, ...makeEngine([lookupTool(deferred().promise)], { settleTimeoutMs: ms }) }));
-    const ended: number[] = [];
-    await Promise.all(engines.map(({ ms, call }) => call({ name: 'refund_order', arguments: args }).then(() => ended.push(ms))));
-    expect(ended).toEqual([40, 80, 120]);
-    for (const { logs } of engines) expect(logs.filter((entry) => entry.event === 'settle_timeout')).toHaveLength(1);
+    // the clock is driven by hand: which round ends when is read at each millisecond that matters, not
+    // from the order real timers of three engines happened to fire in on a busy machine
+    vi.useFakeTimers();
+    try {
+      // the latest deadline is set first, the earliest second: the one timer must be moved earlier, then set again for 80
+      const engines = [120, 40, 80].map((ms) => ({ ms, ...makeEngine([lookupTool(deferred().promise)], { settleTimeoutMs: ms }) }));
+      const ended = new Set<number>();
+      const outcomes = engines.map(({ ms, call }) =>
+        call({ name: 'refund_order', arguments: args }).then((outcome) => {
+          ended.add(ms);
+          return outcome;
+        }),
+      );
+      const endedSoFar = () => [...ended].sort((a, b) => a - b);
+      let elapsed = 0;
+      /** The rounds ended 1 ms before `ms` (from the start) and at `ms`. */
+      const endedAround = async (ms: number) => {
+        await vi.advanceTimersByTimeAsync(ms - 1 - elapsed);
+        const before = endedSoFar();
+        await vi.advanceTimersByTimeAsync(1);
+        elapsed = ms;
+        return { before, after: endedSoFar() };
+      };
+      expect(await endedAround(40)).toEqual({ before: [], after: [40] });
+      expect(await endedAround(80)).toEqual({ before: [40], after: [40, 80] });
+      expect(await endedAround(120)).toEqual({ before: [40, 80], after: [40, 80, 120] });
+      expect(await Promise.all(outcomes)).toEqual([timedOut, timedOut, timedOut]);
+      for (const { logs } of engines) expect(logs.filter((entry) => entry.event === 'settle_timeout')).toHaveLength(1);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
