@@ -45,7 +45,7 @@ const SETTING_FLAGS: { readonly [flag: string]: FlagSpec } = {
 export const SERVE_FLAGS: readonly string[] = ['--name', '--version', ...Object.keys(SETTING_FLAGS)];
 
 /** The flags' help lines, shared by serve's and config's usage. */
-export const SERVE_FLAGS_HELP = `  --name <name>              the server's name (default: the module's serverInfo.name, else its file name)
+export const SERVE_FLAGS_HELP = `  --name <name>              the server's name (default: serverInfo.name, else the package's name, else the file's)
   --version <version>        the server's version (default: serverInfo.version, else 0.0.0)
   --key-file <file>          the key file (ROUNDTRIP_KEY_FILE; default: a generated per-server file)
   --principal <id>           whom states are bound to (ROUNDTRIP_PRINCIPAL; default: the OS user)

@@ -1,7 +1,9 @@
 // A module served by `roundtrip serve` (and described by `roundtrip config`): its definitions by kind, and
-// the server's name and version: `--name`/`--version`, else its `serverInfo` export, else the file's name.
+// the server's name and version: `--name`/`--version`, else its `serverInfo` export, else the name of the
+// package it belongs to, else the file's name.
 import { Console } from 'node:console';
-import { basename, extname, resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { basename, dirname, extname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { PromptDefinition, ResourceDefinition, ToolDefinition } from '@roundtrip/engine';
 import type { CommandIo } from './command-io.ts';
@@ -28,6 +30,29 @@ export interface ServerModule {
 
 /** The file's name without its extension: `orders` for `src/orders.ts`. */
 const nameFromPath = (path: string) => basename(path, extname(path));
+
+/** The `name` of the package.json at `file`, or undefined when there is none (no file, not JSON, no name). */
+function packageNameAt(file: string): string | undefined {
+  try {
+    const { name } = JSON.parse(readFileSync(file, 'utf8')) as { name?: unknown };
+    return typeof name === 'string' && name.trim() !== '' ? name.trim() : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The name of the package the module at `path` belongs to: the nearest package.json above it that has a
+ * name (one without, such as `{ "type": "module" }` in a build folder, is passed over), made fit for a
+ * file name, since it names the key file and the ledger: `@acme/trips` → `acme-trips`.
+ */
+function packageNameOf(path: string): string | undefined {
+  for (let folder = dirname(path); ; folder = dirname(folder)) {
+    const name = packageNameAt(join(folder, 'package.json'));
+    if (name !== undefined) return name.replace(/^@/, '').replace(/[^A-Za-z0-9_.-]+/g, '-');
+    if (dirname(folder) === folder) return undefined;
+  }
+}
 
 /** The `serverInfo` export, or why it is not usable. */
 function serverInfoOf(exports: Record<string, unknown>): ServerInfoExport | string {
@@ -90,7 +115,8 @@ export async function loadServerModule(
   }
   return {
     path,
-    name: given.name ?? info.name ?? nameFromPath(path),
+    // not the file's name first: every project whose entry is dist/tools.js would be "tools", sharing one key file and ledger
+    name: given.name ?? info.name ?? packageNameOf(path) ?? nameFromPath(path),
     version: given.version ?? info.version ?? '0.0.0',
     ...(info.instructions !== undefined && { instructions: info.instructions }),
     tools: definitions.filter((d): d is ToolDefinition => d.kind === 'tool'),
