@@ -1,23 +1,26 @@
-// The PostgreSQL the tests use: ROUNDTRIP_TEST_PG names a server and a role that may create databases
-// (`eval "$(bash scripts/services.sh)"` starts Debian's PostgreSQL on loopback and sets it). Each test
+// The PostgreSQL the tests use: ROUNDTRIP_TEST_PG names a server and a role that may create databases,
+// either a server that runs already (nothing to install, no root) or the one `eval "$(bash scripts/services.sh)"`
+// installs and starts on loopback (as root or through sudo) and sets it to. Each test
 // file gets a handle on its worker's database (postgres-worker-database.ts: one per test worker, kept on
 // the server between runs), a schema per test inside it, and drops its schemas when done; when every
 // worker database is held by other processes, the file creates a database of its own and drops it.
-// Without the variable the PostgreSQL tests skip and say so in one line; under CI=true they fail.
+// Without the variable the PostgreSQL tests skip and say so in one line, once per run however many
+// workers load this module (say-once-per-run.ts); under CI=true they fail.
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { workerDatabase } from './postgres-worker-database.ts';
+import { sayOncePerRun } from './say-once-per-run.ts';
 
 const url = process.env.ROUNDTRIP_TEST_PG?.trim() || undefined;
 const required = process.env.CI === 'true';
 
 /** True when the PostgreSQL tests cannot run here and need not: they are skipped. */
 export const skipPostgres = url === undefined && !required;
-if (skipPostgres) {
-  process.stderr.write(
-    'skipping the PostgreSQL tests: ROUNDTRIP_TEST_PG is not set (run `eval "$(bash scripts/services.sh)"`, then the tests again)\n',
-  );
-}
+/** What to do to run them: name a server, or start one. */
+const HOW =
+  'set ROUNDTRIP_TEST_PG to a PostgreSQL server you have, as postgres://<role>:<password>@<host>:<port>/postgres with a role that may create databases, ' +
+  'or install and start one on 127.0.0.1 with `eval "$(bash scripts/services.sh)"` (needs root or sudo)';
+if (skipPostgres) sayOncePerRun(`skipping the PostgreSQL tests: ROUNDTRIP_TEST_PG is not set (${HOW}; then run the tests again)`);
 
 const shown = (text: string) => {
   const parsed = new URL(text);
@@ -53,9 +56,7 @@ async function makeSchema(sql: pg.Pool, databaseUrl: string): Promise<{ url: str
 /** A handle on this worker's database (see postgres-worker-database.ts), or on a database of its own when none is free. */
 export async function createTestDatabase(): Promise<TestDatabase> {
   if (url === undefined) {
-    throw new Error(
-      'ROUNDTRIP_TEST_PG is not set, and CI=true requires the PostgreSQL tests: run `eval "$(bash scripts/services.sh)"` first (.ci/run does).',
-    );
+    throw new Error(`ROUNDTRIP_TEST_PG is not set, and CI=true requires the PostgreSQL tests: ${HOW} (.ci/run does the latter).`);
   }
   let shared: Awaited<ReturnType<typeof workerDatabase>>;
   try {
