@@ -1,6 +1,7 @@
 // `roundtrip call` and `roundtrip chat` show what a server sends with terminal escapes, bidi overrides,
 // zero-width characters and lone carriage returns made visible: a server that puts them in its name,
-// titles, questions, results, errors and log cannot retitle, clear or rewrite the person's terminal.
+// titles, questions, results, errors and log cannot retitle, clear or rewrite the person's terminal, nor
+// pass off the text `\x1b` it sends as an escape shown.
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { HOSTILE_SHOWN, hostileServer, RAW } from './fixtures/hostile-server.ts';
@@ -20,8 +21,10 @@ describe("a server's text at the terminal", { timeout: 60_000 }, () => {
     expect(err).toContain(`[Option A${HOSTILE_SHOWN}]`);
     // the text keeps its own new line; the structured content stays JSON, its escapes JSON's own
     expect(out).toBe(
-      `Picked b${HOSTILE_SHOWN}\nsecond line\nstructuredContent:\n{\n  "note": "note\\u001b]0;pwned\\u0007\\u001b[2J\\rover\\u202eesrever\\u200bhidden"\n}\n`,
+      `Picked b${HOSTILE_SHOWN}\nsecond line\nstructuredContent:\n{\n  "note": "note\\u001b]0;pwned\\u0007\\u001b[2J\\rover\\u202eesrever\\u200bhidden\\\\x1b[2J"\n}\n`,
     );
+    // an ESC shown escaped and the text `\x1b` the server sent read apart: the text's backslash is doubled
+    expect(out.startsWith('Picked b\\x1b]0;pwned\\x07\\x1b[2J\\rover\\u202eesrever\\u200bhidden\\\\x1b[2J\n')).toBe(true);
     expect(JSON.parse(out.slice(out.indexOf('{'))).note).toMatch(RAW);
     expect(out).not.toMatch(RAW);
     expect(err).not.toMatch(RAW);

@@ -5,6 +5,8 @@
 // spaces and joiners; the BOM; tag characters) and the line and paragraph separators are shown as visible
 // escapes (`\x1b`, `\r`, `\u202e`, `\u{e0041}`), as the server escapes its own log. Multi-line text keeps
 // its new lines and tabs; a zero-width joiner inside an emoji sequence (woman ZWJ laptop) is kept too.
+// So that the server cannot fake an escape, a backslash it sends is doubled where it would otherwise read
+// as one (`\x1b` sent as text shows `\\x1b`; an ESC shows `\x1b`); elsewhere (`C:\Users`) it stays as it is.
 
 const UNSAFE = /[\p{Cc}\p{Cf}\u2028\u2029]/gu;
 const NAMED: Readonly<Record<string, string>> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
@@ -25,8 +27,29 @@ function escapeOne(char: string): string {
 const joinsEmoji = (text: string, at: number) =>
   EMOJI_BEFORE.test(text.slice(Math.max(0, at - 4), at)) && EMOJI_AFTER.test(text.slice(at + 1, at + 3));
 
-function escapeUnsafe(text: string, keep: (char: string, at: number) => boolean): string {
-  return text.replace(UNSAFE, (char: string, at: number) => (keep(char, at) ? char : escapeOne(char)));
+const UNSAFE_OR_BACKSLASH = /[\p{Cc}\p{Cf}\u2028\u2029\\]/gu;
+const UNSAFE_CHAR = /^[\p{Cc}\p{Cf}\u2028\u2029]$/u;
+/** What follows the backslash of an escape shown: its letter, or a backslash (a doubled one). */
+const AFTER_BACKSLASH = /^[xunrt\\]$/;
+
+type Keep = (char: string, at: number) => boolean;
+
+/**
+ * Whether the server's backslash at `at` would read as an escape with what is shown after it: a letter of
+ * one (`x`, `u`, `n`, `r`, `t`), a backslash, or a character shown escaped. Such a backslash is doubled.
+ */
+function readsAsEscape(text: string, at: number, keep: Keep): boolean {
+  const code = text.codePointAt(at + 1);
+  if (code === undefined) return false;
+  const next = String.fromCodePoint(code);
+  return AFTER_BACKSLASH.test(next) || (UNSAFE_CHAR.test(next) && !keep(next, at + 1));
+}
+
+function escapeUnsafe(text: string, keep: Keep): string {
+  return text.replace(UNSAFE_OR_BACKSLASH, (char: string, at: number) => {
+    if (char === '\\') return readsAsEscape(text, at, keep) ? '\\\\' : char;
+    return keep(char, at) ? char : escapeOne(char);
+  });
 }
 
 /** One line of a server's text (a name, a title, a URI, a log line): nothing in it starts a new line. */
