@@ -17,9 +17,10 @@ export type EffectOutcome = { readonly ok: true; readonly value: JsonValue } | {
  * A running record may say what the ledger knows, by its own means, of the claim's owner:
  * - `alive`: the owner still holds the claim (a lease not yet passed, a process still running), so the
  *   engine waits for its outcome however long ago `startedAt` looks by this machine's clock;
- * - `abandoned`: the owner ended before recording an outcome (it crashed or was killed), or, with
- *   `leaseLapsed`, stopped renewing its claim (it crashed, stalled, or lost its database): nobody will
- *   complete it, and what the effect did is unknown.
+ * - `abandoned`: the owner ended before recording an outcome (it crashed or was killed); with
+ *   `disconnected`, its connection to the ledger's database ended (it crashed, was killed, or lost its
+ *   database); with `leaseLapsed`, it stopped renewing its claim (it crashed, stalled, or lost its
+ *   database): nobody will complete it, and what the effect did is unknown.
  * With neither, the engine takes a record running for longer than twice the settle timeout (by its own
  * clock) as orphaned.
  */
@@ -29,6 +30,7 @@ export type EffectRecord =
       readonly startedAt: number;
       readonly alive?: boolean;
       readonly abandoned?: boolean;
+      readonly disconnected?: boolean;
       readonly leaseLapsed?: boolean;
     }
   | { readonly state: 'done'; readonly startedAt: number; readonly finishedAt: number; readonly outcome: EffectOutcome };

@@ -33,3 +33,28 @@ export function clearEffectScope(system: object): void {
 export function effectScopeOf(system: object): EffectScope | undefined {
   return scopes.get(system);
 }
+
+/** An effect a round waits for that another request started: its invoke id, and when it started if the ledger says. */
+export interface AwaitedEffect {
+  readonly effect: string;
+  readonly since?: number;
+}
+
+// keyed by the round's actor system, like the scopes; plain data only, so an entry holds nothing of the round
+const awaited = new WeakMap<object, AwaitedEffect>();
+
+/**
+ * Notes that the round of `system` waits for an effect another request started, so that a round that runs
+ * out of time meanwhile can say so (run-step.ts); call the returned function when the wait ends.
+ */
+export function awaitEffect(system: object, effect: AwaitedEffect): () => void {
+  awaited.set(system, effect);
+  return () => {
+    if (awaited.get(system) === effect) awaited.delete(system);
+  };
+}
+
+/** The effect the round of `system` waits for now, if it waits for one started elsewhere. */
+export function awaitedEffect(system: object): AwaitedEffect | undefined {
+  return awaited.get(system);
+}

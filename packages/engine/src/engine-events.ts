@@ -65,6 +65,8 @@ type EffectEvent =
       detail: string;
     }
   | { level: 'info'; event: 'effect_waiting'; code: 'started_elsewhere'; effect: string; since: number }
+  /** The round ran out of time (settleTimeoutMs) waiting for an effect another request runs; the client was told to try again. */
+  | { level: 'warn'; event: 'effect_still_running'; code: 'started_elsewhere'; effect: string; since?: number; timeoutMs: number }
   | { level: 'info'; event: 'effect_duplicate'; code: 'running_here'; effect: string }
   /** `thrown`: what the effect threw (its text is in the line; no stack is printed under it). */
   | { level: 'warn'; event: 'effect_failed'; code: 'effect_threw'; effect: string; thrown: unknown }
@@ -143,6 +145,8 @@ function engineEventText(e: EngineEvent): string {
       return e.detail;
     case 'effect_waiting':
       return `effect '${e.effect}' was started at ${new Date(e.since).toISOString()} by another round; waiting for its outcome`;
+    case 'effect_still_running':
+      return `effect '${e.effect}', started${e.since === undefined ? '' : ` at ${new Date(e.since).toISOString()}`} by another request, recorded no outcome within ${e.timeoutMs} ms (settleTimeoutMs); the client was told to try again`;
     case 'effect_duplicate':
       return `effect '${e.effect}' is already running in this process; waiting for its outcome`;
     case 'effect_failed':

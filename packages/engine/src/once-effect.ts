@@ -2,7 +2,7 @@ import { type AnyActorLogic, createActor, fromPromise } from 'xstate';
 import { ConfirmedValueChangedError } from './confirmed-value.ts';
 import { canonicalJson } from './digest.ts';
 import type { EffectKey, EffectOutcome, EffectRecord } from './effect-ledger.ts';
-import { type EffectScope, effectScopeOf } from './effect-scope.ts';
+import { awaitEffect, type EffectScope, effectScopeOf } from './effect-scope.ts';
 import { firstNonJson } from './json-value.ts';
 import { giveLedgerTransaction, type LedgerTransaction, type TransactionalLedger, transactionalLedger } from './ledger-transaction.ts';
 import type { JsonValue } from './wire-shapes.ts';
@@ -83,36 +83,54 @@ const replay = (outcome: EffectOutcome): unknown => {
   throw new Error(outcome.error);
 };
 
-async function waitForRecord(scope: EffectScope, key: EffectKey, startedAt: number, signal: AbortSignal): Promise<EffectOutcome> {
+/** What an effect waits with: the round's scope, its actor system (see awaitEffect) and its abort signal. */
+interface Waiter {
+  readonly scope: EffectScope;
+  readonly system: object;
+  readonly signal: AbortSignal;
+}
+
+/**
+ * Polls the ledger until the record another request made is done (its outcome replays), or known to be
+ * abandoned or orphaned (EffectOutcomeUnknownError). Otherwise the round's own deadline or abort ends the
+ * wait, and the round then says the effect is still running (awaitEffect, run-step.ts).
+ */
+async function waitForRecord({ scope, system, signal }: Waiter, key: EffectKey, startedAt: number): Promise<EffectOutcome> {
   let delay = 5;
-  let waiting = false;
-  for (;;) {
-    const record = await scope.ledger.read(key);
-    if (record?.state === 'done') return record.outcome;
-    const since = record?.startedAt ?? startedAt;
-    const [stopped, cause] = record?.leaseLapsed
-      ? ['stopped renewing its claim', 'it crashed, stalled, or lost its database']
-      : ['ended', 'it crashed or was killed'];
-    // a record the ledger knows is alive (its own lease or process check) is waited for: this machine's
-    // clock may run ahead of the one that wrote startedAt
-    const unknown = record?.abandoned
-      ? `Effect '${key.effect}' of this conversation was started at ${new Date(since).toISOString()} by a server process that ${stopped} before it recorded an outcome (${cause}), so whether it happened is unknown. Check before doing it again.`
-      : !record?.alive && scope.now() - since > scope.orphanAfterMs
-        ? `Effect '${key.effect}' of this conversation started at ${new Date(since).toISOString()} and never recorded an outcome (its process may have died), so whether it happened is unknown. Check before doing it again.`
-        : undefined;
-    if (unknown) {
-      // the machine may handle the error (read its store again); the operator hears of it either way
-      const code = record?.abandoned ? 'process_stopped' : 'never_recorded';
-      scope.log({ level: 'warn', event: 'effect_outcome_unknown', code, effect: key.effect, detail: unknown });
-      throw new EffectOutcomeUnknownError(unknown);
+  let endWait: (() => void) | undefined;
+  try {
+    for (;;) {
+      const record = await scope.ledger.read(key);
+      if (record?.state === 'done') return record.outcome;
+      const since = record?.startedAt ?? startedAt;
+      const [stopped, cause] = record?.disconnected
+        ? ['lost its connection to the ledger', 'it crashed, was killed, or lost its database']
+        : record?.leaseLapsed
+          ? ['stopped renewing its claim', 'it crashed, stalled, or lost its database']
+          : ['ended', 'it crashed or was killed'];
+      // a record the ledger knows is alive (its own lease or process check) is waited for: this machine's
+      // clock may run ahead of the one that wrote startedAt
+      const unknown = record?.abandoned
+        ? `Effect '${key.effect}' of this conversation was started at ${new Date(since).toISOString()} by a server process that ${stopped} before it recorded an outcome (${cause}), so whether it happened is unknown. Check before doing it again.`
+        : !record?.alive && scope.now() - since > scope.orphanAfterMs
+          ? `Effect '${key.effect}' of this conversation started at ${new Date(since).toISOString()} and never recorded an outcome (its process may have died), so whether it happened is unknown. Check before doing it again.`
+          : undefined;
+      if (unknown) {
+        // the machine may handle the error (read its store again); the operator hears of it either way
+        const code = record?.abandoned ? 'process_stopped' : 'never_recorded';
+        scope.log({ level: 'warn', event: 'effect_outcome_unknown', code, effect: key.effect, detail: unknown });
+        throw new EffectOutcomeUnknownError(unknown);
+      }
+      if (signal.aborted) throw new Error(`Stopped while waiting for effect '${key.effect}' started by another round.`);
+      if (!endWait) {
+        endWait = awaitEffect(system, { effect: key.effect, since });
+        scope.log({ level: 'info', event: 'effect_waiting', code: 'started_elsewhere', effect: key.effect, since });
+      }
+      await new Promise((resolve) => setTimeout(resolve, delay));
+      delay = Math.min(delay * 2, 200);
     }
-    if (signal.aborted) throw new Error(`Stopped while waiting for effect '${key.effect}' started by another round.`);
-    if (!waiting) {
-      waiting = true;
-      scope.log({ level: 'info', event: 'effect_waiting', code: 'started_elsewhere', effect: key.effect, since });
-    }
-    await new Promise((resolve) => setTimeout(resolve, delay));
-    delay = Math.min(delay * 2, 200);
+  } finally {
+    endWait?.();
   }
 }
 
@@ -148,16 +166,16 @@ async function settle(scope: EffectScope, key: EffectKey, act: () => Promise<unk
  * running one (claimed outside a transaction) is waited for; otherwise the effect runs, once, in it.
  */
 async function runOnceInTransaction(
-  scope: EffectScope,
+  waiter: Waiter,
   ledger: TransactionalLedger,
   key: EffectKey,
   act: (tx: LedgerTransaction) => Promise<unknown>,
   check: () => Promise<void>,
-  signal: AbortSignal,
 ): Promise<unknown> {
+  const { scope, signal } = waiter;
   const existing = await ledger.read(key);
   if (existing?.state === 'done') return replay(existing.outcome);
-  if (existing?.state === 'running') return replay(await waitForRecord(scope, key, existing.startedAt, signal));
+  if (existing?.state === 'running') return replay(await waitForRecord(waiter, key, existing.startedAt));
   await check();
   if (signal.aborted) throw new Error(`Effect '${key.effect}' was not started, because its round was aborted.`);
   let settled: Settled | undefined;
@@ -172,28 +190,23 @@ async function runOnceInTransaction(
     scope.log({ level: 'error', event: 'effect_transaction_failed', code, effect: key.effect, thrown: error });
     throw error;
   }
-  if (result !== 'ran') return replay(result.state === 'done' ? result.outcome : await waitForRecord(scope, key, result.startedAt, signal));
+  if (result !== 'ran') return replay(result.state === 'done' ? result.outcome : await waitForRecord(waiter, key, result.startedAt));
   const { outcome, thrown } = settled!;
   scope.log({ level: 'info', event: 'effect_recorded', code: 'committed', effect: key.effect, ok: outcome.ok });
   if (thrown) throw thrown.error;
   return outcome.ok ? outcome.value : undefined;
 }
 
-async function runOnce(
-  scope: EffectScope,
-  key: EffectKey,
-  act: () => Promise<unknown>,
-  check: () => Promise<void>,
-  signal: AbortSignal,
-): Promise<unknown> {
+async function runOnce(waiter: Waiter, key: EffectKey, act: () => Promise<unknown>, check: () => Promise<void>): Promise<unknown> {
+  const { scope, signal } = waiter;
   const existing = await scope.ledger.read(key);
   if (existing?.state === 'done') return replay(existing.outcome);
-  if (existing?.state === 'running') return replay(await waitForRecord(scope, key, existing.startedAt, signal));
+  if (existing?.state === 'running') return replay(await waitForRecord(waiter, key, existing.startedAt));
   await check();
   // nothing is claimed for a round already aborted; once claimed, the effect runs and its outcome is recorded
   if (signal.aborted) throw new Error(`Effect '${key.effect}' was not started, because its round was aborted.`);
   const claim = await scope.ledger.claim(key, scope.now());
-  if (claim !== 'claimed') return replay(claim.state === 'done' ? claim.outcome : await waitForRecord(scope, key, claim.startedAt, signal));
+  if (claim !== 'claimed') return replay(claim.state === 'done' ? claim.outcome : await waitForRecord(waiter, key, claim.startedAt));
   const { outcome, thrown } = await settle(scope, key, act);
   try {
     await scope.ledger.complete(key, outcome, scope.now());
@@ -230,16 +243,18 @@ export function guardEffect(logic: AnyActorLogic, spec: EffectSpec): AnyActorLog
     const running = scope.inflight.get(local);
     if (running) {
       scope.log({ level: 'info', event: 'effect_duplicate', code: 'running_here', effect });
+      const endWait = awaitEffect(system, { effect });
       try {
         return await running;
       } catch (error) {
         // the first round saw the original error; this one gets the recorded message
         throw error instanceof ConfirmedValueChangedError ? error : new Error(error instanceof Error ? error.message : String(error));
+      } finally {
+        endWait();
       }
     }
-    const promise = inTransaction
-      ? runOnceInTransaction(scope, inTransaction, key, act, check, signal)
-      : runOnce(scope, key, () => act(), check, signal);
+    const waiter: Waiter = { scope, system, signal };
+    const promise = inTransaction ? runOnceInTransaction(waiter, inTransaction, key, act, check) : runOnce(waiter, key, () => act(), check);
     scope.inflight.set(local, promise);
     try {
       return await promise;

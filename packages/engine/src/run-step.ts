@@ -6,6 +6,7 @@ import type { Actor, AnyActorRef, AnyStateMachine } from 'xstate';
 import { type ActiveQuestion, activeQuestions } from './active-questions.ts';
 import { encodeBase64url } from './base64url.ts';
 import { clientEvent } from './client-event.ts';
+import { type AwaitedEffect, awaitedEffect } from './effect-scope.ts';
 import { feedAnswers } from './feed-answers.ts';
 import type { CompiledQuestion } from './questions.ts';
 import { randomBytes } from './random-bytes.ts';
@@ -145,17 +146,21 @@ function whenSettled<TResult>(
   next: () => Outcome<TResult>,
 ): Promise<StepOutcome<TResult>> {
   return settleActor(actor, round.ctx.settleTimeoutMs, round.request.signal).then((settled) =>
-    settled === 'settled' ? next() : unsettled(round, settled, when),
+    settled === 'settled' ? next() : unsettled(round, settled, when, actor.system),
   );
 }
 
 const NOTHING_PINNED: Map<string, Uint8Array> = new Map();
 
-/** A round whose machine did not settle: cancelled by the client, or out of time. */
+/**
+ * A round whose machine did not settle: cancelled by the client, or out of time. Out of time while an
+ * effect it waits for runs for another request (a live claim), it says so and when to try again.
+ */
 function unsettled<TResult>(
   round: Round<TResult>,
   result: 'timeout' | 'aborted',
   when: 'before_answers' | 'after_answers',
+  system: object,
 ): StepOutcome<TResult> {
   const { machine, owner } = round.target.definition;
   if (result === 'aborted') {
@@ -164,5 +169,17 @@ function unsettled<TResult>(
     return round.target.fail(`${owner} was cancelled before it finished.`);
   }
   const timeoutMs = round.ctx.settleTimeoutMs;
+  const awaited = awaitedEffect(system);
+  if (awaited) {
+    note(round, { level: 'warn', event: 'effect_still_running', code: 'started_elsewhere', ...awaited, timeoutMs });
+    return round.target.fail(stillRunningText(owner, awaited, timeoutMs));
+  }
   return failRound(round, { level: 'error', event: 'settle_timeout', code: when, machine: machine.id, timeoutMs });
+}
+
+/** What the client is told when an effect another request started is still running: what, since when, when to try again. */
+function stillRunningText(owner: string, { effect, since }: AwaitedEffect, timeoutMs: number): string {
+  const started = since === undefined ? '' : ` at ${new Date(since).toISOString()}`;
+  const seconds = Math.max(1, Math.ceil(timeoutMs / 1000));
+  return `${owner} could not finish yet: its step '${effect}' is in progress, started${started} by another request of this conversation, and has not recorded its outcome. Try again in ${seconds} second${seconds === 1 ? '' : 's'} to get it.`;
 }

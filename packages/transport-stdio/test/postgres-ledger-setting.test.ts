@@ -89,7 +89,7 @@ describe('ROUNDTRIP_LEDGER as a PostgreSQL URL', () => {
       expect(log).toContain(`; effect ledger ${shown.href}${V8_TUNING_SHOWN})`);
       expect(log).not.toContain(`:${new URL(url).password}@`);
       const { rows } = await db.sql.query(`SELECT version FROM ${schema}.roundtrip_ledger_migrations`);
-      expect(rows).toEqual([{ version: 1 }]);
+      expect(rows).toEqual([{ version: 1 }, { version: 2 }]);
       server.child.stdin.end();
       expect(await server.exited).toEqual({ code: 0, signal: null });
     });

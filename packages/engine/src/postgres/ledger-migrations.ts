@@ -33,6 +33,13 @@ const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX roundtrip_effects_done_at ON roundtrip_effects (finished_at) WHERE state = 'done';
     `,
   },
+  {
+    version: 2,
+    name: 'roundtrip_effects.owner_lock: the advisory lock its owner holds while it is connected',
+    // the key of the owner's session advisory lock (owner-lock.ts); NULL for a claim that names none
+    // (made before this migration, in a ledger transaction, or with ownerLock: false): its lease alone says
+    sql: 'ALTER TABLE roundtrip_effects ADD COLUMN owner_lock bigint;',
+  },
 ];
 
 /** The newest schema this code knows. */

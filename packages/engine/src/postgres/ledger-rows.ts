@@ -1,9 +1,13 @@
 // A row of roundtrip_effects as the ledger reads it, and the values it writes there.
 import type { EffectKey, EffectOutcome, EffectRecord } from '../effect-ledger.ts';
+import { lockHeld } from './owner-lock.ts';
 
 type JsonValue = Extract<EffectOutcome, { ok: true }>['value'];
 
-/** The columns SELECT_RECORD reads: times as float8 (JavaScript numbers), `expired` and `leased` from the database's clock. */
+/**
+ * The columns SELECT_RECORD reads: times as float8 (JavaScript numbers), `expired` and `leased` from the
+ * database's clock, `disconnected` when the owner lock a running claim names is held by no session.
+ */
 export interface EffectRow {
   state: string;
   started_at: number;
@@ -13,12 +17,14 @@ export interface EffectRow {
   error: string | null;
   expired: boolean;
   leased: boolean;
+  disconnected: boolean;
 }
 
 export const SELECT_RECORD = `
   SELECT state, started_at::float8 AS started_at, finished_at::float8 AS finished_at, ok, value, error,
          (lease_until IS NOT NULL AND lease_until < clock_timestamp()) AS expired,
-         (lease_until IS NOT NULL AND lease_until >= clock_timestamp()) AS leased
+         (lease_until IS NOT NULL AND lease_until >= clock_timestamp()) AS leased,
+         (state = 'running' AND owner_lock IS NOT NULL AND NOT ${lockHeld('owner_lock')}) AS disconnected
     FROM roundtrip_effects WHERE run = $1 AND effect = $2`;
 
 export function decodeRecord(row: EffectRow, shown: string, key: EffectKey): EffectRecord {
@@ -29,6 +35,8 @@ export function decodeRecord(row: EffectRow, shown: string, key: EffectKey): Eff
     );
   if (row.state === 'running') {
     const startedAt = row.started_at;
+    // a connection that ended is known for certain; a lease that passed may be a stall
+    if (row.disconnected) return { state: 'running', startedAt, abandoned: true, disconnected: true };
     if (row.expired) return { state: 'running', startedAt, abandoned: true, leaseLapsed: true };
     return row.leased ? { state: 'running', startedAt, alive: true } : { state: 'running', startedAt };
   }

@@ -1,17 +1,20 @@
 // The effect ledger in PostgreSQL, so that servers on several machines agree on which effects ran.
 //
-// A dead owner (a process or a machine that died while its effect ran) is found by a lease, not by a
-// session advisory lock. Each claim carries an owner token and `lease_until`, renewed on a timer while the
-// effect runs; a `running` row whose lease has passed reads as abandoned. Why a lease:
-// - a lock held for the whole effect pins one pooled connection per running effect (a burst of refunds
-//   would drain the pool, and stall every other call), and dies with any connection blip, reading as
-//   abandoned an effect that is still running; a lease rides out a blip shorter than itself;
-// - session locks do not survive a transaction-pooling proxy (PgBouncer, most managed poolers): a lease is
-//   plain rows and works through any of them;
-// - a row says who claimed it and until when, so an operator can read the state with one SELECT.
-// The cost: a process stalled longer than the lease reads as abandoned while it still runs. That is the
-// safe side: abandoned means "outcome unknown, check first", never "run it again". The lease is timed by
-// the database's clock, the one clock every machine shares, so skewed machine clocks do not matter.
+// A dead owner (a process or a machine that died while its effect ran) is found two ways, never by pid:
+// - an owner lock (owner-lock.ts): one session advisory lock per ledger, on one connection of its own,
+//   whose key every claim records. A process that dies, on any host, drops its connection and the lock
+//   with it, so its running claims read as abandoned at once, in pg_locks, on every server. One connection
+//   per ledger, not one per effect: a burst of effects pins nothing of the pool;
+// - a lease, for what the lock cannot see: a machine that vanished without closing its connections (the
+//   server notices only when TCP gives up) or a process stalled while its connection stays open. Each claim
+//   carries an owner token and `lease_until`, renewed on a timer while the effect runs; a `running` row
+//   whose lease has passed reads as abandoned. A lease rides out a connection blip shorter than itself,
+//   works through a transaction-pooling proxy (PgBouncer, most managed poolers), where a session lock does
+//   not stay with one session (`ownerLock: false` there), and a row says who claimed it and until when.
+// The cost: a process stalled longer than the lease, or one whose lock connection alone was lost, reads as
+// abandoned while it still runs. That is the safe side: abandoned means "outcome unknown, check first",
+// never "run it again". The lease is timed by the database's clock, the one clock every machine shares, so
+// skewed machine clocks do not matter.
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { Pool, type PoolClient } from 'pg';
@@ -21,6 +24,7 @@ import { createLeaseRenewal } from './lease-renewal.ts';
 import { codeOf, hintFor, messageOf, redactUrl } from './ledger-errors.ts';
 import { migrate, NewerSchemaError } from './ledger-migrations.ts';
 import { decodeRecord, type EffectRow, encodeError, encodeValue, SELECT_RECORD } from './ledger-rows.ts';
+import { claimLock, type OwnerLock, takeOwnerLock } from './owner-lock.ts';
 import { runInPostgresTransaction } from './postgres-transaction.ts';
 
 export interface PostgresLedgerOptions {
@@ -28,6 +32,14 @@ export interface PostgresLedgerOptions {
   url: string;
   /** How long a claim holds without renewal; renewed every third of it while the effect runs. @defaultValue 30000 */
   leaseMs?: number;
+  /**
+   * Hold a session advisory lock on one connection of its own (beside the pool) while the ledger is open,
+   * and name it in every claim, so that a claim whose server died or lost its database reads as abandoned
+   * at once on every server, instead of when its lease passes. Set it to false behind a transaction-pooling
+   * proxy (PgBouncer in transaction mode, most managed poolers' pooled ports), where a session lock does not
+   * stay with one session: a dead owner is then found when its lease passes. @defaultValue true
+   */
+  ownerLock?: boolean;
   /** Connections at most in this server's pool. @defaultValue 10 */
   maxConnections?: number;
   /** How long a call waits for a connection (a new one, or a free one of the pool) before failing. @defaultValue 5000 */
@@ -82,10 +94,13 @@ const MAX_PRUNE_INTERVAL_MS = 60 * 60 * 1000;
  * exactly one caller across every server sharing the database gets `'claimed'`; the outcome is written
  * into the same row.
  *
- * A claim holds a lease that this ledger renews while the effect runs: a `running` record whose lease
- * has passed (its server died, or lost the database for longer than `leaseMs`) reads as `abandoned`, so
- * a retry learns that the outcome is unknown instead of waiting for it; one whose lease holds reads as
- * `alive`, so a retry waits for it whatever this machine's clock says. Nothing waits without a bound:
+ * A claim names the ledger's owner lock (a session advisory lock it holds on a connection of its own;
+ * see `ownerLock`) and holds a lease that this ledger renews while the effect runs. A `running` record
+ * whose owner lock no session holds any more (its server died, or lost its database) reads as `abandoned`
+ * at once, one whose lease has passed (its server vanished or stalled for longer than `leaseMs`) too, so a
+ * retry learns that the outcome is unknown instead of waiting for it; one whose lease holds and whose
+ * owner is connected reads as `alive`, so a retry waits for it whatever this machine's clock says. The
+ * owner lock takes one connection beside the pool. Nothing waits without a bound:
  * the pool, each statement and each lock wait have timeouts, and a call that runs out says which.
  *
  * @throws Error naming the server (never its password) and what to do, when it cannot connect or migrate.
@@ -148,6 +163,7 @@ export async function createPostgresLedger(options: PostgresLedgerOptions): Prom
 
   let client: PoolClient | undefined;
   let migrating = false;
+  let ownerLock: OwnerLock | undefined;
   try {
     client = await pool.connect();
     migrating = true;
@@ -156,6 +172,16 @@ export async function createPostgresLedger(options: PostgresLedgerOptions): Prom
     client.release();
     client = undefined;
     await pruneIfDue();
+    if (options.ownerLock !== false) {
+      const lockConnection = {
+        connectionString: options.url,
+        connectionTimeoutMillis: settings.connectTimeoutMs,
+        statement_timeout: settings.statementTimeoutMs,
+        query_timeout: settings.statementTimeoutMs + settings.connectTimeoutMs,
+        keepAlive: true,
+      };
+      ownerLock = await takeOwnerLock(lockConnection, shown, warn, explain);
+    }
   } catch (error) {
     client?.release(true);
     await pool.end().catch(() => undefined);
@@ -220,15 +246,19 @@ export async function createPostgresLedger(options: PostgresLedgerOptions): Prom
       const at = toMillis(now);
       // a row pruned between the insert and the read (only done rows are, after retainMs) is claimed again
       for (let attempt = 0; attempt < 3; attempt++) {
-        const inserted = await query(
+        const lock = ownerLock?.key() ?? null;
+        const inserted = await query<{ locked: boolean }>(
           what,
-          `INSERT INTO roundtrip_effects (run, effect, state, started_at, owner, lease_until)
-                VALUES ($1, $2, 'running', $3, $4, clock_timestamp() + make_interval(secs => $5 / 1000.0))
-           ON CONFLICT (run, effect) DO NOTHING`,
-          [key.run, key.effect, at, owner, leaseMs],
+          `INSERT INTO roundtrip_effects (run, effect, state, started_at, owner, lease_until, owner_lock)
+                VALUES ($1, $2, 'running', $3, $4, clock_timestamp() + make_interval(secs => $5 / 1000.0), ${claimLock('$6')})
+           ON CONFLICT (run, effect) DO NOTHING
+           RETURNING owner_lock IS NOT NULL AS locked`,
+          [key.run, key.effect, at, owner, leaseMs, lock],
         );
         if (inserted.rowCount === 1) {
           leases.hold(key);
+          // the lock this ledger thought it held is not held: its connection is gone (the claim holds by its lease)
+          if (lock !== null && inserted.rows[0]?.locked === false) ownerLock?.lost(lock);
           return 'claimed';
         }
         const record = await readRecord(key, what);
@@ -270,6 +300,7 @@ export async function createPostgresLedger(options: PostgresLedgerOptions): Prom
       closed = true;
       leases.stop();
       await pruning;
+      await ownerLock?.close();
       await pool.end();
     },
   };
