@@ -3,11 +3,9 @@
 // page of an allowed origin is answered with its own origin named, a preflight is answered before anything
 // else (it carries no token, and no body), and a page of any other origin never gets here: it is refused
 // 403 without these headers, so its browser lets it read nothing.
-import { INSTANCE_HEADER, withHeaders } from './http-responses.ts';
+import { INSTANCE_HEADER, MCP_ENDPOINT_METHODS, withHeaders } from './http-responses.ts';
 import type { RequestHead } from './request-head.ts';
 
-/** The methods of the MCP endpoint a page may use. */
-const ALLOWED_METHODS = 'GET, POST, DELETE';
 /** Response headers a page may read besides the safelisted ones: the bearer challenge, the answering instance. */
 const EXPOSED_HEADERS = `WWW-Authenticate, ${INSTANCE_HEADER}`;
 /** How long a browser may keep a preflight's answer, seconds (Chromium keeps it at most 2 hours). */
@@ -24,7 +22,7 @@ export function isPreflight(request: RequestHead): boolean {
 }
 
 /**
- * 204 to a preflight from an allowed origin: the origin named, the endpoint's methods, and the headers the
+ * 204 to a preflight from an allowed origin: the origin named, the endpoint's method (POST), and the headers the
  * page asked to send (MCP's own, `Authorization`, or its client's; the origin is what is trusted, not the
  * header names). Call it only for a request the Host and Origin check let through.
  */
@@ -35,7 +33,7 @@ export function preflightResponse(request: RequestHead): Response {
     status: 204,
     headers: {
       'Access-Control-Allow-Origin': origin,
-      'Access-Control-Allow-Methods': ALLOWED_METHODS,
+      'Access-Control-Allow-Methods': MCP_ENDPOINT_METHODS,
       ...(asked !== null && asked.trim() !== '' && { 'Access-Control-Allow-Headers': asked }),
       'Access-Control-Max-Age': PREFLIGHT_MAX_AGE,
       Vary: 'Origin, Access-Control-Request-Method, Access-Control-Request-Headers',

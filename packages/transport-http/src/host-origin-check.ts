@@ -1,7 +1,9 @@
 import { localhostAllowedHostnames, localhostAllowedOrigins, validateHostHeader, validateOriginHeader } from '@modelcontextprotocol/server';
+import { withEchoesCut } from './client-echo.ts';
 import { HttpConfigError } from './http-config-error.ts';
-import { jsonRpcErrorResponse } from './http-responses.ts';
+import { jsonRpcErrorResponse, repeatedHeaderResponse } from './http-responses.ts';
 import { hostForUrl, isLoopbackHost, isWildcardHost } from './loopback-host.ts';
+import { isPlainHost } from './plain-host.ts';
 import type { RequestHead } from './request-head.ts';
 
 /** Whom, besides this machine, the server answers. */
@@ -26,7 +28,10 @@ export interface HostOriginOptions {
   settingNames?: { allowedHosts: string; allowedOrigins: string };
 }
 
-/** A request let through, or refused with the 403 the client gets and the reason the operator's log gets. */
+/**
+ * A request let through, or refused with the answer the client gets (400 for a Host header that is
+ * missing or not a plain `host[:port]`, 403 for a name or page not allowed) and the reason the operator's log gets.
+ */
 export type HostOriginVerdict = { ok: true } | { ok: false; response: Response; reason: string };
 
 /** An allow-list entry as the SDK compares it: a lower-case host name, IPv6 in brackets; else a config error. */
@@ -50,11 +55,58 @@ function quoted(value: string | null): string {
   return value === null ? 'none' : JSON.stringify(value.length > 200 ? `${value.slice(0, 200)}…` : value);
 }
 
-/** The SDK's refusal of a Host or Origin: 403 with a JSON-RPC error naming what was wrong. */
-const forbidden = (message: string) => jsonRpcErrorResponse(403, -32000, message);
+/**
+ * The SDK's refusal of a Host or Origin: 403 with a JSON-RPC error naming what was wrong (the name it
+ * repeats cut, as every client string an answer repeats).
+ */
+const forbidden = (message: string, echoes: Array<string | null | undefined>) =>
+  jsonRpcErrorResponse(
+    403,
+    -32000,
+    withEchoesCut(
+      message,
+      echoes.filter((echo): echo is string => typeof echo === 'string').sort((a, b) => b.length - a.length),
+    ),
+  );
 
 /**
- * A check of every request's `Host` and `Origin` headers, before anything else reads it: the DNS
+ * Why a Host header is refused before its name is looked at, or `undefined` when it is a plain
+ * `host[:port]` (RFC 9112 §3.2: a missing, repeated or malformed Host is a bad request). A header sent
+ * twice arrives joined by a comma (the Node listener joins the ones node:http would drop).
+ */
+function malformedHost(host: string | null): HostOriginVerdict | undefined {
+  if (host !== null && isPlainHost(host)) return undefined;
+  if (host === null || host === '') {
+    return {
+      ok: false,
+      response: jsonRpcErrorResponse(
+        400,
+        -32000,
+        'Bad Request: no Host header. Send the name and port this server is reached at, e.g. Host: localhost:3000.',
+      ),
+      reason: 'request refused: no Host header (HTTP/1.1 requires one; a proxy in front of this server must pass it on)',
+    };
+  }
+  const several = host.includes(',');
+  return {
+    ok: false,
+    response: several
+      ? repeatedHeaderResponse('Host')
+      : jsonRpcErrorResponse(
+          400,
+          -32000,
+          'Bad Request: the Host header must be a plain host[:port], e.g. localhost:3000: no user info, path, query or fragment.',
+        ),
+    reason: several
+      ? `request refused: Host ${quoted(host)} holds several values (the header was sent more than once)`
+      : `request refused: Host ${quoted(host)} is not a plain host[:port]`,
+  };
+}
+
+/**
+ * A check of every request's `Host` and `Origin` headers, before anything else reads it. First the
+ * form: a Host that is missing, sent twice, or not a plain `host[:port]` (user info, a path, a query or a
+ * fragment, which a URL would read past to another name) is a bad request, 400. Then the DNS
  * rebinding and cross-site protection the MCP transport specification asks of a server, done by the
  * SDK's `validateHostHeader` and `validateOriginHeader` (host names compared without the port), the
  * refusal the 403 its `hostHeaderValidationResponse` and `originValidationResponse` give. It reads the
@@ -86,11 +138,13 @@ export function createHostOriginCheck(options: HostOriginOptions = {}): (request
 
   return (request) => {
     const host = request.headers.get('host');
+    const malformed = malformedHost(host);
+    if (malformed !== undefined) return malformed;
     const hostVerdict = validateHostHeader(host, hostList);
     if (!hostVerdict.ok) {
       return {
         ok: false,
-        response: forbidden(hostVerdict.message),
+        response: forbidden(hostVerdict.message, [host, hostVerdict.hostname]),
         reason:
           `request refused (DNS rebinding protection): Host ${quoted(host)} is not a name this server answers to ` +
           `(${hostList.join(', ')}); if clients reach this server by that name, add it to ${options.settingNames ? names.allowedHosts : 'the allowed hosts'}`,
@@ -101,7 +155,7 @@ export function createHostOriginCheck(options: HostOriginOptions = {}): (request
     if (!originVerdict.ok) {
       return {
         ok: false,
-        response: forbidden(originVerdict.message),
+        response: forbidden(originVerdict.message, [origin, originVerdict.hostname]),
         reason:
           `request refused (cross-origin protection): a browser page from Origin ${quoted(origin)} may not call ` +
           `this server (allowed: ${originList.join(', ')}); if that page is a client you trust, add its host name to ${options.settingNames ? names.allowedOrigins : 'the allowed origins'}`,

@@ -8,12 +8,15 @@ import { createHttpPipeline } from './http-pipeline.ts';
  * it: the conversation travels in the sealed requestState, so instances sharing a keyring (and an
  * effect ledger) serve any round.
  *
- * In order, each request is: checked for its Host and Origin (403), refused while shutting down (503)
- * or when its declared body is over the limit (413, unread); with authentication, served the RFC 9728
- * metadata at `/.well-known/oauth-protected-resource[/mcp]`, and checked for its bearer token (401 with
- * `WWW-Authenticate` naming that metadata); anything but the MCP path gets 404; then the SDK's
- * `createMcpHandler` answers it, states bound to the token's `sub` (or to `principal` without
- * authentication). 2026-07-28 clients get `input_required` rounds, and progress as an SSE stream when
+ * In order, each request is: checked for its Host (400 unless a plain `host[:port]`, sent once) and its
+ * Host and Origin names (403), refused while shutting down (503) or when its declared body is over the
+ * limit (413, unread); with authentication, served the RFC 9728 metadata at
+ * `/.well-known/oauth-protected-resource[/mcp]`; anything but the MCP path gets 404, any method but POST
+ * 405 (`Allow: POST`); with authentication, checked for its bearer token (401 with `WWW-Authenticate`
+ * naming that metadata); its body read, counted against the limit (413), and parsed (400 when it is not
+ * JSON, its size logged, never its content); then the SDK's `createMcpHandler` answers it, states bound
+ * to the token's `sub` (or to `principal` without authentication), client strings its refusals repeat
+ * cut at 120 characters. 2026-07-28 clients get `input_required` rounds, and progress as an SSE stream when
  * they ask for it; a client that hangs up cancels the work of its request. 2025-era clients are served
  * statelessly: a question with a model fallback is put to the model, any other question ends the call
  * with an error naming their revision and what to use instead.

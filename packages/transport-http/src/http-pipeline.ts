@@ -1,19 +1,29 @@
-import { type AuthInfo, createMcpHandler, type McpHandlerRequestOptions, type McpRequestContext } from '@modelcontextprotocol/server';
+import {
+  type AuthInfo,
+  createMcpHandler,
+  isJsonContentType,
+  type McpHandlerRequestOptions,
+  type McpRequestContext,
+} from '@modelcontextprotocol/server';
 import type { EngineLogEntry } from '@roundtrip/engine';
 import { createServerFactory } from '@roundtrip/mcp';
 import { bearerChallengeResponse } from './bearer-challenge.ts';
+import { withClientEchoesCut } from './client-echo.ts';
 import { isPreflight, preflightResponse, withCrossOriginHeaders } from './cross-origin.ts';
 import { createHostOriginCheck } from './host-origin-check.ts';
 import { HttpConfigError } from './http-config-error.ts';
 import type { HttpHandlerOptions } from './http-handler-options.ts';
 import {
   jsonRpcErrorResponse,
+  methodNotAllowedResponse,
   notFoundResponse,
+  notJsonResponse,
   requestTooLargeResponse,
   shuttingDownResponse,
   withInstanceHeader,
 } from './http-responses.ts';
 import { protectedResourceMetadataResponse, protectedResourceMetadataUrl } from './protected-resource-metadata.ts';
+import { parseJsonBody, readWebBody } from './request-body.ts';
 import type { RequestHead } from './request-head.ts';
 import { statelessLegacyEngine } from './stateless-legacy-engine.ts';
 
@@ -27,25 +37,36 @@ const DEFAULT_MAX_REQUEST_BYTES = 4 * 1024 * 1024;
 type Admission = { refusal: Response } | { refusal?: undefined; authInfo: AuthInfo | undefined };
 
 /**
+ * What a runtime found wrong with a request before the pipeline looks at it, in what the runtime
+ * parsed and a web `Request` would not show (node:http keeps the first of two Host or Authorization
+ * headers; its URL may be a whole URL instead of a path): the answer, and the reason the log gets.
+ */
+export interface HeadFlaw {
+  response: Response;
+  reason: string;
+}
+
+/**
  * The handler in steps, for a runtime that reads the body itself (Node's adapter), so that nothing of a
- * body is read before the request is known to be wanted: `screen` (Host, Origin, shutting down, a
- * declared body size) and `admit` (the metadata document, the path, a CORS preflight, the bearer token)
- * look at the method, path and headers alone (a web `Request`, or a {@link RequestHead} read off the runtime's own
- * request, and `request()` to build the web `Request` an authenticator is handed, only when there is
- * one); `answer` serves the request, body and all, with what `admit` let in (the principal's `authInfo`),
- * and the body already parsed when the runtime has read it (`parsedBody`: the SDK then neither clones the
- * request nor reads its body again). `fetch` is all three.
+ * body is read before the request is known to be wanted: `screen` (headers sent twice, Host, Origin,
+ * shutting down, a declared body size) and `admit` (the metadata document, the path, a CORS preflight,
+ * the method, the bearer token) look at the method, path and headers alone (a web `Request`, or a
+ * {@link RequestHead} read off the runtime's own request, and `request()` to build the web `Request` an
+ * authenticator is handed, only when there is one); `answer` serves the request with what `admit` let in
+ * (the principal's `authInfo`) and the bytes of its body, read by the runtime: a JSON body is parsed
+ * here and handed to the SDK parsed (it then neither clones the request nor reads its body), one that
+ * is not JSON is refused with its size in the log. `fetch` is all three, the body read from the `Request`.
  */
 export interface HttpPipeline {
-  screen(request: RequestHead): Response | undefined;
+  /** `flaw`: what the runtime found wrong with the request's head, refused before anything else. */
+  screen(request: RequestHead, flaw?: HeadFlaw): Response | undefined;
   admit(head: RequestHead, request: () => Request): Promise<Admission>;
-  answer(request: Request, options: McpHandlerRequestOptions | undefined): Promise<Response>;
+  answer(request: Request, authInfo: AuthInfo | undefined, body: Uint8Array | undefined): Promise<Response>;
   /** The 413 of a body sent without a length that grew over the limit while it was read, logged. */
   bodyTooLarge(request: RequestHead): Response;
   /**
-   * A response made outside the pipeline (the Node listener's 405 to a method a web `Request` cannot
-   * carry, its 500 when serving threw) with the headers every answer carries: the instance, and the CORS
-   * headers when the Host and Origin check lets the request in.
+   * A response made outside the pipeline (the Node listener's 500 when serving threw) with the headers
+   * every answer carries: the instance, and the CORS headers when the Host and Origin check lets the request in.
    */
   stampOutside(response: Response, request: RequestHead): Response;
   fetch(request: Request): Promise<Response>;
@@ -119,7 +140,11 @@ export function createHttpPipeline(options: HttpHandlerOptions): HttpPipeline {
     return stamp(response, request);
   };
 
-  const screen = (request: RequestHead): Response | undefined => {
+  const screen = (request: RequestHead, flaw?: HeadFlaw): Response | undefined => {
+    if (flaw !== undefined) {
+      log({ level: 'warn', event: 'request_refused', message: flaw.reason });
+      return withInstanceHeader(flaw.response, options.instance);
+    }
     const verdict = checkHostAndOrigin(request);
     if (!verdict.ok) {
       log({ level: 'warn', event: 'request_refused', message: verdict.reason });
@@ -151,6 +176,14 @@ export function createHttpPipeline(options: HttpHandlerOptions): HttpPipeline {
       requestTooLargeResponse(limit, undefined),
     );
 
+  /** The 400 of a body whose connection failed while it was read (a web runtime's stream error), logged. */
+  const bodyUnreadable = (request: RequestHead) =>
+    refuse(
+      request,
+      { event: 'request_invalid', message: `a ${request.method} body could not be read: the connection failed while it was sent` },
+      notJsonResponse(true),
+    );
+
   /** The answer to a request that failed in our code: 503 once closed, else 500 and the log. */
   const failed = (request: RequestHead, error: unknown): Response => {
     // the SDK handler answers its own failures; this is one after close() or a bug of ours
@@ -173,6 +206,7 @@ export function createHttpPipeline(options: HttpHandlerOptions): HttpPipeline {
     if (path !== mcpPath && path !== `${mcpPath}/`) return { refusal: stamp(notFoundResponse(path, mcpPath), head) };
     // before the token: a browser sends none with a preflight
     if (isPreflight(head)) return { refusal: stamp(preflightResponse(head), head) };
+    if (head.method !== 'POST') return { refusal: stamp(methodNotAllowedResponse(head.method), head) };
     if (!authentication || !resourceMetadataUrl) return { authInfo: undefined };
     const result = await authentication.authenticator.authenticate(request());
     if (!result.ok) {
@@ -192,11 +226,21 @@ export function createHttpPipeline(options: HttpHandlerOptions): HttpPipeline {
     }
   };
 
-  const answer = async (request: Request, options: McpHandlerRequestOptions | undefined): Promise<Response> => {
+  const answer = async (request: Request, authInfo: AuthInfo | undefined, body: Uint8Array | undefined): Promise<Response> => {
     try {
+      const options: McpHandlerRequestOptions = {};
+      if (authInfo !== undefined) options.authInfo = authInfo;
+      // any other media type is the SDK's 415, before a body is looked at
+      if (isJsonContentType(request.headers.get('content-type'))) {
+        const parsed = parseJsonBody(body);
+        if (!parsed.ok) {
+          const message = `a POST body of ${parsed.bytes} bytes that is not JSON was refused (-32700)`;
+          return refuse(request, { event: 'request_invalid', message }, notJsonResponse());
+        }
+        options.parsedBody = parsed.value;
+      }
       const response = await mcp.fetch(request, options);
-      // only a body sent without a length gets here over the limit (on Node, the listener counts it first)
-      return response.status === 413 ? bodyTooLarge(request) : stamp(response, request);
+      return stamp(await withClientEchoesCut(response, request, options.parsedBody), request);
     } catch (error) {
       return failed(request, error);
     }
@@ -213,7 +257,11 @@ export function createHttpPipeline(options: HttpHandlerOptions): HttpPipeline {
       const refusal = screen(request);
       if (refusal !== undefined) return refusal;
       const admission = await admit(request, () => request);
-      return admission.refusal ?? answer(request, admission.authInfo === undefined ? undefined : { authInfo: admission.authInfo });
+      if (admission.refusal !== undefined) return admission.refusal;
+      // only a JSON body is read: any other media type is the SDK's 415
+      const body = isJsonContentType(request.headers.get('content-type')) ? await readWebBody(request, limit) : undefined;
+      if (body === undefined || body.ok) return answer(request, admission.authInfo, body?.bytes);
+      return body.reason === 'too_large' ? bodyTooLarge(request) : bodyUnreadable(request);
     },
     stopAccepting: () => {
       accepting = false;

@@ -1,5 +1,17 @@
+import { clipped } from './client-echo.ts';
+
 /** The response header naming the instance that answered, when the server is given a name for itself. */
 export const INSTANCE_HEADER = 'Roundtrip-Instance';
+
+/**
+ * The methods the MCP endpoint serves, as every 405's `Allow` and a preflight's
+ * `Access-Control-Allow-Methods` name them: stateless Streamable HTTP takes each message as a POST (there
+ * is no GET stream, and no session to DELETE).
+ */
+export const MCP_ENDPOINT_METHODS = 'POST';
+
+/** JSON-RPC's "Parse error", as a stdio server answers a line that is not JSON. */
+const PARSE_ERROR = -32700;
 
 /** JSON-RPC's "Invalid Request", as a stdio server answers a line over its limit. */
 const INVALID_REQUEST = -32600;
@@ -33,6 +45,36 @@ export function requestTooLargeResponse(limit: number, declared: number | undefi
 export function notFoundResponse(path: string, mcpPath: string): Response {
   const shown = path.length > 100 ? `${path.slice(0, 100)}…` : path;
   return jsonRpcErrorResponse(404, SERVER_ERROR, `Not found: this server answers MCP at ${mcpPath}, not at ${JSON.stringify(shown)}`);
+}
+
+/**
+ * 405 for any method but POST on the MCP endpoint, whichever part of the server refuses it (the same
+ * `Allow` and sentence everywhere).
+ */
+export function methodNotAllowedResponse(method: string): Response {
+  return jsonRpcErrorResponse(
+    405,
+    SERVER_ERROR,
+    `Method not allowed: ${clipped(method)}. This MCP endpoint is stateless Streamable HTTP: send each JSON-RPC message as a ` +
+      'POST (there is no GET stream, and no session to DELETE).',
+    { Allow: MCP_ENDPOINT_METHODS },
+  );
+}
+
+/** 400 for a header sent more than once that a request may carry once (Host, Authorization): which one counts would be a guess. */
+export function repeatedHeaderResponse(name: 'Host' | 'Authorization'): Response {
+  return jsonRpcErrorResponse(400, SERVER_ERROR, `Bad Request: the ${name} header was sent more than once. Send it once.`);
+}
+
+/** 400 for a JSON body that is not JSON (or cannot be read): the same words as a stdio server's, nothing of the body repeated. */
+export function notJsonResponse(unreadable = false): Response {
+  return jsonRpcErrorResponse(
+    400,
+    PARSE_ERROR,
+    unreadable
+      ? 'Parse error: the request body could not be read (the connection failed while it was sent). Send the request again.'
+      : 'Parse error: the request body is not JSON. Send one JSON-RPC message as the body, in UTF-8 JSON.',
+  );
 }
 
 /** 503 for a request that reaches an instance that is shutting down: the client may send it again. */

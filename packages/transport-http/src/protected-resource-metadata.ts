@@ -1,4 +1,5 @@
 import { getOAuthProtectedResourceMetadataUrl } from '@modelcontextprotocol/server';
+import { clipped } from './client-echo.ts';
 import { HttpConfigError } from './http-config-error.ts';
 import type { RequestHead } from './request-head.ts';
 
@@ -87,7 +88,7 @@ export function protectedResourceMetadataResponse(request: RequestHead, options:
     });
   }
   if (request.method !== 'GET' && request.method !== 'HEAD') {
-    const body = { error: 'method_not_allowed', error_description: `Use GET to read this document, not ${request.method}` };
+    const body = { error: 'method_not_allowed', error_description: `Use GET to read this document, not ${clipped(request.method)}` };
     return Response.json(body, { status: 405, headers: { ...cors, Allow: ALLOW } });
   }
   const document = JSON.stringify(protectedResourceMetadata(options));

@@ -29,13 +29,13 @@ const preflight = (url: URL, origin: string, headers: Record<string, string> = {
   });
 
 describe('a preflight', () => {
-  it('from a page of this machine is answered 204: its origin, the methods, the headers it asked for', async () => {
+  it('from a page of this machine is answered 204: its origin, the one method served, the headers it asked for', async () => {
     const server = await serve();
     const answer = await preflight(server.url, PAGE);
     expect(answer.status).toBe(204);
     expect(answer.headers).toMatchObject({
       'access-control-allow-origin': PAGE,
-      'access-control-allow-methods': 'GET, POST, DELETE',
+      'access-control-allow-methods': 'POST',
       'access-control-allow-headers': 'content-type,mcp-protocol-version,mcp-method',
       'access-control-max-age': '600',
       vary: 'Origin, Access-Control-Request-Method, Access-Control-Request-Headers',

@@ -30,10 +30,20 @@ describe('createHostOriginCheck: DNS rebinding and cross-site protection', () =>
     );
   });
 
-  it('refuses a request without a Host header', () => {
+  it('refuses a request without a Host header: 400, as HTTP/1.1 asks', () => {
     const verdict = check(new Request('http://127.0.0.1:3000/mcp'));
     // a Request made here gets no Host header of its own: that is the case of a proxy that drops it
-    expect(refusedWith(verdict).reason).toContain('Host none');
+    expect(refusedWith(verdict).response.status).toBe(400);
+    expect(refusedWith(verdict).reason).toContain('no Host header');
+  });
+
+  it('cuts the name it repeats in a 403, as every client string an answer repeats', async () => {
+    const long = `${'a'.repeat(5000)}.example`;
+    for (const headers of [{ host: long }, { host: 'localhost', origin: `https://${long}` }] as Record<string, string>[]) {
+      const { response } = refusedWith(check(request(headers)));
+      const { error } = (await response.json()) as { error: { message: string } };
+      expect(error.message).toMatch(/^Invalid (Host|Origin): a{120}… \(\d+ more characters\)$/);
+    }
   });
 
   it('refuses a page from a foreign Origin, and the opaque null origin', async () => {

@@ -46,17 +46,18 @@ describe('a request answered before its body is read', () => {
     }
   });
 
-  it('answers a method a web Request cannot carry with 405, and goes on serving', async () => {
+  it('answers a method a web Request cannot carry with the 405 every method but POST gets, and goes on serving', async () => {
     const server = await startServer({ tools: [greetTool] }, { ROUNDTRIP_INSTANCE: 'early-2' });
     const host = `127.0.0.1:${server.url.port}`;
     const trace = await rawRequest(server.url, { method: 'TRACE', headers: { host } });
     expect(trace.status).toBe(405);
-    expect(trace.json()).toMatchObject({ error: { message: 'Method not allowed: TRACE; MCP is served over POST, GET and DELETE' } });
+    expect(trace.headers.allow).toBe('POST');
+    expect(trace.json()).toMatchObject({ error: { message: expect.stringMatching(/^Method not allowed: TRACE\. /) } });
     expect(trace.headers['roundtrip-instance']).toBe('early-2');
     expect((await rawRequest(server.url, modernListTools({ host }))).status).toBe(200);
   });
 
-  it('tells an allowed page it may read the 405, and tells another page nothing', async () => {
+  it('tells an allowed page it may read the 405; another page is refused by the Origin check first, and told nothing', async () => {
     const server = await startServer({ tools: [greetTool] }, { ROUNDTRIP_INSTANCE: 'early-3' });
     const host = `127.0.0.1:${server.url.port}`;
     const allowed = await rawRequest(server.url, { method: 'TRACE', headers: { host, origin: 'http://localhost:5173' } });
@@ -64,7 +65,7 @@ describe('a request answered before its body is read', () => {
     expect(allowed.headers['access-control-allow-origin']).toBe('http://localhost:5173');
     expect(allowed.headers['roundtrip-instance']).toBe('early-3');
     const foreign = await rawRequest(server.url, { method: 'TRACE', headers: { host, origin: 'https://elsewhere.example' } });
-    expect(foreign.status).toBe(405);
+    expect(foreign.status).toBe(403);
     expect(foreign.headers['access-control-allow-origin']).toBeUndefined();
     expect(foreign.headers['roundtrip-instance']).toBe('early-3');
   });

@@ -1,12 +1,12 @@
 // A request read off node:http answered through the pipeline, and its answer written back: what the SDK's
 // `toNodeHandler` does, without the copies it makes. The body is read already (the listener counts it
-// against the limit as it comes), so it goes in as bytes, and parsed when it is JSON (`parsedBody`: the
-// SDK then neither clones the request nor reads the body again). The request's AbortSignal, which aborts
+// against the limit as it comes), so it goes in as bytes, for the pipeline to parse (the SDK is handed
+// the JSON: it neither clones the request nor reads the body again). The request's AbortSignal, which aborts
 // its work when the client hangs up, is handed to the SDK as the web `Request`'s `signal` without undici
 // following it: undici ties a signal given to `new Request` to its own through a WeakRef and a
 // FinalizationRegistry, which V8's scavenges keep alive with all they reach until a full collection.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { AuthInfo, McpHandlerRequestOptions } from '@modelcontextprotocol/server';
+import type { AuthInfo } from '@modelcontextprotocol/server';
 import type { HttpPipeline } from '../http-pipeline.ts';
 
 /** A web `Request` whose `signal` is `signal` itself, not one undici made to follow it. */
@@ -15,19 +15,6 @@ function requestWithSignal(url: string, init: RequestInit, signal: AbortSignal):
   // an own property over the prototype's getter, read by the SDK as any `request.signal`
   Object.defineProperty(request, 'signal', { value: signal });
   return request;
-}
-
-/**
- * A POST body as JSON, for the SDK to take as parsed. Empty or not JSON, it is `undefined`: the SDK reads the
- * bytes itself and answers them as it would (a parse error, or a 2025-era request it forwards).
- */
-function parsedJson(method: string, body: Buffer | undefined): unknown {
-  if (method !== 'POST' || body === undefined) return undefined;
-  try {
-    return JSON.parse(body.toString('utf8'));
-  } catch {
-    return undefined;
-  }
 }
 
 /**
@@ -83,7 +70,7 @@ async function writeAnswer(answer: Response, response: ServerResponse, gone: Abo
  * Answers `request`, its body the bytes read (`body`, `undefined` when there were none), through `pipeline`
  * with what `admit` let in (`authInfo`), and writes the answer on `response`; the request's work is aborted
  * when the client hangs up before the answer is written. A web `Request` that cannot be made of the message
- * (a Host that makes no URL) throws, for the listener to answer 500.
+ * throws, for the listener to answer 500 (the Host and the target were checked plain already).
  */
 export async function answerOnNode(
   pipeline: HttpPipeline,
@@ -103,11 +90,7 @@ export async function answerOnNode(
   const init: RequestInit = { method, headers: headersOf(request) };
   if (method !== 'GET' && method !== 'HEAD' && body !== undefined) init.body = body;
   const web = requestWithSignal(`http://${request.headers.host ?? 'localhost'}${request.url ?? '/'}`, init, gone.signal);
-  const options: McpHandlerRequestOptions = {};
-  if (authInfo !== undefined) options.authInfo = authInfo;
-  const parsedBody = parsedJson(method, body);
-  if (parsedBody !== undefined) options.parsedBody = parsedBody;
-  const answer = await pipeline.answer(web, options);
+  const answer = await pipeline.answer(web, authInfo, body);
   try {
     await writeAnswer(answer, response, gone.signal);
   } finally {

@@ -6,6 +6,7 @@ import { jsonRpcErrorResponse } from '../http-responses.ts';
 import { hostForUrl } from '../loopback-host.ts';
 import type { RequestHead } from '../request-head.ts';
 import { answerOnNode } from './answer-on-node.ts';
+import { headFlawOf } from './head-flaw.ts';
 import type { ListenAddress } from './listen-address.ts';
 import { readLimitedBody } from './read-limited-body.ts';
 
@@ -51,9 +52,6 @@ function listenError(error: NodeJS.ErrnoException, where: string): HttpConfigErr
           : error.message;
   return new HttpConfigError('--http', `cannot listen on ${where}: ${why} (${error.code ?? 'error'})`);
 }
-
-/** Methods a web `Request` cannot carry (undici refuses them): answered 405 before anything else. */
-const UNSERVABLE_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK']);
 
 /**
  * The request's method, URL and headers, without its body: what `screen` and `admit` look at, read off
@@ -126,11 +124,8 @@ export async function listenNodeHttp(
 
   const handle = async (request: IncomingMessage, response: ServerResponse, screened: HttpPipeline): Promise<void> => {
     const head = headOf(request);
-    if (UNSERVABLE_METHODS.has(request.method ?? '')) {
-      const refusal = jsonRpcErrorResponse(405, -32000, `Method not allowed: ${request.method}; MCP is served over POST, GET and DELETE`);
-      return writeResponse(request, response, screened.stampOutside(refusal, head));
-    }
-    const refusal = screened.screen(head);
+    // a method a web Request cannot carry (TRACE, TRACK) is refused by admit with every other method but POST
+    const refusal = screened.screen(head, headFlawOf(request));
     if (refusal !== undefined) return writeResponse(request, response, refusal);
     const admission = await screened.admit(head, () => webRequestOf(request, head));
     if (admission.refusal !== undefined) return writeResponse(request, response, admission.refusal);

@@ -9,9 +9,13 @@ export interface RawAnswer {
   json(): unknown;
 }
 
+/**
+ * `headers` as an object, or as raw lines (`['Host', 'a', 'Host', 'b']`: a header sent more than once, as
+ * node:http sends such an array line by line).
+ */
 export function rawRequest(
   url: URL,
-  options: { method?: string; path?: string; headers?: Record<string, string>; body?: string | Buffer; chunked?: boolean } = {},
+  options: { method?: string; path?: string; headers?: Record<string, string> | string[]; body?: string | Buffer; chunked?: boolean } = {},
 ): Promise<RawAnswer> {
   return new Promise((resolve, reject) => {
     const req = httpRequest(
