@@ -10,19 +10,21 @@ export interface HttpServeFlags {
   readonly jwks?: string;
   readonly issuer?: string;
   readonly audience?: string;
+  readonly typ?: string;
   readonly allowedHosts?: string;
   readonly allowedOrigins?: string;
   readonly publicUrl?: string;
   readonly insecureNoAuth: boolean;
 }
 
-type ValueFlag = '--http' | '--jwks' | '--issuer' | '--audience' | '--allowed-hosts' | '--allowed-origins' | '--public-url';
+type ValueFlag = '--http' | '--jwks' | '--issuer' | '--audience' | '--jwt-typ' | '--allowed-hosts' | '--allowed-origins' | '--public-url';
 
 const VALUE_FLAGS: Record<ValueFlag, { key: Exclude<keyof HttpServeFlags, 'insecureNoAuth'>; what: string }> = {
   '--http': { key: 'listen', what: 'the address to listen on, [host:]port, e.g. 3000 or 127.0.0.1:3000' },
   '--jwks': { key: 'jwks', what: "the https URL of your authorization server's JWKS, or a file of its public keys" },
   '--issuer': { key: 'issuer', what: "your authorization server's issuer URL, as the tokens' iss has it" },
   '--audience': { key: 'audience', what: "this server's resource identifier, the aud of its tokens" },
+  '--jwt-typ': { key: 'typ', what: 'the typ header every token must carry, e.g. at+jwt' },
   '--allowed-hosts': { key: 'allowedHosts', what: 'the host names clients reach this server by, comma-separated' },
   '--allowed-origins': { key: 'allowedOrigins', what: 'the host names of browser pages that may call this server, comma-separated' },
   '--public-url': { key: 'publicUrl', what: 'the URL clients reach the MCP endpoint at, e.g. https://mcp.example.com/mcp' },
@@ -37,6 +39,7 @@ export const SERVE_HTTP_FLAGS_HELP = `  --http [host:]port         serve over St
   --jwks <url|file>          accept bearer tokens signed by these keys (ROUNDTRIP_JWKS), with:
   --issuer <url>             the tokens' issuer (ROUNDTRIP_ISSUER)
   --audience <id>            the tokens' audience, this server's resource identifier (ROUNDTRIP_AUDIENCE)
+  --jwt-typ <typ>            the typ header every token must carry, e.g. at+jwt (ROUNDTRIP_JWT_TYP; default: not checked)
   --public-url <url>         the URL clients reach /mcp at, behind a proxy (ROUNDTRIP_PUBLIC_URL; default: the audience)
   --allowed-hosts <names>    Host names answered besides this machine's, comma-separated (ROUNDTRIP_ALLOWED_HOSTS)
   --allowed-origins <names>  browser page origins allowed, comma-separated (ROUNDTRIP_ALLOWED_ORIGINS)

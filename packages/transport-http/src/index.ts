@@ -21,6 +21,7 @@ export {
   createJwtAuthenticator,
   type JwtAuthenticator,
   type JwtAuthenticatorOptions,
+  type KeysLoaded,
 } from './jwt-authenticator.ts';
 export { isLoopbackHost } from './loopback-host.ts';
 export {

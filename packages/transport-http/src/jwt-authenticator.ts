@@ -3,7 +3,8 @@ import { createLocalJWKSet, createRemoteJWKSet, type JSONWebKeySet, type JWTPayl
 import type { Authentication } from './authentication.ts';
 import { bearerTokenOf } from './bearer-token.ts';
 import { HttpConfigError } from './http-config-error.ts';
-import { failureFromVerifyError } from './jwt-failure.ts';
+import { checkedSubject } from './jwt-claims.ts';
+import { failureFromVerifyError, keysUnavailableReason } from './jwt-failure.ts';
 import { isLoopbackHost } from './loopback-host.ts';
 
 /**
@@ -41,10 +42,17 @@ export interface JwtAuthenticatorOptions {
   /** The `aud` every token must carry: this server's resource identifier, usually its public URL. */
   audience: string;
   /**
-   * Seconds of clock skew allowed between this machine and the authorization server, on `exp` and `nbf`.
+   * Seconds of clock skew allowed between this machine and the authorization server, on `exp`, `nbf`
+   * and `iat` (a token issued further in the future is refused).
    * @defaultValue 30
    */
   clockTolerance?: number;
+  /**
+   * The `typ` header every token must carry, e.g. `at+jwt` (RFC 9068 access tokens; `application/` may be
+   * left out, as jose compares it), so that another kind of JWT the authorization server signs with the
+   * same keys (an ID token) is not taken for an access token. @defaultValue none: `typ` is not checked
+   */
+  typ?: string;
   /** Scopes every token must grant (`scope`, space-separated, or `scp`); a token lacking one gets 403 insufficient_scope. */
   requiredScopes?: string[];
   /**
@@ -57,18 +65,27 @@ export interface JwtAuthenticatorOptions {
   jwksCacheMaxAgeMs?: number;
   /** How long one JWKS fetch may take. @defaultValue 5000 */
   jwksTimeoutMs?: number;
-  /** The clock `exp` and `nbf` are checked against (tests inject one). @defaultValue `() => new Date()` */
+  /** The clock `exp`, `nbf` and `iat` are checked against (tests inject one). @defaultValue `() => new Date()` */
   now?: () => Date;
 }
+
+/** What {@link JwtAuthenticator.loadKeys} found: how many keys, or why there are none to check tokens with. */
+export type KeysLoaded = { ok: true; keys: number; keySource: string } | { ok: false; reason: string; keySource: string };
 
 /** Checks the bearer token of each request; made by {@link createJwtAuthenticator}. */
 export interface JwtAuthenticator {
   /**
    * Reads the request's `Authorization: Bearer` token and verifies it: signature by a key of the JWKS,
-   * an asymmetric `alg`, `iss`, `aud`, `exp` (required) and `nbf`, a non-empty `sub`, the required
-   * scopes. Never throws: every outcome is data, a refusal carrying its log reason.
+   * an asymmetric `alg`, `iss`, `aud`, `exp` (required), `nbf`, `iat` not in the future, a `sub` that is
+   * not blank, the `typ` header when one is required, the required scopes. Never throws: every outcome
+   * is data, a refusal carrying its log reason.
    */
   authenticate(request: Request): Promise<Authentication>;
+  /**
+   * Fetches a remote JWKS now (a key set given as data is counted), so that a server can say at start
+   * whether it can check tokens at all, and try again until it can. Never throws.
+   */
+  loadKeys(): Promise<KeysLoaded>;
   /** The issuer tokens must come from, for the protected resource metadata's `authorization_servers`. */
   readonly issuer: string;
   /** The scopes every token must grant, for the metadata's `scopes_supported` and the challenge. */
@@ -79,8 +96,15 @@ function configError(message: string): HttpConfigError {
   return new HttpConfigError('ROUNDTRIP_JWKS', message);
 }
 
+/** The key resolver, what the log calls its source, and how to fetch it now. */
+interface Keys {
+  getKey: JWTVerifyGetKey;
+  keySource: string;
+  load(): Promise<number>;
+}
+
 /** Refuses, at startup, a JWKS URL that an attacker on the path could answer, and a key set that cannot verify. */
-function keysOf(options: JwtAuthenticatorOptions): { getKey: JWTVerifyGetKey; keySource: string } {
+function keysOf(options: JwtAuthenticatorOptions): Keys {
   const { jwks } = options;
   if (jwks instanceof URL) {
     if (jwks.protocol !== 'https:' && !(jwks.protocol === 'http:' && isLoopbackHost(jwks.hostname))) {
@@ -94,7 +118,11 @@ function keysOf(options: JwtAuthenticatorOptions): { getKey: JWTVerifyGetKey; ke
       cacheMaxAge: options.jwksCacheMaxAgeMs ?? 600_000,
       timeoutDuration: options.jwksTimeoutMs ?? 5_000,
     });
-    return { getKey, keySource: `the JWKS at ${jwks.href}` };
+    const load = async () => {
+      await getKey.reload();
+      return getKey.jwks()?.keys.length ?? 0;
+    };
+    return { getKey, keySource: `the JWKS at ${jwks.href}`, load };
   }
   const keys: unknown = (jwks as { keys?: unknown } | null)?.keys;
   if (!Array.isArray(keys) || keys.length === 0) {
@@ -114,7 +142,8 @@ function keysOf(options: JwtAuthenticatorOptions): { getKey: JWTVerifyGetKey; ke
     }
   }
   try {
-    return { getKey: createLocalJWKSet(jwks), keySource: `the configured JWKS (${keys.length} key${keys.length === 1 ? '' : 's'})` };
+    const getKey = createLocalJWKSet(jwks);
+    return { getKey, keySource: `the configured JWKS (${keys.length} key${keys.length === 1 ? '' : 's'})`, load: async () => keys.length };
   } catch (error) {
     throw configError(`--jwks (ROUNDTRIP_JWKS): not a usable JSON Web Key Set: ${(error as Error).message}`);
   }
@@ -130,6 +159,19 @@ function scopesOf(payload: JWTPayload): string[] {
 
 function urlOrUndefined(value: string): URL | undefined {
   return /^https?:\/\//i.test(value) && URL.canParse(value) ? new URL(value) : undefined;
+}
+
+/** A `typ` as a JWT header carries it: a media type (`at+jwt`, `application/at+jwt`), else a config error. */
+function typOf(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  const typ = value.trim();
+  if (!/^[A-Za-z0-9!#$&^_.+-]+(?:\/[A-Za-z0-9!#$&^_.+-]+)?$/.test(typ)) {
+    throw new HttpConfigError(
+      'ROUNDTRIP_JWT_TYP',
+      `--jwt-typ (ROUNDTRIP_JWT_TYP) ${JSON.stringify(value)}: give the typ header your access tokens carry, a media type such as at+jwt, or leave it unset`,
+    );
+  }
+  return typ;
 }
 
 function requireText(value: unknown, flag: string, setting: string, what: string): string {
@@ -173,9 +215,10 @@ export function createJwtAuthenticator(options: JwtAuthenticatorOptions): JwtAut
   if (!Number.isFinite(clockTolerance) || clockTolerance < 0) {
     throw new HttpConfigError('clockTolerance', `clockTolerance ${clockTolerance}: give a number of seconds, 0 or more`);
   }
+  const typ = typOf(options.typ);
   const requiredScopes = [...(options.requiredScopes ?? [])];
   const now = options.now ?? (() => new Date());
-  const { getKey, keySource } = keysOf(options);
+  const { getKey, keySource, load } = keysOf(options);
   const resource = urlOrUndefined(audience);
 
   async function authenticate(request: Request): Promise<Authentication> {
@@ -192,6 +235,7 @@ export function createJwtAuthenticator(options: JwtAuthenticatorOptions): JwtAut
         clockTolerance,
         currentDate,
         requiredClaims: ['exp'],
+        ...(typ !== undefined && { typ }),
       }));
     } catch (error) {
       return failureFromVerifyError(error, {
@@ -202,19 +246,12 @@ export function createJwtAuthenticator(options: JwtAuthenticatorOptions): JwtAut
         clockToleranceSeconds: clockTolerance,
         keySource,
         algorithms: ASYMMETRIC_ALGORITHMS,
+        typ,
       });
     }
-    if (typeof payload.sub !== 'string' || payload.sub === '') {
-      return {
-        ok: false,
-        status: 401,
-        error: 'invalid_token',
-        description: 'The access token is not valid for this server',
-        reason:
-          'token refused: it has no sub claim; each conversation is bound to the token’s subject, and the server will not guess one. ' +
-          'Configure the authorization server to issue user tokens with sub',
-      };
-    }
+    const subject = checkedSubject(payload, { now: currentDate, clockToleranceSeconds: clockTolerance });
+    if (!subject.ok) return subject;
+    const { sub } = subject;
     const scopes = scopesOf(payload);
     const missing = requiredScopes.filter((scope) => !scopes.includes(scope));
     if (missing.length > 0) {
@@ -223,7 +260,7 @@ export function createJwtAuthenticator(options: JwtAuthenticatorOptions): JwtAut
         status: 403,
         error: 'insufficient_scope',
         description: 'The access token lacks a scope this server requires',
-        reason: `token of ${JSON.stringify(payload.sub)} refused: it lacks the scope(s) ${missing.join(', ')} (it has: ${scopes.join(', ') || 'none'})`,
+        reason: `token of ${JSON.stringify(sub)} refused: it lacks the scope(s) ${missing.join(', ')} (it has: ${scopes.join(', ') || 'none'})`,
         requiredScopes,
       };
     }
@@ -234,10 +271,18 @@ export function createJwtAuthenticator(options: JwtAuthenticatorOptions): JwtAut
       scopes,
       ...(payload.exp !== undefined && { expiresAt: payload.exp }),
       ...(resource !== undefined && { resource }),
-      extra: { sub: payload.sub, iss: payload.iss },
+      extra: { sub, iss: payload.iss },
     };
-    return { ok: true, principal: payload.sub, authInfo };
+    return { ok: true, principal: sub, authInfo };
   }
 
-  return { authenticate, issuer, requiredScopes };
+  async function loadKeys(): Promise<KeysLoaded> {
+    try {
+      return { ok: true, keys: await load(), keySource };
+    } catch (error) {
+      return { ok: false, reason: keysUnavailableReason(error, keySource), keySource };
+    }
+  }
+
+  return { authenticate, loadKeys, issuer, requiredScopes };
 }

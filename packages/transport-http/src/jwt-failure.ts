@@ -12,6 +12,8 @@ export interface VerificationContext {
   keySource: string;
   /** The algorithms a token may be signed with. */
   algorithms: readonly string[];
+  /** The `typ` header every token must carry, when the operator asks for one. */
+  typ?: string | undefined;
 }
 
 /** The one sentence a client gets for a token that was refused for anything but its age. */
@@ -26,11 +28,11 @@ function quoted(value: unknown): string {
   return JSON.stringify(cut);
 }
 
-function isoTime(seconds: unknown): string {
+export function isoTime(seconds: unknown): string {
   return typeof seconds === 'number' && Number.isFinite(seconds) ? new Date(seconds * 1000).toISOString() : quoted(seconds);
 }
 
-function headerOf(token: string): { alg?: unknown; kid?: unknown } {
+function headerOf(token: string): { alg?: unknown; kid?: unknown; typ?: unknown } {
   try {
     return decodeProtectedHeader(token);
   } catch {
@@ -38,11 +40,19 @@ function headerOf(token: string): { alg?: unknown; kid?: unknown } {
   }
 }
 
-function invalid(reason: string, description = INVALID_TOKEN): AuthenticationFailure {
+export function invalid(reason: string, description = INVALID_TOKEN): AuthenticationFailure {
   return { ok: false, status: 401, error: 'invalid_token', description, reason };
 }
 
 function claimFailure(error: errors.JWTClaimValidationFailed, context: VerificationContext): AuthenticationFailure {
+  if (error.claim === 'typ') {
+    const { typ } = headerOf(context.token);
+    return invalid(
+      `token refused: its typ header is ${typ === undefined ? 'missing' : quoted(typ)}, and this server accepts only typ ${quoted(context.typ)} ` +
+        '(--jwt-typ, ROUNDTRIP_JWT_TYP): it may be another kind of token (an ID token, say) than an access token for this server. ' +
+        'Have the authorization server issue access tokens with that typ, or unset the setting',
+    );
+  }
   const payload: JWTPayload = error.payload;
   const clock = `now ${context.now.toISOString()}, ${context.clockToleranceSeconds} s tolerance`;
   if (error.reason === 'missing') {
@@ -104,14 +114,20 @@ export function failureFromVerifyError(error: unknown, context: VerificationCont
   if (error instanceof errors.JWSInvalid || error instanceof errors.JWTInvalid) {
     return invalid(`token refused: not a well-formed signed JWT (${error.message})`);
   }
-  if (error instanceof errors.JWKSTimeout) {
-    return unavailable(`cannot check tokens: ${context.keySource} did not answer in time; check that the URL is reachable from here`);
-  }
+  return unavailable(`cannot check tokens: ${keysUnavailableReason(error, context.keySource)}`);
+}
+
+/**
+ * Why a key set could not be fetched or read, for the log: the URL, what failed, and what to check.
+ * The same words for a token that found the keys missing and for the fetch a server makes at start.
+ */
+export function keysUnavailableReason(error: unknown, keySource: string): string {
+  if (error instanceof errors.JWKSTimeout) return `${keySource} did not answer in time; check that the URL is reachable from here`;
   const cause = error instanceof Error && error.cause instanceof Error ? ` (${error.cause.message})` : '';
   const message = error instanceof Error ? error.message : String(error);
-  return unavailable(
-    `cannot check tokens: fetching or reading ${context.keySource} failed: ${message}${cause}; ` +
-      'check --jwks (ROUNDTRIP_JWKS): it must serve a JSON Web Key Set with status 200',
+  return (
+    `fetching or reading ${keySource} failed: ${message}${cause}; ` +
+    'check --jwks (ROUNDTRIP_JWKS): it must serve a JSON Web Key Set with status 200'
   );
 }
 

@@ -169,6 +169,48 @@ describe('createJwtAuthenticator: tokens verified against a JWKS served over HTT
     }
   });
 
+  it('a sub of white space only is refused too: it names no one, and every such token would share it', async () => {
+    const { key, authenticator } = await remoteAuthenticator();
+    for (const sub of [' ', '\t\n ']) {
+      const failure = refused(await authenticator.authenticate(bearer(await signToken(key, { sub }))));
+      expect(failure).toMatchObject({ status: 401, error: 'invalid_token', description: 'The access token is not valid for this server' });
+      expect(failure.reason).toMatch(/^token refused: its sub claim is blank \(\d white-space characters?\); each conversation is bound/);
+    }
+  });
+
+  it('a token issued in the future beyond the clock tolerance is refused; within it, accepted', async () => {
+    const { key, authenticator } = await remoteAuthenticator({ clockTolerance: 30 });
+    const ahead = refused(
+      await authenticator.authenticate(bearer(await signToken(key, { iat: nowSeconds + 3600, exp: nowSeconds + 7200 }))),
+    );
+    expect(ahead).toMatchObject({ status: 401, error: 'invalid_token' });
+    expect(ahead.reason).toBe(
+      'token refused: issued in the future, iat 2026-08-01T13:00:00.000Z (now 2026-08-01T12:00:00.000Z, 30 s tolerance); ' +
+        'the authorization server’s clock or this machine’s is wrong',
+    );
+    expect((await authenticator.authenticate(bearer(await signToken(key, { iat: nowSeconds + 30 })))).ok).toBe(true);
+  });
+
+  it('typ: when required (at+jwt), a token must carry it; without the option any typ passes', async () => {
+    const { key, authenticator } = await remoteAuthenticator({ typ: 'at+jwt' });
+    for (const typ of ['at+jwt', 'application/at+jwt', 'AT+JWT']) {
+      expect((await authenticator.authenticate(bearer(await signToken(key, {}, { typ })))).ok, typ).toBe(true);
+    }
+    const idToken = refused(await authenticator.authenticate(bearer(await signToken(key, {}, { typ: 'JWT' }))));
+    expect(idToken).toMatchObject({ status: 401, error: 'invalid_token', description: 'The access token is not valid for this server' });
+    expect(idToken.reason).toMatch(
+      /^token refused: its typ header is "JWT", and this server accepts only typ "at\+jwt" \(--jwt-typ, ROUNDTRIP_JWT_TYP\)/,
+    );
+    expect(refused(await authenticator.authenticate(bearer(await signToken(key))))).toMatchObject({
+      reason: expect.stringMatching(/^token refused: its typ header is missing, and this server accepts only typ "at\+jwt"/),
+    });
+    const { authenticator: any } = await remoteAuthenticator();
+    expect((await any.authenticate(bearer(await signToken(key, {}, { typ: 'JWT' })))).ok).toBe(true);
+    expect(() => createJwtAuthenticator({ jwks: keySetOf(key), issuer: ISSUER, audience: AUDIENCE, typ: 'at jwt' })).toThrow(
+      '--jwt-typ (ROUNDTRIP_JWT_TYP) "at jwt": give the typ header your access tokens carry, a media type such as at+jwt, or leave it unset',
+    );
+  });
+
   it('alg none and HS256 are refused, even with a kid the JWKS knows', async () => {
     const { authenticator } = await remoteAuthenticator();
     const claims = { iss: ISSUER, aud: AUDIENCE, sub: 'mallory', exp: nowSeconds + 300 };

@@ -86,6 +86,18 @@ describe('resolveJwtSettings: --jwks, --issuer, --audience and their variables',
     );
   });
 
+  it('ROUNDTRIP_JWT_TYP (or --jwt-typ) names the typ header tokens must carry; alone, without a JWKS, it is refused', () => {
+    const jwks = 'https://a.test/jwks';
+    expect(resolveJwtSettings({ jwks }, { ...env, ROUNDTRIP_JWT_TYP: ' at+jwt ' })?.typ).toBe('at+jwt');
+    expect(resolveJwtSettings({ jwks, typ: 'application/at+jwt' }, { ...env, ROUNDTRIP_JWT_TYP: 'at+jwt' })?.typ).toBe(
+      'application/at+jwt',
+    );
+    expect(resolveJwtSettings({ jwks }, env)).not.toHaveProperty('typ');
+    expect(configError(() => resolveJwtSettings({}, { ROUNDTRIP_JWT_TYP: 'at+jwt' })).message).toMatch(
+      /^--jwt-typ \(ROUNDTRIP_JWT_TYP\) is set, but --jwks \(ROUNDTRIP_JWKS\) is not/,
+    );
+  });
+
   it('an issuer that is not an https URL is refused', () => {
     for (const issuer of ['auth.example.test', 'http://auth.example.test/']) {
       expect(

@@ -14,6 +14,8 @@ export interface JwtFlags {
   issuer?: string;
   /** `--audience`: the `aud` of accepted tokens, this server's resource identifier. */
   audience?: string;
+  /** `--jwt-typ`: the `typ` header every accepted token must carry, e.g. `at+jwt` (ROUNDTRIP_JWT_TYP). */
+  typ?: string;
 }
 
 const WHAT_JWKS =
@@ -82,8 +84,9 @@ function issuerOf(value: string): string {
 
 /**
  * The bearer authentication the operator configured, from `--jwks`, `--issuer` and `--audience` or
- * `ROUNDTRIP_JWKS`, `ROUNDTRIP_ISSUER` and `ROUNDTRIP_AUDIENCE` (a flag wins over its variable):
- * options for `createJwtAuthenticator`, or `undefined` when none of the three is set (no
+ * `ROUNDTRIP_JWKS`, `ROUNDTRIP_ISSUER` and `ROUNDTRIP_AUDIENCE` (a flag wins over its variable), and
+ * optionally the `typ` header tokens must carry (`--jwt-typ`, `ROUNDTRIP_JWT_TYP`, e.g. `at+jwt`):
+ * options for `createJwtAuthenticator`, or `undefined` when none of them is set (no
  * authentication: the bind policy then allows loopback only, and the principal is
  * `ROUNDTRIP_PRINCIPAL`, as on stdio).
  *
@@ -100,11 +103,14 @@ export function resolveJwtSettings(
   const jwks = settingOf(flags.jwks, env.ROUNDTRIP_JWKS);
   const issuer = settingOf(flags.issuer, env.ROUNDTRIP_ISSUER);
   const audience = settingOf(flags.audience, env.ROUNDTRIP_AUDIENCE);
+  const typ = settingOf(flags.typ, env.ROUNDTRIP_JWT_TYP);
   if (jwks === undefined) {
-    if (issuer === undefined && audience === undefined) return undefined;
-    const set = [issuer !== undefined && '--issuer (ROUNDTRIP_ISSUER)', audience !== undefined && '--audience (ROUNDTRIP_AUDIENCE)'].filter(
-      Boolean,
-    );
+    if (issuer === undefined && audience === undefined && typ === undefined) return undefined;
+    const set = [
+      issuer !== undefined && '--issuer (ROUNDTRIP_ISSUER)',
+      audience !== undefined && '--audience (ROUNDTRIP_AUDIENCE)',
+      typ !== undefined && '--jwt-typ (ROUNDTRIP_JWT_TYP)',
+    ].filter(Boolean);
     throw new HttpConfigError(
       'ROUNDTRIP_JWKS',
       `${set.join(' and ')} ${set.length > 1 ? 'are' : 'is'} set, but --jwks (ROUNDTRIP_JWKS) is not: without the authorization server’s keys no token ` +
@@ -126,5 +132,5 @@ export function resolveJwtSettings(
         'the aud its tokens carry',
     );
   }
-  return { jwks: keySetOf(jwks, cwd), issuer: issuerOf(issuer), audience };
+  return { jwks: keySetOf(jwks, cwd), issuer: issuerOf(issuer), audience, ...(typ !== undefined && { typ }) };
 }

@@ -19,6 +19,7 @@ import { HttpConfigError } from '../http-config-error.ts';
 import { createHttpPipeline } from '../http-pipeline.ts';
 import { createJwtAuthenticator } from '../jwt-authenticator.ts';
 import { protectedResourceMetadataUrl } from '../protected-resource-metadata.ts';
+import { loadKeysAtStart } from './keys-at-start.ts';
 import { DEFAULT_PORT, type ListenAddress, parseListenAddress } from './listen-address.ts';
 import { listenNodeHttp, type ShutdownReport } from './node-http-listener.ts';
 import { allowedHostsOf, HTTP_VARIABLES, type HttpFlags, localEndpoint, resolveHttpSettings, resourceOf } from './resolve-http-settings.ts';
@@ -136,6 +137,8 @@ export async function runHttpServer(options: HttpServerOptions): Promise<Running
     throw error;
   }
   const { listener } = started;
+  // a JWKS that cannot be fetched is said now, before the startup line, and fetched again until it comes
+  const keysWatch = authenticator && (await loadKeysAtStart(authenticator, log));
   const url = localEndpoint(listener.address);
   const auth =
     authenticator && resource
@@ -148,6 +151,7 @@ export async function runHttpServer(options: HttpServerOptions): Promise<Running
   const stopped = new Promise<number>((resolve) => (resolveStopped = resolve));
   const close = (why = 'close()') =>
     (stopping ??= (async () => {
+      keysWatch?.stop();
       listener.stopAccepting();
       const waiting = listener.describeInFlight();
       log({

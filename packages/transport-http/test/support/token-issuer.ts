@@ -43,11 +43,16 @@ export function keySetOf(...keys: SigningKey[]): JSONWebKeySet {
 }
 
 /** A signed access token: by default for {@link AUDIENCE} from {@link ISSUER}, subject alice, valid five minutes from {@link NOW}. */
-export async function signToken(key: SigningKey, claims: JWTPayload = {}, header: { kid?: string | undefined } = {}): Promise<string> {
+export async function signToken(
+  key: SigningKey,
+  claims: JWTPayload = {},
+  header: { kid?: string | undefined; typ?: string } = {},
+): Promise<string> {
   const payload: JWTPayload = { iss: ISSUER, aud: AUDIENCE, sub: 'alice', iat: nowSeconds, exp: nowSeconds + 300, ...claims };
   for (const [name, value] of Object.entries(payload)) if (value === undefined) delete payload[name];
   const kid = 'kid' in header ? header.kid : key.kid;
-  return new SignJWT(payload).setProtectedHeader({ alg: key.alg, ...(kid !== undefined && { kid }) }).sign(key.privateKey);
+  const typ = header.typ === undefined ? {} : { typ: header.typ };
+  return new SignJWT(payload).setProtectedHeader({ alg: key.alg, ...(kid !== undefined && { kid }), ...typ }).sign(key.privateKey);
 }
 
 export function bearer(token: string): Request {
@@ -58,16 +63,20 @@ export interface JwksServer {
   url: URL;
   /** How many times the JWKS was fetched. */
   fetches(): number;
-  /** What the JWKS serves from now on (a rotation), or a status other than 200. */
-  serve(keys: JSONWebKeySet | number): void;
+  /** What the JWKS serves from now on (a rotation), a status other than 200, or nothing (`'down'`: each connection dropped unanswered). */
+  serve(keys: JSONWebKeySet | number | 'down'): void;
   close(): Promise<void>;
 }
 
-export async function startJwksServer(initial: JSONWebKeySet): Promise<JwksServer> {
-  let current: JSONWebKeySet | number = initial;
+export async function startJwksServer(initial: JSONWebKeySet | 'down'): Promise<JwksServer> {
+  let current: JSONWebKeySet | number | 'down' = initial;
   let count = 0;
   const server: Server = createServer((_request, response) => {
     count += 1;
+    if (current === 'down') {
+      response.socket?.destroy();
+      return;
+    }
     if (typeof current === 'number') {
       response.writeHead(current).end();
       return;
