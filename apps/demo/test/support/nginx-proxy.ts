@@ -71,7 +71,7 @@ ${servers}
 
 /** A TCP port on 127.0.0.1 that was free a moment ago (asked of the OS, then released): nginx binds it
  * itself, and another process may take it first; startNginx sees that and asks again. */
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   const server = createServer();
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
