@@ -4,6 +4,7 @@ import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 
@@ -17,6 +18,7 @@ async function sayIn(lines: string[]): Promise<string> {
   const code = `import { sayOncePerRun } from ${JSON.stringify(helper)};\nfor (const line of ${JSON.stringify(lines)}) sayOncePerRun(line);`;
   const { stderr } = await run(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code], {
     env: { ...process.env, TMPDIR: folder },
+    cwd: fileURLToPath(new URL('../../../', import.meta.url)), // where tsx is installed
   });
   return stderr;
 }
