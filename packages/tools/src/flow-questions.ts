@@ -97,6 +97,17 @@ function reviewOptions(flow: CompiledFlow, review: string, context: FlowContext)
   return { offer: { choice: [CONFIRM, ...changes, ABANDON] } };
 }
 
+/**
+ * The defaults a form starts with when nothing was answered: `false` for each yes/no field the author
+ * gave no default and did not make optional. A form shows such a field as an unticked box; without the
+ * default, hosts that check required fields (the MCP Inspector) refuse to send it until it is ticked and
+ * unticked again, so "no" could hardly be answered.
+ */
+function unticked(fields: Readonly<Record<string, z.ZodType>>): Readonly<Record<string, boolean>> | undefined {
+  const names = Object.keys(fields).filter((name) => fields[name] instanceof z.ZodBoolean);
+  return names.length === 0 ? undefined : Object.fromEntries(names.map((name) => [name, false]));
+}
+
 /** A question's fallback: its own (`false`: none), else the flow's. */
 function fallbackOf(own: StepFallback | undefined, flow: QuestionFallback | undefined): { fallback?: QuestionFallback } {
   const chosen = own === undefined ? flow : own;
@@ -116,11 +127,15 @@ export function flowQuestions(flow: CompiledFlow, fallback?: QuestionFallback): 
   > = {};
   for (const [form, { spec }] of flow.forms) {
     const schema = z.object(spec.fields);
+    const start = unticked(spec.fields);
     specs[form] = {
       message: ({ context }) => renderText(spec.message, valuesOf(context)) + note(context.problems[form]),
       schema,
       // asked again (refused, gone back to, changed from the review): the form starts with the last answer
-      form: ({ context }) => ({ defaults: context.lastAnswers?.[form] ?? {} }),
+      form: ({ context }) => {
+        const last = context.lastAnswers?.[form];
+        return { defaults: start === undefined ? (last ?? {}) : last === undefined ? start : { ...start, ...last } };
+      },
       ...fallbackOf(spec.fallback, fallback),
     };
   }

@@ -75,8 +75,10 @@ describe('field.number and field.integer', () => {
 });
 
 describe('field.boolean', () => {
-  it('sends a boolean; a false default is a default', async () => {
-    expect(await formOf(field.boolean())).toEqual({ property: { type: 'boolean' }, required: true });
+  it('sends a required boolean unticked (default false), so "no" is sent as it is shown; a given default is a default', async () => {
+    expect(await formOf(field.boolean())).toEqual({ property: { type: 'boolean', default: false }, required: true });
+    expect(await formOf(field.boolean({ default: true }))).toEqual({ property: { type: 'boolean', default: true }, required: false });
+    expect(await formOf(field.boolean({ optional: true }))).toEqual({ property: { type: 'boolean' }, required: false });
     expect(await formOf(field.boolean({ title: 'Gift wrap', default: false }))).toEqual({
       property: { type: 'boolean', title: 'Gift wrap', default: false },
       required: false,
