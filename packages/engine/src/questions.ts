@@ -130,7 +130,15 @@ export type AnswerOf<TQuestions, TKey extends QuestionKey<TQuestions>> =
  * The state meta of a machine whose states ask questions of this set: use as `types.meta` in
  * `setup()`, so that asking a key the set does not name fails to typecheck.
  */
-export type AskMeta<TQuestions> = { ask?: readonly QuestionKey<TQuestions>[] };
+export type AskMeta<TQuestions> = {
+  ask?: readonly QuestionKey<TQuestions>[];
+  /**
+   * What the user reads while the work this state invokes runs (`'Looking up the order…'`): the message
+   * of the progress notification sent as it starts, also for the states inside it; plain text. Without
+   * one, progress says `Working…`.
+   */
+  progress?: string;
+};
 
 /** One question, checked and converted once. */
 export interface CompiledQuestion {

@@ -2,6 +2,7 @@
 // to (the engine's log, XState's inspection, progress) and the effect scope its effects read.
 import type { Actor, AnyActorRef, AnyStateMachine, Observer } from 'xstate';
 import { clearEffectScope, setEffectScope } from './effect-scope.ts';
+import { progressText } from './progress-text.ts';
 import { note } from './round-note.ts';
 import type { Round } from './round-types.ts';
 import { actorFor } from './snapshot-codec.ts';
@@ -40,22 +41,31 @@ export function endRoundActor(actor: Actor<AnyStateMachine>): void {
   clearEffectScope(actor.system);
 }
 
-/** Reports each invoked child as it starts running, once. */
+/**
+ * Reports each invoked child as it starts running, in the author's words for it (progress-text.ts),
+ * never by its id (the log names it when reporting fails); children starting together with the same
+ * words are reported once.
+ */
 function reportProgress(
   round: Round<unknown>,
   actor: Actor<AnyStateMachine>,
   report: NonNullable<Round<unknown>['request']['onProgress']>,
 ): void {
-  const owner = round.target.definition.owner;
-  const seen = new Set<string>();
+  const machine = round.target.definition.machine.machine;
+  // by the child itself: work invoked again under the same id (a load the flow came back to) is said again
+  const seen = new WeakSet<AnyActorRef>();
   let progress = 0;
   actor.subscribe({
     next: (snapshot) => {
+      let said: string | undefined;
       for (const [id, child] of Object.entries(snapshot.children as Record<string, AnyActorRef | undefined>)) {
-        if (seen.has(id) || child?.getSnapshot().status !== 'active') continue;
-        seen.add(id);
+        if (child === undefined || seen.has(child) || child.getSnapshot().status !== 'active') continue;
+        seen.add(child);
+        const message = progressText(machine, snapshot, id);
+        if (message === said) continue;
+        said = message;
         try {
-          report({ progress: ++progress, message: `${owner}: running '${id}'` });
+          report({ progress: ++progress, message });
         } catch (error) {
           note(round, { level: 'warn', event: 'progress_failed', code: 'progress_threw', child: id, error });
         }

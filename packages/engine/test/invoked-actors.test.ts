@@ -51,6 +51,7 @@ function makeRefundTool(calls: Calls, holds: Holds = {}) {
     initial: 'loading',
     states: {
       loading: {
+        meta: { progress: 'Looking up the order…' },
         invoke: {
           id: 'lookup',
           src: 'lookupOrder',
@@ -162,11 +163,11 @@ describe('invoked actors', () => {
 });
 
 describe('progress of invoked work', () => {
-  it('reports each invoked actor as it starts, counting up within one request', async () => {
+  it("reports each invoked actor as it starts, in its state's words (or in general ones), counting up within one request", async () => {
     const { call } = makeEngine([makeRefundTool(newCalls())]);
     const round1: ProgressUpdate[] = [];
     const first = inputRequired(await call({ name: 'refund_order', arguments: args, onProgress: (update) => round1.push(update) }));
-    expect(round1).toEqual([{ progress: 1, message: "Tool 'refund_order': running 'lookup'" }]);
+    expect(round1).toEqual([{ progress: 1, message: 'Looking up the order…' }]);
     const round2: ProgressUpdate[] = [];
     complete(
       await call({
@@ -177,7 +178,8 @@ describe('progress of invoked work', () => {
         onProgress: (update) => round2.push(update),
       }),
     );
-    expect(round2).toEqual([{ progress: 1, message: "Tool 'refund_order': running 'refund'" }]);
+    // 'refunding' gives no words of its own: never the invoke's id
+    expect(round2).toEqual([{ progress: 1, message: 'Working…' }]);
   });
 
   it('reports nothing for a round that invokes nothing', async () => {

@@ -74,7 +74,7 @@ describe('machines that go wrong', () => {
       const { call, logs } = makeEngine([tool(machine)]);
       const updates: unknown[] = [];
       expect(complete(await call({ name: 'broken', arguments: {}, onProgress: (u) => updates.push(u) })).result.isError).toBe(true);
-      expect(updates).toEqual([{ progress: 1, message: "Tool 'broken': running 'work'" }]);
+      expect(updates).toEqual([{ progress: 1, message: 'Working…' }]);
       expect(logs).toContainEqual(expect.objectContaining({ level: 'error', event: 'machine_error' }));
       // XState reports an error that some observer does not handle by throwing it from a zero-delay timer:
       // let the timers already queued run
