@@ -113,11 +113,16 @@ export interface FlowToolConfig<
     } & FinalTransactionArg<TInTransaction>,
   ) => TFinal | Promise<TFinal>;
   /**
-   * The final action's name: the effect ledger records it under this name, progress says
-   * `running '<name>'`, logs and diagrams name it. Renaming it is a new version (see `version`).
+   * The final action's name: the effect ledger records it under this name, logs and diagrams name it
+   * (progress never does: see `finalProgress`). Renaming it is a new version (see `version`).
    * @defaultValue 'finish'
    */
   readonly finalName?: string;
+  /**
+   * What the user reads in a progress notification as the final action starts (`'Booking the room…'`):
+   * plain text. @defaultValue 'Finishing…'
+   */
+  readonly finalProgress?: string;
   /**
    * The final action writes to the effect ledger's own database (your tables in the ledger's SQLite file
    * or PostgreSQL database): it then gets `transaction`, the ledger's transaction, and its claim, its
@@ -187,7 +192,7 @@ export function defineFlowTool<
   const final = asDeclared(config.final);
   const steps = declaredSteps(config.steps);
   const declared = declareFlow(owner, config.name, config.input, steps, final, config.loaders, config.fallback);
-  const finalAction = { name: config.finalName, handlesFailure: config.failed !== undefined };
+  const finalAction = { name: config.finalName, progress: config.finalProgress, handlesFailure: config.failed !== undefined };
   const named = withFinalAction(owner, declared, steps, finalAction, (compiled) => flowMachine(compiled, final));
   const flow = withVersion(named, config.version, final);
   const review = (input: FinishInput) => (input.review ? shownNow(flow.compiled, input.review, input) : null);

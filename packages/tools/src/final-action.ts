@@ -5,6 +5,7 @@ import { type LedgerTransaction, ledgerTransactionOf } from '@roundtrip/engine';
 import { canonicalJson, ProblemList } from '@roundtrip/engine/internal';
 import type { CompiledFlow } from './compile-flow.ts';
 import type { DeclaredFlow } from './declare-flow.ts';
+import { checkProgress } from './flow-checks.ts';
 import { FINISH } from './flow-graph.ts';
 import type { FinalInput, FinishInput } from './flow-setup.ts';
 import type { ShowArgs, Shown } from './flow-spec.ts';
@@ -116,12 +117,21 @@ const TAKEN = new Set(['check', 'show', FINISH, FINISHING, DONE, 'ended']);
 /** What a flow tool says about its final action. */
 export interface FinalActionOptions {
   readonly name?: string;
+  /** What progress says as it starts, instead of `Finishing…`. */
+  readonly progress?: string;
   /** The tool words a failure of the final action itself (`failed`): the flow ends with it instead of failing the round. */
   readonly handlesFailure: boolean;
 }
 
-function checkFinalAction(owner: string, flow: CompiledFlow, steps: Readonly<Record<string, unknown>>, name: string): void {
-  const p = new ProblemList<'invalid_step'>().at(owner);
+function checkFinalAction(
+  owner: string,
+  flow: CompiledFlow,
+  steps: Readonly<Record<string, unknown>>,
+  name: string,
+  progress: string | undefined,
+): void {
+  const p = new ProblemList<'invalid_step' | 'invalid_template'>().at(owner);
+  checkProgress(p, ['finalProgress'], progress);
   if (name !== DEFAULT_FINAL_NAME && (!NAME.test(name) || TAKEN.has(name) || flow.loaders.has(name)))
     p.add(
       ['finalName'],
@@ -173,7 +183,7 @@ export function withFinalAction(
   rebuild: (compiled: CompiledFlow) => DeclaredFlow['machine'],
 ): DeclaredFlow {
   const name = options.name ?? DEFAULT_FINAL_NAME;
-  checkFinalAction(owner, flow.compiled, steps, name);
+  checkFinalAction(owner, flow.compiled, steps, name, options.progress);
   const changes: Transition[] = [...flow.compiled.forms]
     .filter(([, { spec }]) => spec.confirmed !== undefined)
     .map(([form, { spec }]) => ({
@@ -181,7 +191,7 @@ export function withFinalAction(
       guard: { type: 'confirmedChanged', params: { form } },
       actions: [act('forgetConfirmed', { form })],
     }));
-  if (name === DEFAULT_FINAL_NAME && changes.length === 0 && !options.handlesFailure) return flow;
+  if (name === DEFAULT_FINAL_NAME && changes.length === 0 && !options.handlesFailure && options.progress === undefined) return flow;
   const states = flow.compiled.config.states as Record<string, Record<string, unknown>>;
   const finishing = states[FINISHING]!;
   const on = finishing.on as Record<string, Transition | Transition[]>;
@@ -191,6 +201,7 @@ export function withFinalAction(
   const keep = options.handlesFailure ? [...failed.slice(0, -1), { target: DONE, actions: [act('keepFailure')] }] : failed;
   const renamed = {
     ...finishing,
+    ...(options.progress === undefined ? {} : { meta: { progress: options.progress } }),
     ...(name === DEFAULT_FINAL_NAME ? {} : { entry: [act('runFinal', { actor: name })] }),
     on: { [`xstate.done.actor.${name}`]: done, [`xstate.error.actor.${name}`]: [...changes, ...keep] },
   };

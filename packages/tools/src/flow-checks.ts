@@ -121,6 +121,7 @@ export function checkLoadStep(
       `retries is ${JSON.stringify(retries)}; it is how many times to try again, a whole number from 0 to ${MAX_RETRIES}.`,
       'Write e.g. retries: 2.',
     );
+  checkProgress(p, ['progress'], step.progress);
   if (typeof step.onError === 'string') checkTemplate(p, ['onError'], step.onError, known, ['error'], suggest);
   else if (step.onError !== undefined && typeof step.onError !== 'function')
     p.add(
@@ -188,4 +189,30 @@ export function checkLeave(
 export function checkConditionAt(p: FlowProblems, where: readonly string[], condition: unknown, known: KnownPaths): void {
   for (const c of checkCondition(condition, '', known))
     p.add(c.path === '' ? where : [...where, ...c.path.split(' › ')], c.code, c.message, c.fix);
+}
+
+/**
+ * A `progress` text (a step's, or the tool's `finalProgress`) at `where`: plain text said as it is, and
+ * given only where work runs on the server. `idle` says why there is none (the check is not async), or
+ * is undefined when there is.
+ */
+export function checkProgress(p: FlowProblems, where: readonly string[], progress: unknown, idle?: { why: string; fix: string }): void {
+  if (progress === undefined) return;
+  if (typeof progress !== 'string' || progress.trim() === '') {
+    p.add(
+      where,
+      'invalid_step',
+      `it is ${JSON.stringify(progress) ?? String(progress)}, not text.`,
+      "Write what the user reads while the work runs, e.g. 'Checking that the room is free…', or leave it out.",
+    );
+  } else if (progress.includes('{{')) {
+    p.add(
+      where,
+      'invalid_template',
+      'it holds a placeholder, but progress is said as written: nothing is filled in.',
+      "Write it without {{…}}, e.g. 'Looking up the order…'.",
+    );
+  } else if (idle) {
+    p.add(where, 'invalid_step', `nothing would say it: ${idle.why}.`, idle.fix);
+  }
 }

@@ -87,6 +87,12 @@ interface StepCommon {
   readonly onDecline?: Leave;
   /** @defaultValue 'end' */
   readonly onCancel?: Leave;
+  /**
+   * What the user reads in a progress notification while this step's work runs on the server: its
+   * `async` check (`'Checking that the room is free…'`) or a review's `async` show. Plain text; only a
+   * step with such work takes it. By default `Checking your answer…` or `Getting the latest details…`.
+   */
+  readonly progress?: string;
 }
 
 declare const formTypes: unique symbol;
@@ -162,8 +168,8 @@ const SELF = '$self';
 
 /** One form, asked alone: the step's name is the form's name. */
 export function ask<const TFields extends Fields>(spec: FormSpec<TFields> & StepCommon): AskStep<{ [SELF]: TFields }> {
-  const { next, onDecline, onCancel, ...form } = spec;
-  return { kind: 'ask', form, forms: undefined, next, onDecline, onCancel };
+  const { next, onDecline, onCancel, progress, ...form } = spec;
+  return { kind: 'ask', form, forms: undefined, next, onDecline, onCancel, ...(progress !== undefined && { progress }) };
 }
 
 /** One form of an `askAll` step; gives its check a typed answer. */
@@ -185,7 +191,8 @@ export function askAll<const TForms extends Record<string, Fields>>(
             f?.fallback === undefined ? { ...f, fallback: spec.fallback } : f,
           ]),
         ) as typeof spec.forms);
-  return { kind: 'ask', form: undefined, forms, next: spec.next, onDecline: spec.onDecline, onCancel: spec.onCancel };
+  const { next, onDecline, onCancel, progress } = spec;
+  return { kind: 'ask', form: undefined, forms, next, onDecline, onCancel, ...(progress !== undefined && { progress }) };
 }
 
 /** A review of the answers so far: confirm, change one answer (its step is asked again), or abandon. */
@@ -206,6 +213,7 @@ export function review(
     onDecline: 'end',
     onCancel: spec.onCancel,
     ...(spec.fallback !== undefined && { fallback: spec.fallback }),
+    ...(spec.progress !== undefined && { progress: spec.progress }),
   };
 }
 

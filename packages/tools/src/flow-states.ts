@@ -24,7 +24,7 @@ import {
   withGuard,
   withoutEmptyActions,
 } from './flow-transitions.ts';
-import { checkedAskState, checkingState, showingReview } from './invoked-states.ts';
+import { checkedAskState, checkingState, showingReview, WORK_WORDS } from './invoked-states.ts';
 
 /** Names of the review's options: `confirm`, `abandon`, and `change_<step>` for each step it can send back to. */
 export const CONFIRM = 'confirm';
@@ -94,7 +94,7 @@ function formRegion(b: StateBuilder, name: string, step: AskStep, form: string):
           [`${form}.cancel`]: leaveTransitions(b, name, spec.onCancel ?? step.onCancel ?? 'end', 'cancelled', true, skipForm),
         },
       },
-      ...(checked ? { checking: checkingState(form, [{ target: 'answered', actions: [act('storeHeld', { form })] }]) } : {}),
+      ...(checked ? { checking: checkingState(form, [{ target: 'answered', actions: [act('storeHeld', { form })] }], step.progress) } : {}),
       answered: { type: 'final' },
       skipped: { type: 'final' },
     },
@@ -148,7 +148,9 @@ export function pageState(b: StateBuilder, name: string, step: PageStep): StateC
           [`${name}.cancel`]: leaveTransitions(b, name, step.onCancel ?? 'end', 'cancelled', true, skip),
         },
       },
-      ...(checked ? { checking: checkingState(name, ruleTransitions(b, name, rules, true, [act('storeHeld', { form: name })])) } : {}),
+      ...(checked
+        ? { checking: checkingState(name, ruleTransitions(b, name, rules, true, [act('storeHeld', { form: name })]), step.progress) }
+        : {}),
     },
   } as StateConfig;
 }
@@ -182,7 +184,7 @@ export function reviewState(b: StateBuilder, name: string, step: ReviewStep, cha
     [`${name}.cancel`]: leaveTransitions(b, name, step.onCancel ?? 'end', 'cancelled', nested, ruleTransitions(b, name, rules, nested, [])),
   };
   const entry = [act('enterStep', { step: name }), act('startReview')];
-  if (nested) return showingReview(name, entry, { meta: { ask: [name] }, on: json(on) });
+  if (nested) return showingReview(name, entry, { meta: { ask: [name] }, on: json(on) }, step.progress);
   return { entry: [...entry, ...(step.show ? [act('noteShown', { step: name })] : [])], meta: { ask: [name] }, on: json(on) };
 }
 
@@ -196,6 +198,8 @@ export function endStates(b: StateBuilder): { [key: string]: StateConfig } {
   }));
   return {
     [FINISHING]: {
+      // what progress says as the final action starts: the tool's `finalProgress` replaces it
+      meta: { progress: WORK_WORDS.final },
       entry: [act('runFinal')],
       // the final actor is spawned, so it is stopped (and leaves the snapshot) when the flow moves on
       exit: [act('stopFinal')],

@@ -157,6 +157,8 @@ export interface StepsBuilder<
       readonly next?: TNext & CheckedEnds<TNext, Values<TInput, TLoads & TSeen & { [P in K]: FormAnswer<TFields> }>>;
       readonly onDecline?: TDecline;
       readonly onCancel?: TCancel;
+      /** What progress says while its `async` check runs (see StepCommon). */
+      readonly progress?: string;
     },
   ): StepsBuilder<
     TInput,
@@ -196,6 +198,8 @@ export interface StepsBuilder<
       readonly next?: TNext & CheckedEnds<TNext, Values<TInput, TLoads & TSeen & { [F in keyof TForms]?: FormAnswer<TForms[F]> }>>;
       readonly onDecline?: TDecline;
       readonly onCancel?: TCancel;
+      /** What progress says while its forms' `async` checks run (see StepCommon). */
+      readonly progress?: string;
     },
   ): StepsBuilder<
     TInput,
@@ -230,6 +234,8 @@ export interface StepsBuilder<
       readonly fallback?: StepFallback;
       readonly next?: TNext & CheckedEnds<TNext, Values<TInput, TLoads & TSeen>>;
       readonly onCancel?: Leave;
+      /** What progress says while its `async` show runs (see StepCommon). */
+      readonly progress?: string;
     },
   ): StepsBuilder<
     TInput,
@@ -252,6 +258,8 @@ export interface StepsBuilder<
       readonly next?: OrderedNext<Values<TInput, TLoads & TSeen>>;
       readonly onDecline?: Leave;
       readonly onCancel?: Leave;
+      /** What progress says while its `async` check runs (see StepCommon). */
+      readonly progress?: string;
     },
   ): StepsBuilder<TInput, Simplify<TSteps & { [P in K]: PageStep }>, TSeen, false, TLoads, TLoaders>;
 
@@ -278,6 +286,8 @@ export interface StepsBuilder<
       readonly next?: TNext &
         OrderedNext<LoadValues<TInput, TLoads & TSeen, K, LoadedBy<TLoaders, TRun>>> &
         CheckedEnds<TNext, LoadValues<TInput, TLoads & TSeen, K, LoadedBy<TLoaders, TRun>>>;
+      /** What progress says while the loader runs. @defaultValue 'Loading…' */
+      readonly progress?: string;
     },
   ): StepsBuilder<
     TInput,
@@ -323,7 +333,7 @@ class Builder {
     if (Object.hasOwn(this.steps, name)) throw new TypeError(`step '${name}' is declared twice: give one of them another name.`);
     return new Builder({ ...this.steps, [name]: step });
   }
-  ask(name: string, spec: FormSpec & { next?: AskStep['next']; onDecline?: Leave; onCancel?: Leave }) {
+  ask(name: string, spec: FormSpec & { next?: AskStep['next']; onDecline?: Leave; onCancel?: Leave; progress?: string }) {
     return this.with(name, askStep(spec));
   }
   askAll(name: string, spec: Parameters<typeof askAllStep>[0]) {

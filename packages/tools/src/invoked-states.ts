@@ -16,6 +16,17 @@ import {
 } from './flow-transitions.ts';
 import type { LoadStep } from './load-spec.ts';
 
+/**
+ * What progress says while a flow's work runs on the server (the state's `meta.progress`, which the
+ * engine sends as it starts), when its step gives no `progress` of its own.
+ */
+export const WORK_WORDS = {
+  load: 'Loading…',
+  check: 'Checking your answer…',
+  show: 'Getting the latest details…',
+  final: 'Finishing…',
+} as const;
+
 /** The invoke ids of the shared check and show actors, by form or review; a step's name never holds ':'. */
 const checkId = (form: string) => `check:${form}`;
 const showId = (review: string) => `show:${review}`;
@@ -32,6 +43,7 @@ export function loadState(b: StateBuilder, name: string, step: LoadStep): StateC
   const rules = b.graph.rules.get(name)!;
   return {
     entry: [act('enterStep', { step: name })],
+    meta: { progress: step.progress ?? WORK_WORDS.load },
     invoke: {
       // named after its loader, so diagrams and progress say what runs; the loader's input is the flow's
       id: step.run,
@@ -47,10 +59,12 @@ export function loadState(b: StateBuilder, name: string, step: LoadStep): StateC
 
 /**
  * The state checking an answer held in context with the form's async check: a reason sends it back to
- * `asking` with the reason; otherwise `ok` (which keeps the held answer) applies. A check that throws fails the round.
+ * `asking` with the reason; otherwise `ok` (which keeps the held answer) applies. A check that throws
+ * fails the round. `progress`: its step's words for it.
  */
-export function checkingState(form: string, ok: Transition[]): StateConfig {
+export function checkingState(form: string, ok: Transition[], progress: string | undefined): StateConfig {
   return {
+    meta: { progress: progress ?? WORK_WORDS.check },
     invoke: {
       id: checkId(form),
       src: 'check',
@@ -82,18 +96,19 @@ export function checkedAskState(b: StateBuilder, name: string, step: AskStep): S
           [`${name}.cancel`]: json(leaveTransitions(b, name, step.onCancel ?? 'end', 'cancelled', true, skip)),
         },
       },
-      checking: checkingState(name, ruleTransitions(b, name, rules, true, [act('storeHeld', { form: name })])),
+      checking: checkingState(name, ruleTransitions(b, name, rules, true, [act('storeHeld', { form: name })]), step.progress),
     },
   } as StateConfig;
 }
 
-/** A review whose `show` is async: the values are read first (`showing`), then the review is asked. */
-export function showingReview(name: string, entry: Action[], asking: StateConfig): StateConfig {
+/** A review whose `show` is async: the values are read first (`showing`, said as `progress`), then the review is asked. */
+export function showingReview(name: string, entry: Action[], asking: StateConfig, progress: string | undefined): StateConfig {
   return {
     entry: json(entry),
     initial: 'showing',
     states: {
       showing: {
+        meta: { progress: progress ?? WORK_WORDS.show },
         invoke: {
           id: showId(name),
           src: 'show',

@@ -53,6 +53,11 @@ export interface LoadStep<TRun extends string = string> {
    * sentence that says what could not be loaded, without the error (which goes to the server's log).
    */
   readonly onError?: string | ((args: LoadErrorArgs) => string);
+  /**
+   * What the user reads in a progress notification while the loader runs (`'Looking up the order…'`):
+   * plain text. @defaultValue 'Loading…'
+   */
+  readonly progress?: string;
   /** Where the flow goes once loaded: rules may test the loaded value (`{ 'order.status': { eq: 'open' } }`). */
   readonly next?: Next;
 }

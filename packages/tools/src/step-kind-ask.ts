@@ -1,12 +1,19 @@
 // The `ask` kind of step: one form named after the step (ask), or several asked in one round (askAll).
 import { z } from 'zod';
-import { checkConditionAt, checkLeave, checkName, checkTemplate } from './flow-checks.ts';
+import { checkConditionAt, checkLeave, checkName, checkProgress, checkTemplate } from './flow-checks.ts';
 import type { AskStep } from './flow-spec.ts';
 import { parallelAskState, singleAskState } from './flow-states.ts';
+import { isAsyncFunction } from './flow-work.ts';
 import type { StepKind } from './step-kinds.ts';
 
 /** Where a form's problems are: the step itself for `ask`, the form inside it for `askAll`. */
 const formWhere = (step: AskStep, form: string): string[] => (step.form ? [] : [`form '${form}'`]);
+
+/** Why a step's `progress` is never said when none of its checks is async, and the fix. */
+export const NO_ASYNC_CHECK = {
+  why: 'no check of this step is async, so it does no work the user waits for',
+  fix: 'Remove progress, or declare the check that reads your store async: check: async ({ answer }) => ….',
+};
 
 export const askKind: StepKind<AskStep> = {
   collect(p, name, step, parts, steps) {
@@ -51,7 +58,10 @@ export const askKind: StepKind<AskStep> = {
   check(p, f, name, step, before) {
     checkLeave(p, ['onDecline'], step.onDecline, f.graph, name);
     checkLeave(p, ['onCancel'], step.onCancel, f.graph, name);
-    for (const form of f.parts.formsOfStep.get(name) ?? []) {
+    const forms = f.parts.formsOfStep.get(name) ?? [];
+    const checksWait = forms.some((form) => isAsyncFunction(f.parts.checks.get(form)));
+    checkProgress(p, ['progress'], step.progress, checksWait ? undefined : NO_ASYNC_CHECK);
+    for (const form of forms) {
       const spec = f.parts.forms.get(form)!.spec;
       const where = formWhere(step, form);
       checkTemplate(p, [...where, 'message'], spec.message, f.known, [], before);

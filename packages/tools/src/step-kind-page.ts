@@ -1,9 +1,11 @@
 // The `page` kind of step: the user is sent to a web page (openPage); clients that cannot open one go to
 // its alternative step. Its answer (an empty accept) is kept under the step's name, like a form's.
-import { checkLeave, checkTemplate } from './flow-checks.ts';
+import { checkLeave, checkProgress, checkTemplate } from './flow-checks.ts';
 import { FINISH } from './flow-graph.ts';
 import type { PageStep } from './flow-spec.ts';
 import { pageState } from './flow-states.ts';
+import { isAsyncFunction } from './flow-work.ts';
+import { NO_ASYNC_CHECK } from './step-kind-ask.ts';
 import type { StepKind } from './step-kinds.ts';
 
 /** Pages users are sent to: https, or http on this machine only. */
@@ -23,6 +25,7 @@ export const pageKind: StepKind<PageStep> = {
     checkLeave(p, ['onCancel'], step.onCancel, f.graph, name);
     checkTemplate(p, ['message'], step.message, f.known, [], before);
     checkTemplate(p, ['url'], step.url, f.known, [], before);
+    checkProgress(p, ['progress'], step.progress, isAsyncFunction(step.check) ? undefined : NO_ASYNC_CHECK);
     if (typeof step.url === 'string' && !PAGE_URL.test(step.url)) {
       p.add(
         ['url'],

@@ -1,9 +1,15 @@
 // The `review` kind of step: the answers so far, with confirm, change one step's answers, or abandon.
-import { checkLeave, checkTemplate } from './flow-checks.ts';
+import { checkLeave, checkProgress, checkTemplate } from './flow-checks.ts';
 import { stepsLeadingTo } from './flow-graph.ts';
 import type { ReviewStep } from './flow-spec.ts';
 import { reviewState } from './flow-states.ts';
+import { isAsyncFunction } from './flow-work.ts';
 import type { StepKind } from './step-kinds.ts';
+
+const NO_ASYNC_SHOW = {
+  why: 'its show is not async (or it has none), so it does no work the user waits for',
+  fix: 'Remove progress, or declare the show that reads your store async: show: async ({ answers }) => ….',
+};
 
 export const reviewKind: StepKind<ReviewStep> = {
   collect(_p, name, step, parts) {
@@ -15,6 +21,7 @@ export const reviewKind: StepKind<ReviewStep> = {
     checkLeave(p, ['onDecline'], step.onDecline, f.graph, name, false);
     checkLeave(p, ['onCancel'], step.onCancel, f.graph, name, false);
     checkTemplate(p, ['message'], step.message, f.known, [], before);
+    checkProgress(p, ['progress'], step.progress, isAsyncFunction(step.show) ? undefined : NO_ASYNC_SHOW);
   },
 
   build(b, name, step, parts, steps) {

@@ -73,6 +73,7 @@ describe('the machine config of a declared flow', () => {
           },
         },
         finishing: {
+          meta: { progress: 'Finishing…' },
           entry: [act('runFinal')],
           exit: [act('stopFinal')],
           on: {

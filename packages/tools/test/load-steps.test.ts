@@ -317,7 +317,8 @@ describe('a loader as invoked work', () => {
         controller.abort();
       },
     });
-    expect(progress).toEqual([{ progress: 1, message: "Tool 'slow': running 'readForever'" }]);
+    // a load step without words of its own: general ones, never the loader's name
+    expect(progress).toEqual([{ progress: 1, message: 'Loading…' }]);
     expect(outcome).toEqual({
       type: 'complete',
       result: { content: [{ type: 'text', text: "Tool 'slow' was cancelled before it finished." }], isError: true },
