@@ -5,10 +5,12 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { type EngineLogEntry, generateKey } from '@roundtrip/engine';
 import { RoundtripConfigError } from '@roundtrip/mcp/node';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { SERVER_VARIABLES } from '../../mcp/src/node/setting-names.ts';
 import { bookTable } from '../../mcp/test/fixtures/booking-definitions.ts';
+import { runHttpServer } from '../src/node/index.ts';
 import { HTTP_VARIABLES } from '../src/node/resolve-http-settings.ts';
 import { closeAll, startServer } from './support/http-host.ts';
 
@@ -32,6 +34,28 @@ describe('the HTTP server: the ROUNDTRIP_* names it starts with', () => {
     await expect(attempt).rejects.toThrow(RoundtripConfigError);
     await expect(attempt).rejects.toThrow(/^ROUNDTRIP_KEYFILE is set, but no setting has that name\. Did you mean ROUNDTRIP_KEY_FILE\?/);
     expect(existsSync(join(home, 'roundtrip'))).toBe(false);
+  });
+
+  it('names a misspelt ROUNDTRIP_JWKS before the refusal to serve a network address without authentication', async () => {
+    const logs: EngineLogEntry[] = [];
+    const attempt = runHttpServer({
+      name: 'http-test',
+      version: '0.0.1',
+      tools: [bookTable],
+      listen: '0.0.0.0:0',
+      handleSignals: false,
+      log: (entry) => logs.push(entry),
+      env: {
+        ROUNDTRIP_KEY: generateKey(),
+        ROUNDTRIP_PRINCIPAL: 'ada',
+        ROUNDTRIP_LEDGER: ':memory:',
+        ROUNDTRIP_JWK: 'https://idp.example.com/jwks',
+      },
+    });
+    await expect(attempt).rejects.toThrow(/authentication/);
+    expect(logs.map((entry) => entry.message)).toContain(
+      'ROUNDTRIP_JWK is set, but no setting has that name, so it is ignored. Did you mean ROUNDTRIP_JWKS?',
+    );
   });
 
   it('lists every variable the transport reads (env.ROUNDTRIP_* in its sources)', () => {

@@ -95,11 +95,12 @@ export async function runHttpServer(options: HttpServerOptions): Promise<Running
   const log = options.log ?? createStderrLog(options.name);
   const address = listenAddressOf(options.listen);
   const http = resolveHttpSettings(options.flags ?? {}, env);
+  // settings (and unknown ROUNDTRIP_* names) first: a misspelt ROUNDTRIP_JWKS is named before the bind refusal it causes
+  const settings = resolveServerSettings(options.name, env, options, HTTP_VARIABLES);
+  for (const warning of settings.warnings) log({ level: 'warn', event: 'settings', message: warning });
   const bind = decideBind({ ...address, authenticated: http.jwt !== undefined, insecureNoAuth: http.insecureNoAuth });
   if (!bind.ok) throw new HttpConfigError('--http', bind.message);
   const authenticator = http.jwt && createJwtAuthenticator(http.jwt);
-  const settings = resolveServerSettings(options.name, env, options, HTTP_VARIABLES);
-  for (const warning of settings.warnings) log({ level: 'warn', event: 'settings', message: warning });
   if (bind.warning) log({ level: 'warn', event: 'settings', message: bind.warning });
   const served = await openServedEngine(options, settings, log);
   const { engine } = served;
