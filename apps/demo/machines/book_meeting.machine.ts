@@ -81,6 +81,7 @@ export const bookMeetingMachine = setup({
           },
         },
         checking: {
+          meta: { progress: 'Checking the date and the rooms…' },
           invoke: {
             id: 'check:when',
             src: 'check',
@@ -131,6 +132,7 @@ export const bookMeetingMachine = setup({
           },
         },
         checking: {
+          meta: { progress: 'Checking that the room is free…' },
           invoke: {
             id: 'check:room',
             src: 'check',
@@ -176,6 +178,7 @@ export const bookMeetingMachine = setup({
       },
     },
     finishing: {
+      meta: { progress: 'Booking the room…' },
       entry: [{ type: 'runFinal' }],
       exit: [{ type: 'stopFinal' }],
       on: {

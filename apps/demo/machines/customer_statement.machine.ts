@@ -28,6 +28,7 @@ export const customerStatementMachine = setup({
   initial: 'findingMonths',
   states: {
     findingMonths: {
+      meta: { progress: 'Finding the months with orders…' },
       invoke: { id: 'months', src: 'findMonths', onDone: { target: 'checkingCustomer', actions: { type: 'rememberMonths' } } },
     },
     checkingCustomer: { always: [{ guard: 'noActivity', target: 'unknownCustomer' }, { target: 'askingMonth' }] },
@@ -39,7 +40,10 @@ export const customerStatementMachine = setup({
         'month.cancel': 'noMonth',
       },
     },
-    writing: { invoke: { id: 'statement', src: 'writeStatement', onDone: { target: 'written', actions: { type: 'rememberText' } } } },
+    writing: {
+      meta: { progress: 'Writing the statement…' },
+      invoke: { id: 'statement', src: 'writeStatement', onDone: { target: 'written', actions: { type: 'rememberText' } } },
+    },
     written: { type: 'final' },
     unknownCustomer: { type: 'final' },
     noMonth: { type: 'final' },

@@ -44,6 +44,7 @@ export const meetingAgendaMachine = setup({
       },
     },
     finishing: {
+      meta: { progress: 'Finishing…' },
       entry: [{ type: 'runFinal' }],
       exit: [{ type: 'stopFinal' }],
       on: {

@@ -15,7 +15,10 @@ export const orderStatusMachine = setup({
   version: '2',
   initial: 'lookingUp',
   states: {
-    lookingUp: { invoke: { id: 'lookup', src: 'lookupOrder', onDone: { target: 'reported', actions: { type: 'keepOrder' } } } },
+    lookingUp: {
+      meta: { progress: 'Looking up the order…' },
+      invoke: { id: 'lookup', src: 'lookupOrder', onDone: { target: 'reported', actions: { type: 'keepOrder' } } },
+    },
     reported: { type: 'final' },
   },
 });

@@ -25,7 +25,10 @@ export const refundEmailMachine = setup({
   version: '1',
   initial: 'lookingUp',
   states: {
-    lookingUp: { invoke: { id: 'lookup', src: 'lookupOrder', onDone: { target: 'checkingOrder', actions: { type: 'rememberOrder' } } } },
+    lookingUp: {
+      meta: { progress: 'Looking up the order…' },
+      invoke: { id: 'lookup', src: 'lookupOrder', onDone: { target: 'checkingOrder', actions: { type: 'rememberOrder' } } },
+    },
     checkingOrder: { always: [{ guard: 'orderMissing', target: 'notFound' }, { target: 'askingStyle' }] },
     askingStyle: {
       meta: { ask: ['style'] },

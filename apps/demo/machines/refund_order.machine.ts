@@ -45,6 +45,7 @@ export const refundOrderMachine = setup({
   states: {
     order: {
       entry: [{ type: 'enterStep', params: { step: 'order' } }],
+      meta: { progress: 'Looking up the order…' },
       invoke: {
         id: 'findOrder',
         src: 'findOrder',
@@ -105,6 +106,7 @@ export const refundOrderMachine = setup({
       },
     },
     finishing: {
+      meta: { progress: 'Refunding the order…' },
       entry: [{ type: 'runFinal', params: { actor: 'refund' } }],
       exit: [{ type: 'stopFinal' }],
       on: {

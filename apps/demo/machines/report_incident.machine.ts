@@ -108,6 +108,7 @@ export const reportIncidentMachine = setup({
       onDone: [{ target: 'finishing', actions: [] }],
     },
     finishing: {
+      meta: { progress: 'Recording the incident…' },
       entry: [{ type: 'runFinal' }],
       exit: [{ type: 'stopFinal' }],
       on: {

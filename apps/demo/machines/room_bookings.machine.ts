@@ -44,6 +44,7 @@ export const roomBookingsMachine = setup({
       },
     },
     finishing: {
+      meta: { progress: 'Finishing…' },
       entry: [{ type: 'runFinal' }],
       exit: [{ type: 'stopFinal' }],
       on: {

@@ -95,6 +95,7 @@ export function createBookMeetingTool(store: Pick<MeetingsStore, 'book' | 'holde
     annotations: { destructiveHint: false, idempotentHint: false, readOnlyHint: false, openWorldHint: false },
     input: z.object({ topic: z.string().min(1).max(120).describe('What the meeting is about') }),
     output: bookingOutput,
+    finalProgress: 'Booking the room…',
     // declared in order: each step's check sees the answers before it, typed, and `final` gets `when` as
     // required (every way to the booking passes it) and `room` as optional (asked only for more than 5)
     steps: (flow) =>
@@ -111,12 +112,14 @@ export function createBookMeetingTool(store: Pick<MeetingsStore, 'book' | 'holde
             if (answer.date < today()) return `${answer.date} is in the past`;
             return answer.attendees > ROOMS.huddle.capacity ? undefined : roomProblem(store, 'huddle', answer);
           },
+          progress: 'Checking the date and the rooms…',
           next: [{ if: { 'when.attendees': { gt: ROOMS.huddle.capacity } }, goto: 'room' }, { goto: 'confirm' }],
         })
         .ask('room', {
           message: 'Which room for {{when.attendees}} people on {{when.date}} at {{when.time}}?',
           fields: { room: field.select({ title: 'Room', options: BIG_ROOMS }) },
           check: async ({ answer, answers }) => roomProblem(store, answer.room, answers.when),
+          progress: 'Checking that the room is free…',
           onDecline: 'back',
         })
         .review('confirm', { message: 'Book "{{input.topic}}"?', labels: { confirm: 'Book it' } }),

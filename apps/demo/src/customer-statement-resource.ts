@@ -100,6 +100,7 @@ export function createCustomerStatementResource(store: Pick<OrdersStore, 'active
     initial: 'findingMonths',
     states: {
       findingMonths: {
+        meta: { progress: 'Finding the months with orders…' },
         invoke: {
           id: 'months',
           src: 'findMonths',
@@ -120,6 +121,7 @@ export function createCustomerStatementResource(store: Pick<OrdersStore, 'active
         },
       },
       writing: {
+        meta: { progress: 'Writing the statement…' },
         invoke: {
           id: 'statement',
           src: 'writeStatement',

@@ -46,6 +46,7 @@ export function createOrderStatusTool(store: Pick<OrdersStore, 'findOrder'>): To
     initial: 'lookingUp',
     states: {
       lookingUp: {
+        meta: { progress: 'Looking up the order…' },
         invoke: {
           id: 'lookup',
           src: 'lookupOrder',

@@ -107,6 +107,7 @@ export function createRefundEmailPrompt(store: Pick<OrdersStore, 'findOrder'>): 
     initial: 'lookingUp',
     states: {
       lookingUp: {
+        meta: { progress: 'Looking up the order…' },
         invoke: {
           id: 'lookup',
           src: 'lookupOrder',

@@ -64,6 +64,7 @@ export function createRefundOrderTool(
     version: '5', // 2 to 4 were the hand-written machine
     migrations: refundOrderMigrations,
     finalName: 'refund',
+    finalProgress: 'Refunding the order…', // what the user reads while it runs
     finalInLedgerTransaction: ledgerInDatabase, // the refund commits with its ledger record: exactly once
     loaders: {
       findOrder: async ({ input, previous }) => {
@@ -90,6 +91,7 @@ export function createRefundOrderTool(
       flow
         .load('order', {
           run: 'findOrder',
+          progress: 'Looking up the order…',
           next: [
             { if: { 'order.id': { answered: false } }, end: 'There is no order {{input.order_id}}.' },
             { if: { 'order.refunded': { eq: true } }, end: 'It was refunded.' },

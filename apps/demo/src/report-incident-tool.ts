@@ -43,6 +43,7 @@ export function createReportIncidentTool(store: Pick<IncidentsStore, 'record'>):
     annotations: { destructiveHint: false, idempotentHint: false, readOnlyHint: false, openWorldHint: false },
     input: z.object({ summary: z.string().min(1).max(120).describe('One line on what is wrong, e.g. "Checkout times out"') }),
     output: incidentOutput,
+    finalProgress: 'Recording the incident…',
     // declared in order: `final` gets the severity and the details as required (every way to it asks
     // them) and the on-call form as optional (asked only for a high severity)
     steps: (flow) =>

@@ -80,7 +80,7 @@ describe('the orders database locked by another connection, the ledger in its ow
       .callTool({ name: 'refund_order', arguments: order, requestState: ask.requestState, inputResponses: yes } as never, {
         allowInputRequired: true,
         onprogress: (progress: { message?: string }) => {
-          if (progress.message?.includes("running 'refund'")) refundStarted();
+          if (progress.message === 'Refunding the order…') refundStarted();
         },
       })
       .then((result) => {

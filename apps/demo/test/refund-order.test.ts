@@ -50,7 +50,7 @@ describe('refund_order', () => {
     expect(message).toBe('Refund $49.00 for order ord_51?');
     expect(schema).toEqual({
       type: 'object',
-      properties: { confirm: { type: 'boolean', description: 'Yes to refund' } },
+      properties: { confirm: { type: 'boolean', description: 'Yes to refund', default: false } },
       required: ['confirm'],
     });
     expect(requestState).toMatch(/^rt1\.[A-Za-z0-9_-]{8}\.[A-Za-z0-9_-]+$/);
@@ -213,7 +213,7 @@ describe('refund_order answered more than once', () => {
 });
 
 describe('refund_order across a deploy from version 2 to 4', () => {
-  it('continues a question version 2 asked: the state is migrated and the refund made once', async () => {
+  it('continues a question version 2 asked: the state is migrated, the question asked once more, and the refund made once', async () => {
     const current = await demoEngine();
     const ledger = createSqliteLedger({ path: current.db });
     const before = createEngine({ tools: [createRefundOrderToolV2(current.store)], keyring: sharedKeyring, audience: SERVER_NAME, ledger });
@@ -222,7 +222,13 @@ describe('refund_order across a deploy from version 2 to 4', () => {
       const outcome = await before.callTool({ name: 'refund_order', arguments: args, principal: 'ada', capabilities: FORM });
       const { message, requestState } = question(outcome, 'confirm');
       expect(message).toBe('Refund $49.00 for order ord_51?');
-      const result = done(await current.call('refund_order', args, { requestState, inputResponses: yes }));
+      // the flow sends its yes/no unticked (default false), which version 2 did not: not the question
+      // the answer was given to, so it is asked again once, and the answer to it refunds
+      const again = question(await current.call('refund_order', args, { requestState, inputResponses: yes }), 'confirm');
+      expect(again.message).toBe('Refund $49.00 for order ord_51?');
+      expect(again.schema).toMatchObject({ properties: { confirm: { default: false } } });
+      expect(current.logs).toContainEqual(expect.objectContaining({ event: 'answer_ignored', code: 'question_changed' }));
+      const result = done(await current.call('refund_order', args, { requestState: again.requestState, inputResponses: yes }));
       expect(textOf(result)).toBe('Refunded $49.00 for order ord_51.');
       expect(current.logs).toContainEqual(
         expect.objectContaining({ event: 'state_migrated', message: expect.stringMatching(/'2' → '3' → '4' → '5'$/) }),

@@ -138,6 +138,8 @@ export function createRefundOrderMachineTool(
     initial: 'lookingUp',
     states: {
       lookingUp: {
+        // what the user reads (a progress notification) while the invoked work runs
+        meta: { progress: 'Looking up the order…' },
         invoke: {
           id: 'lookup',
           src: 'lookupOrder',
@@ -161,6 +163,7 @@ export function createRefundOrderMachineTool(
         },
       },
       refunding: {
+        meta: { progress: 'Refunding the order…' },
         invoke: {
           id: 'refund',
           src: 'refundOrder',
@@ -188,6 +191,7 @@ export function createRefundOrderMachineTool(
       },
       // the refund was started by a server that stopped before recording its outcome: read the order again
       recheckingOrder: {
+        meta: { progress: 'Checking whether the refund went through…' },
         invoke: {
           id: 'recheck',
           src: 'lookupOrder',
