@@ -17,8 +17,9 @@ afterEach(async () => {
 });
 
 type Progress = { progress: number; message?: string };
-const GATHER = "Tool 'gated_steps': running 'gather'";
-const COMPILE = "Tool 'gated_steps': running 'compile'";
+// the words of the states doing the work (meta.progress), never their ids
+const GATHER = 'Gathering the data…';
+const COMPILE = 'Compiling the report…';
 
 /** The id of the host's tools/call request. */
 const callId = (host: Host) => (host.sent.find((m) => 'method' in m && m.method === 'tools/call') as { id: number }).id;

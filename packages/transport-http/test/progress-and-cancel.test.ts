@@ -24,8 +24,8 @@ describe('progress over SSE', () => {
     const result = await client.callTool({ name: 'gated_steps', arguments: {} }, { onprogress });
     expect(result).toMatchObject({ content: [{ type: 'text', text: 'Report ready.' }] });
     expect(seen).toEqual([
-      { progress: 1, message: "Tool 'gated_steps': running 'gather'" },
-      { progress: 2, message: "Tool 'gated_steps': running 'compile'" },
+      { progress: 1, message: 'Gathering the data…' },
+      { progress: 2, message: 'Compiling the report…' },
     ]);
     expect(exchanges.find((exchange) => exchange.method === 'tools/call')?.contentType).toBe('text/event-stream');
   });
