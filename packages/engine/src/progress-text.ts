@@ -4,7 +4,7 @@
 import type { AnyMachineSnapshot, AnyStateMachine, AnyStateNode } from 'xstate';
 
 /** What progress says about work whose state (and every state around it) gives no `meta.progress`. */
-export const WORKING = 'Working…';
+const WORKING = 'Working…';
 
 /** A state's own progress text: its `meta.progress` when that is text. */
 function ownText(node: AnyStateNode): string | undefined {

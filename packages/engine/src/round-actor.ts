@@ -57,13 +57,14 @@ function reportProgress(
   let progress = 0;
   actor.subscribe({
     next: (snapshot) => {
-      let said: string | undefined;
+      let said: Set<string> | undefined;
       for (const [id, child] of Object.entries(snapshot.children as Record<string, AnyActorRef | undefined>)) {
         if (child === undefined || seen.has(child) || child.getSnapshot().status !== 'active') continue;
         seen.add(child);
         const message = progressText(machine, snapshot, id);
-        if (message === said) continue;
-        said = message;
+        said ??= new Set();
+        if (said.has(message)) continue;
+        said.add(message);
         try {
           report({ progress: ++progress, message });
         } catch (error) {

@@ -90,6 +90,27 @@ describe('the words of progress', () => {
     ]);
   });
 
+  it('says the words once for work that starts together in parallel states, whatever the order', async () => {
+    const region = (words: string, id: string) => ({
+      meta: { progress: words },
+      initial: 'working',
+      states: { working: { invoke: { id, src: 'quick', onDone: 'done' } }, done: { type: 'final' as const } },
+    });
+    const machine = setup({ actors: { quick } }).createMachine({
+      id: 'order',
+      type: 'parallel',
+      states: {
+        stock: region('Checking the order…', 'check_stock'),
+        payment: region('Taking the payment…', 'charge'),
+        address: region('Checking the order…', 'ship'),
+      },
+    });
+    expect(await progressOf(machine)).toEqual([
+      { progress: 1, message: 'Checking the order…' },
+      { progress: 2, message: 'Taking the payment…' },
+    ]);
+  });
+
   it('says the words of the innermost active state that has some for work an action spawns', async () => {
     const machine = setup({ actors: { quick }, actions: { startShipping: spawnChild('quick', { id: 'ship' }) } }).createMachine({
       id: 'order',

@@ -45,7 +45,8 @@ export function loadState(b: StateBuilder, name: string, step: LoadStep): StateC
     entry: [act('enterStep', { step: name })],
     meta: { progress: step.progress ?? WORK_WORDS.load },
     invoke: {
-      // named after its loader, so diagrams and progress say what runs; the loader's input is the flow's
+      // named after its loader, so diagrams say what runs (progress says the step's words); the loader's
+      // input is the flow's
       id: step.run,
       src: step.run,
       input: { step: name },
