@@ -5,7 +5,14 @@
 import { Client } from '@modelcontextprotocol/client';
 import { InMemoryTransport } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
-import { createEngine, createKeyring, generateKey, RoundtripDefinitionError, type ToolDefinition } from '@roundtrip/engine';
+import {
+  createEngine,
+  createKeyring,
+  describeDefinition,
+  generateKey,
+  RoundtripDefinitionError,
+  type ToolDefinition,
+} from '@roundtrip/engine';
 import { createServerFactory } from '@roundtrip/mcp';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -92,6 +99,23 @@ describe('progress while a flow works on the server', () => {
     const { progress } = await call(tool);
     expect(progress.map((p) => p.message)).toEqual(['Loading…', 'Checking your answer…', 'Getting the latest details…', 'Finishing…']);
     expect(JSON.stringify(progress)).not.toMatch(/book_room|readCalendar|calendar|check|pick|show|confirm|book'|running/);
+  });
+});
+
+describe('progress words and versions', () => {
+  it('are not structure: rewording them keeps the structure hash, so states sealed before go on', () => {
+    const worded = (words: { progress?: string; finalProgress?: string }) =>
+      defineFlowTool({
+        name: 'book_room',
+        description: 'Books a room',
+        input: z.object({}),
+        ...(words.finalProgress !== undefined && { finalProgress: words.finalProgress }),
+        loaders: { readCalendar: async () => ({ free: 2 }) },
+        steps: { calendar: load({ run: 'readCalendar', ...(words.progress !== undefined && { progress: words.progress }) }) },
+        final: () => ({ text: 'Booked.' }),
+      });
+    const hash = (words: { progress?: string; finalProgress?: string }) => describeDefinition(worded(words)).structureHash;
+    expect(hash({ progress: 'Reading the calendar…', finalProgress: 'Booking the room…' })).toBe(hash({}));
   });
 });
 
