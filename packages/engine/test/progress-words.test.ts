@@ -94,7 +94,7 @@ describe('the words of progress', () => {
     const region = (words: string, id: string) => ({
       meta: { progress: words },
       initial: 'working',
-      states: { working: { invoke: { id, src: 'quick', onDone: 'done' } }, done: { type: 'final' as const } },
+      states: { working: { invoke: { id, src: 'quick' as const, onDone: 'done' } }, done: { type: 'final' as const } },
     });
     const machine = setup({ actors: { quick } }).createMachine({
       id: 'order',
