@@ -3,7 +3,7 @@
 // it: a store would fail on it after the user answered everything, and the failure would be recorded.
 
 /** Why a value with a NUL character is refused, as the field's problem. */
-export const NUL_REFUSED = 'NUL characters (U+0000) are not accepted; remove them';
+const NUL_REFUSED = 'NUL characters (U+0000) are not accepted; remove them';
 
 /** Where a NUL character is in a value, as a validation issue: the path of the field, and NUL_REFUSED. */
 export interface NulIssue {
