@@ -1,9 +1,10 @@
 import { ProtocolError, type Server, type ServerCapabilities, type ServerContext } from '@modelcontextprotocol/server';
-import { type ClientCapabilities, type Engine, ErrorCode, type RoundRequest, type StepOutcome } from '@roundtrip/engine';
+import { type ClientCapabilities, type Engine, ErrorCode, type RoundRequest, type StepOutcome, TASKS_EXTENSION } from '@roundtrip/engine';
 import { DEFAULT_ANSWER_TIMEOUT_MS } from './answer-timeout.ts';
 import { capabilitiesForRevision, fitInputRequests, type UnaskableQuestion, unaskableMessage } from './legacy-elicitation.ts';
 import { createRequestRounds } from './request-rounds.ts';
 import { RoundtripServer } from './roundtrip-server.ts';
+import { declaresTasks, registerTaskMethods } from './task-methods.ts';
 
 const CLIENT_CAPABILITIES_KEY = 'io.modelcontextprotocol/clientCapabilities';
 
@@ -25,13 +26,17 @@ export interface ProtocolServerOptions {
   onError: (error: Error) => void;
 }
 
-/** What the engine serves, as server capabilities: only the kinds it has definitions for. */
-function capabilitiesOf(engine: Engine): ServerCapabilities {
+/**
+ * What the engine serves, as server capabilities: only the kinds it has definitions for, and the tasks
+ * extension (SEP-2663) when a tool can answer a task, on 2026-07-28 only (the extension is not defined before).
+ */
+function capabilitiesOf(engine: Engine, era: 'legacy' | 'modern'): ServerCapabilities {
   return {
     ...(engine.listTools().length > 0 && { tools: {} }),
     ...(engine.listPrompts().length > 0 && { prompts: {} }),
     ...((engine.listResources().length > 0 || engine.listResourceTemplates().length > 0) && { resources: {} }),
     ...(engine.offersCompletions() && { completions: {} }),
+    ...(era === 'modern' && engine.offersTasks() && { extensions: { [TASKS_EXTENSION]: {} } }),
   };
 }
 
@@ -54,7 +59,7 @@ function capabilitiesOf(engine: Engine): ServerCapabilities {
  */
 export function createProtocolServer(options: ProtocolServerOptions): Server {
   const { engine, era } = options;
-  const capabilities = capabilitiesOf(engine);
+  const capabilities = capabilitiesOf(engine, era);
   const roundsOf = createRequestRounds();
   const server = new RoundtripServer(
     { name: options.name, version: options.version },
@@ -73,20 +78,25 @@ export function createProtocolServer(options: ProtocolServerOptions): Server {
   // the revision a 2025-era host negotiated at initialize (the deprecated accessor is the way to read it there)
   const legacyRevision = () => (era === 'legacy' ? server.getNegotiatedProtocolVersion() : undefined);
 
-  /** What every round carries besides its own arguments: answers, state, principal, capabilities, progress. */
+  /** The request's client capabilities: per request on 2026-07-28; declared once at initialize before. */
+  const clientCapabilitiesOf = (ctx: ServerContext): ClientCapabilities | undefined =>
+    era === 'modern'
+      ? ((ctx.mcpReq.envelope as Record<string, unknown> | undefined)?.[CLIENT_CAPABILITIES_KEY] as ClientCapabilities | undefined)
+      : capabilitiesForRevision(server.getClientCapabilities() as ClientCapabilities | undefined, legacyRevision());
+
+  /** What every round carries besides its own arguments: answers, state, principal, capabilities, task consent, progress. */
   const roundOf = (ctx: ServerContext): RoundRequest => {
     const progressToken = ctx.mcpReq._meta?.progressToken;
     const { signal } = ctx.mcpReq;
     const requestState = ctx.mcpReq.requestState();
+    const capabilities = clientCapabilitiesOf(ctx);
     return {
       inputResponses: ctx.mcpReq.inputResponses,
       requestState,
       principal: options.principal,
-      // per request on 2026-07-28; declared once at initialize before
-      capabilities:
-        era === 'modern'
-          ? ((ctx.mcpReq.envelope as Record<string, unknown> | undefined)?.[CLIENT_CAPABILITIES_KEY] as ClientCapabilities | undefined)
-          : capabilitiesForRevision(server.getClientCapabilities() as ClientCapabilities | undefined, legacyRevision()),
+      capabilities,
+      // the client consents to a task answer (SEP-2663): the extension is defined on 2026-07-28 only
+      ...(era === 'modern' && declaresTasks(capabilities) && { tasks: true }),
       // only a state this request's previous round handed to the legacy shim never left the server (what the
       // rounds of a request share is looked up only where it is needed: on a 2025-era connection, for progress)
       ...(era === 'legacy' && roundsOf(signal).isHeld(requestState) && { stateHeldByServer: true }),
@@ -109,7 +119,7 @@ export function createProtocolServer(options: ProtocolServerOptions): Server {
   };
 
   /**
-   * The wire answer of one round: the result, `input_required`, or a JSON-RPC error. `what` names
+   * The wire answer of one round: the result, `input_required`, a task handle, or a JSON-RPC error. `what` names
    * the request for a question a 2025-06-18 host cannot be shown, and `unaskable` answers that.
    */
   const answer = <T>(
@@ -135,6 +145,9 @@ export function createProtocolServer(options: ProtocolServerOptions): Server {
         roundsOf(ctx.mcpReq.signal).hand(outcome.requestState);
         return { resultType: 'input_required' as const, inputRequests: fitted.inputRequests, requestState: outcome.requestState };
       }
+      case 'task':
+        // the flat handle of SEP-2663's CreateTaskResult (RoundtripServer drops the `content: []` the SDK adds to it)
+        return { resultType: 'task' as const, ...outcome.task };
       case 'error': {
         const { code, message, data } = outcome.error;
         throw new ProtocolError(code, message, data);
@@ -172,6 +185,8 @@ export function createProtocolServer(options: ProtocolServerOptions): Server {
       answer(await engine.readResource({ uri: request.params.uri, ...roundOf(ctx) }), ctx, `The resource '${request.params.uri}'`),
     );
   }
+
+  if (capabilities.extensions?.[TASKS_EXTENSION]) registerTaskMethods(server, engine, options.principal, clientCapabilitiesOf);
 
   if (capabilities.completions) {
     server.setRequestHandler('completion/complete', async (request) => {

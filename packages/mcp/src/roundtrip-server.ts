@@ -17,7 +17,8 @@
 // the transport it owns once connected (no SDK seam gives it: see `connect`).
 //
 // On every era, a requestState that is not a string, which the SDK refuses before any handler runs,
-// is answered as every refused state is, with the start-over hint (non-text-state.ts).
+// is answered as every refused state is, with the start-over hint (non-text-state.ts). A task handle
+// answered by tools/call (SEP-2663, 2026-07-28) leaves without the `content: []` the SDK adds to it.
 import {
   isInputRequiredResult,
   type JSONRPCErrorResponse,
@@ -93,6 +94,16 @@ function duration(ms: number): string {
 }
 
 /**
+ * A result as it goes out: a task handle without the `content: []` the SDK adds to every tools/call result
+ * that has no content (it looks for a nested `task`, not SEP-2663's flat handle); any other result as it is.
+ */
+function withoutAddedContent(result: Result): Result {
+  if (result.resultType !== 'task') return result;
+  const { content: _added, ...handle } = result;
+  return handle;
+}
+
+/**
  * A JSON-RPC request as this instance writes it (the SDK builds every message it sends): a method and
  * an id. The SDK's isJSONRPCRequest would run its zod schema over every outgoing result to say no.
  */
@@ -147,7 +158,8 @@ export class RoundtripServer extends Server {
 
   /**
    * Gives a requestState that is not a string what every refused state gets (non-text-state.ts); on a
-   * 2025-era connection, keeps each asking request known from its first round to its answer.
+   * 2025-era connection, keeps each asking request known from its first round to its answer; drops the
+   * `content: []` the SDK's tools/call wrapper adds to a task handle (SEP-2663's CreateTaskResult has none).
    */
   protected override _wrapHandler(method: string, handler: Handler): Handler {
     const kind = ASKING_METHODS[method];
@@ -156,7 +168,7 @@ export class RoundtripServer extends Server {
     const wrapped = this.#options.asksHost ? this.#followQuestions(method, kind, handler) : super._wrapHandler(method, handler);
     return async (request, ctx) => {
       try {
-        return await wrapped(request, ctx);
+        return withoutAddedContent(await wrapped(request, ctx));
       } catch (error) {
         const what = `the ${kind} '${String(request.params?.name ?? request.params?.uri)}'`;
         throw nonTextStateRefusal(error, ctx, what, this.#options.onError) ?? error;
