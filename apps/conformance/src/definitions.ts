@@ -1,5 +1,6 @@
 // Everything the conformance fixture serves, written with Roundtrip: declared flows where the fixture is
-// forms in a row, machines where it is not (no questions, parallel regions, sampling and roots).
+// forms in a row, machines where it is not (no questions, parallel regions, sampling and roots, long work
+// answered as MCP tasks).
 import type { PromptDefinition, ResourceDefinition, ToolDefinition } from '@roundtrip/engine';
 import { contentTools } from './content-tools.ts';
 import { flowPrompts, flowTools } from './flow-definitions.ts';
@@ -8,6 +9,7 @@ import { prompts } from './prompts.ts';
 import { resources } from './resources.ts';
 import { singleQuestionTools } from './single-question-tools.ts';
 import { statelessTools } from './stateless-tools.ts';
+import { taskTools } from './task-tools.ts';
 
 /** The server's name, as clients see it and as its request states are bound to. */
 export const SERVER_NAME = 'roundtrip-conformance';
@@ -20,7 +22,7 @@ export interface ConformanceDefinitions {
 
 /** The fixture's tools, prompts and resources, for createEngine. */
 export const conformanceDefinitions: ConformanceDefinitions = {
-  tools: [...contentTools, ...statelessTools, ...singleQuestionTools, ...parallelQuestionTools, ...flowTools],
+  tools: [...contentTools, ...statelessTools, ...singleQuestionTools, ...parallelQuestionTools, ...flowTools, ...taskTools],
   prompts: [...prompts, ...flowPrompts],
   resources,
 };

@@ -49,7 +49,7 @@ describe('the conformance fixture', () => {
     expect(tools.map((t) => t.name)).toEqual(
       expect.arrayContaining(['test_simple_text', 'test_missing_capability', 'test_input_required_result_capabilities']),
     );
-    expect(tools).toHaveLength(18);
+    expect(tools).toHaveLength(25);
   });
 
   it('answers with images, sounds, embedded resources, several at once, and tool errors (tools-call-*)', async () => {
@@ -160,6 +160,22 @@ describe('the conformance fixture', () => {
       code: -32021,
       data: { requiredCapabilities: { sampling: {} } },
     });
+  });
+
+  it('answers the tasks tools in the request to a client without the tasks extension, or -32021 naming it (tasks-*)', async () => {
+    const c = await connect();
+    expect(finished(await call(c, 'greet', { arguments: { name: 'sep-2243' } })).content).toEqual([
+      { type: 'text', text: 'Hello, sep-2243!' },
+    ]);
+    const instant = finished(await call(c, 'slow_compute', { arguments: { seconds: 0, label: 'capability-no-ext' } }));
+    expect(instant).not.toHaveProperty('taskId');
+    expect(instant.content[0]?.text).toBe('Computed capability-no-ext in 0 s.');
+    for (const name of ['failing_job', 'confirm_delete', 'test_tool_with_task']) {
+      await expect(call(c, name, { arguments: name === 'confirm_delete' ? { filename: 'a.txt' } : {} })).rejects.toMatchObject({
+        code: -32021,
+        data: { requiredCapabilities: { extensions: { 'io.modelcontextprotocol/tasks': {} } } },
+      });
+    }
   });
 
   it('asks before a prompt renders (A9), and renders images and embedded resources (prompts-get-*)', async () => {
