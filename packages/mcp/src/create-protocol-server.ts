@@ -146,8 +146,10 @@ export function createProtocolServer(options: ProtocolServerOptions): Server {
         return { resultType: 'input_required' as const, inputRequests: fitted.inputRequests, requestState: outcome.requestState };
       }
       case 'task':
-        // the flat handle of SEP-2663's CreateTaskResult (RoundtripServer drops the `content: []` the SDK adds to it)
-        return { resultType: 'task' as const, ...outcome.task };
+        // the flat handle of SEP-2663's CreateTaskResult, answered by tools/call only; the SDK's types (2.4.0) do not
+        // know it, its tools/call wrapper passes it on as an extension result type (RoundtripServer drops the
+        // `content: []` the wrapper adds)
+        return { resultType: 'task', ...outcome.task } as unknown as T;
       case 'error': {
         const { code, message, data } = outcome.error;
         throw new ProtocolError(code, message, data);
