@@ -8,6 +8,7 @@ import { definitionError, ProblemList } from './definition-error.ts';
 import { internalsOf } from './definition-internals.ts';
 import { canonicalJson, digestBytes } from './digest.ts';
 import type { EffectLedger } from './effect-ledger.ts';
+import { type EngineTaskMethods, engineTasks, type TaskOptions, taskRequired } from './engine-tasks.ts';
 import { fallbackCall } from './fallback-arguments.ts';
 import { clip } from './issue-text.ts';
 import type { Keyring } from './keyring.ts';
@@ -19,7 +20,8 @@ import { runStep } from './run-step.ts';
 import { TAG_BYTES } from './state-envelope.ts';
 import { type EngineLogEntry, ErrorCode, type StepOutcome } from './step-outcome.ts';
 import { tagCache } from './tag-cache.ts';
-import type { CallToolResult, GetPromptResult, ReadResourceResult, ToolAnnotations, ToolInputSchema } from './wire-shapes.ts';
+import { declaresTasks } from './task-shapes.ts';
+import type { CallToolResult, GetPromptResult, JsonObject, ReadResourceResult, ToolAnnotations, ToolInputSchema } from './wire-shapes.ts';
 
 /** The limits of every round; each has a default. */
 export interface EngineLimits {
@@ -68,6 +70,8 @@ export interface EngineOptions extends EngineLimits {
    * events with answers in them, and context. Mask what must not leave the server before passing them on.
    */
   inspectActors?: (event: InspectionEvent) => void;
+  /** Tasks (SEP-2663) of the tools declaring `task`: their lifetime and poll interval; kept in this process's memory. */
+  tasks?: TaskOptions;
 }
 
 /** One `tools/call` round as the engine sees it, whatever the transport. */
@@ -119,8 +123,8 @@ export interface ResourceTemplateListing {
   mimeType?: string;
 }
 
-/** Serves tools, prompts and resources one round at a time, keeping nothing between rounds. */
-export interface Engine {
+/** Serves tools, prompts and resources one round at a time, keeping nothing between rounds (but tasks). */
+export interface Engine extends EngineTaskMethods {
   listTools(): ToolListing[];
   listPrompts(): PromptListing[];
   listResources(): ResourceListing[];
@@ -252,6 +256,8 @@ export function createEngine(options: EngineOptions): Engine {
   async function callTool(request: ToolCallRequest): Promise<StepOutcome<CallToolResult>> {
     const tool = tools.get(request.name);
     if (!tool) return rpcError(ErrorCode.InvalidParams, `Unknown tool: ${clip(request.name)}`, { tools: [...tools.keys()] });
+    const consents = request.tasks ?? declaresTasks(request.capabilities);
+    if (tool.task === 'required' && !consents) return taskRequired(tool.name);
     const definition = internalsOf(tool);
     // a tool with fallback questions takes the model's answers and continuation token beside its own arguments
     const call = fallbackCall(tool, definition.machine, request, continuationTagOf);
@@ -262,19 +268,23 @@ export function createEngine(options: EngineOptions): Engine {
         `Invalid arguments for tool '${tool.name}': ${parsed.problems}. Call it again with arguments matching its input schema.`,
       );
     }
-    const bound = toolTargets.get(tool.name)!;
     const target: StepTarget<CallToolResult> = {
-      label: bound.label,
-      definition,
-      targetTag: bound.tag,
-      argsScope: bound.scope,
-      args: parsed.data,
-      finishWith: {},
-      fail: toolError,
+      ...toolTarget(tool, parsed.data),
       ...(call.modelFallback && { modelFallback: call.modelFallback }),
     };
-    return runStep(ctx, target, call.round);
+    return runStep(ctx, target, { ...call.round, tasks: consents });
   }
+
+  /** A round's target for the tool with these (validated) arguments. */
+  function toolTarget(tool: ToolDefinition, args: Record<string, unknown>): StepTarget<CallToolResult> {
+    const bound = toolTargets.get(tool.name)!;
+    const task = tasks.targetFor(tool);
+    const base = { label: bound.label, definition: internalsOf(tool), targetTag: bound.tag, argsScope: bound.scope, args, finishWith: {} };
+    return { ...base, fail: toolError, ...(task && { task }) };
+  }
+  const tasks = engineTasks(ctx, tools, options.tasks, (name: string, args: JsonObject) =>
+    tools.has(name) ? toolTarget(tools.get(name)!, args) : undefined,
+  );
 
   async function getPrompt(request: PromptGetRequest): Promise<StepOutcome<GetPromptResult>> {
     const prompt = prompts.get(request.name);
@@ -377,6 +387,11 @@ export function createEngine(options: EngineOptions): Engine {
           ...optional('mimeType', r.mimeType),
         })),
     callTool,
+    offersTasks: tasks.offersTasks,
+    getTask: tasks.getTask,
+    updateTask: tasks.updateTask,
+    cancelTask: tasks.cancelTask,
+    close: tasks.close,
     getPrompt,
     readResource,
     ...engineCompletion(prompts, resources, (d) => internalsOf(d), options.log),

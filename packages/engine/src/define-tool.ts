@@ -67,6 +67,13 @@ export interface ToolConfig<
    * @defaultValue false
    */
   acceptAnswersWithoutState?: boolean;
+  /**
+   * Whether the tool answers a task (SEP-2663) to a client that consents (declares the tasks extension):
+   * 'optional': a long step (a state with `meta: { long: true }`) becomes a task when the client consents,
+   * and runs inside the request otherwise; 'required': a client that does not consent is refused (-32021).
+   * @defaultValue undefined: never a task
+   */
+  task?: 'optional' | 'required';
 }
 
 /** A tool the engine can serve. Create it with {@link defineTool}. */
@@ -81,6 +88,8 @@ export interface ToolDefinition {
   readonly outputSchema: ToolInputSchema | undefined;
   readonly annotations: ToolAnnotations | undefined;
   readonly acceptAnswersWithoutState: boolean;
+  /** Whether it answers tasks to clients that consent; see ToolConfig.task. */
+  readonly task: 'optional' | 'required' | undefined;
 }
 
 const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
@@ -124,6 +133,14 @@ export function defineTool<
       'Describe structuredContent with z.object({ … }), or leave it out.',
     );
   }
+  if (config.task !== undefined && config.task !== 'optional' && config.task !== 'required') {
+    problems.add(
+      [owner, 'task'],
+      'invalid_option',
+      `'task' is ${JSON.stringify(config.task)}.`,
+      "Write task: 'optional' (a task when the client consents) or 'required' (only as a task), or leave it out.",
+    );
+  }
   const machine = compileDefinition(owner, config.machine, config.questions, config.effects as never, problems, config.migrations);
   const fallbacks = fallbackQuestions(machine);
   const ownInput = config.input instanceof z.ZodObject ? jsonSchemaOf(config.input, 'input') : undefined;
@@ -141,6 +158,7 @@ export function defineTool<
     outputSchema: outputSchema ? jsonSchemaOf(outputSchema, 'output') : undefined,
     annotations: config.annotations ? Object.freeze({ ...config.annotations }) : undefined,
     acceptAnswersWithoutState: config.acceptAnswersWithoutState ?? false,
+    task: config.task,
   });
   setInternals(definition, {
     owner,

@@ -39,6 +39,7 @@ export { describeDefinition } from './describe-definition.ts';
 export type { EffectKey, EffectLedger, EffectOutcome, EffectRecord } from './effect-ledger.ts';
 export type { AnswerSchema } from './elicitation-schema.ts';
 export type { EngineEvent } from './engine-events.ts';
+export type { EngineTaskMethods, TaskOptions } from './engine-tasks.ts';
 export type { Keyring } from './keyring.ts';
 export { createKeyring, generateKey, KEY_BYTES, parseKey } from './keyring.ts';
 export type { LedgerTransaction, TransactionalLedger } from './ledger-transaction.ts';
@@ -68,6 +69,9 @@ export type { SafeTextOptions } from './safe-text.ts';
 export { safeText } from './safe-text.ts';
 export type { EngineLogEntry, StepError, StepOutcome } from './step-outcome.ts';
 export { ErrorCode, INVALID_STATE_HINT, INVALID_STATE_MESSAGE, OUTDATED_STATE_HINT } from './step-outcome.ts';
+export type { TaskHandle, TaskRequest, TaskStatus } from './task-shapes.ts';
+export { TASKS_EXTENSION } from './task-shapes.ts';
+export type { TaskView } from './task-view.ts';
 export type {
   AudioContent,
   CacheHint,

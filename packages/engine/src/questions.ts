@@ -138,6 +138,11 @@ export type AskMeta<TQuestions> = {
    * one, progress says `Working…`.
    */
   progress?: string;
+  /**
+   * The work this state invokes (and every invoke inside it) is long: to a client that consents to tasks
+   * (SEP-2663), a tool declared with `task` answers a task while it runs instead of holding the request.
+   */
+  long?: boolean;
 };
 
 /** One question, checked and converted once. */

@@ -3,7 +3,7 @@
 // engine's imports: the round's phases (run-step.ts and the round-*.ts files), fallback-arguments.ts and
 // create-engine.ts all import these from here, and this file imports types only, from files that do not
 // import the round.
-import type { InspectionEvent } from 'xstate';
+import type { Actor, AnyStateMachine, InspectionEvent } from 'xstate';
 import type { DefinitionInternals } from './definition-internals.ts';
 import type { EffectLedger } from './effect-ledger.ts';
 import type { Keyring } from './keyring.ts';
@@ -28,6 +28,8 @@ export interface RoundRequest {
    * user may take longer to answer than a state lives; every other check still applies.
    */
   stateHeldByServer?: boolean;
+  /** True when this request's client capabilities declare the tasks extension (the client consents to a task answer). */
+  tasks?: boolean;
   /** Called as invoked actors start within this round; a transport turns it into progress notifications. */
   onProgress?: (update: ProgressUpdate) => void;
 }
@@ -78,6 +80,19 @@ export interface StepTarget<TResult> {
   readonly fail: (text: string) => StepOutcome<TResult>;
   /** How to ask through the model: only tools/call of a tool with fallback questions (prompts and resources have no model in the loop). */
   readonly modelFallback?: ModelFallback<TResult>;
+  /** How a tool that answers tasks (SEP-2663) does: only tools/call of a tool with a `task` option. */
+  readonly task?: TaskTarget<TResult>;
+}
+
+/** What a tools/call round of a tool that answers tasks needs to become one. */
+export interface TaskTarget<TResult> {
+  readonly mode: 'optional' | 'required';
+  /** The tool's name. */
+  readonly tool: string;
+  /** Records the task and carries the round's actor on in the background: the actor is the runner's from then on. */
+  start(round: Round<TResult>, actor: Actor<AnyStateMachine>): Promise<StepOutcome<TResult>>;
+  /** Records a task that finished within the request that created it (a tool whose `task` is 'required'). */
+  finished(round: Round<TResult>, result: TResult): Promise<StepOutcome<TResult>>;
 }
 
 /** What a tools/call round needs to ask through the model; absent for tools without fallback questions. */
@@ -105,4 +120,6 @@ export interface Round<TResult> {
   run: string;
   /** This round's number: 1 without a state, one past the state's round with one. */
   number: number;
+  /** The actor went on as a task: the task runner ends it, not the round. */
+  detached?: boolean;
 }

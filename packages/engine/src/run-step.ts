@@ -2,12 +2,13 @@
 // (round-actor.ts), start and settle it, feed the answers (feed-answers.ts), settle again, and answer
 // (round-outcome.ts). The actor is stopped and the effect scope released on every path, once the outcome is
 // known (at once for a round that waited for nothing, or when its promise settles).
-import type { Actor, AnyActorRef, AnyStateMachine } from 'xstate';
+import type { Actor, AnyActorRef, AnyMachineSnapshot, AnyStateMachine } from 'xstate';
 import { type ActiveQuestion, activeQuestions } from './active-questions.ts';
 import { encodeBase64url } from './base64url.ts';
 import { clientEvent } from './client-event.ts';
 import { type AwaitedEffect, awaitedEffect } from './effect-scope.ts';
 import { feedAnswers } from './feed-answers.ts';
+import { waitsOnLongWorkOnly } from './long-work.ts';
 import type { CompiledQuestion } from './questions.ts';
 import { randomBytes } from './random-bytes.ts';
 import { createRoundActor, endRoundActor } from './round-actor.ts';
@@ -77,20 +78,28 @@ function step<TResult>(round: Round<TResult>): Outcome<TResult> {
   if (!(outcome instanceof Promise)) {
     // every effect has read its scope when it started; nothing of the round runs on after this
     endRoundActor(actor);
-    return outcome;
+    return asFinishedTask(round, outcome);
   }
   const started = actor;
   return outcome.then(
     (ended) => {
-      endRoundActor(started);
-      return ended;
+      // an actor that went on as a task is the task runner's
+      if (!round.detached) endRoundActor(started);
+      return asFinishedTask(round, ended);
     },
     (error: unknown) => {
       const failed = threw(round, error);
-      endRoundActor(started);
+      if (!round.detached) endRoundActor(started);
       return failed;
     },
   );
+}
+
+/** A tool that must answer a task, to a client that consents, answers its result as a finished task. */
+function asFinishedTask<TResult>(round: Round<TResult>, outcome: StepOutcome<TResult>): Outcome<TResult> {
+  const task = round.target.task;
+  if (outcome.type !== 'complete' || task?.mode !== 'required' || round.request.tasks !== true) return outcome;
+  return task.finished(round, outcome.result);
 }
 
 /** A round that threw: logged, and the method's failure. */
@@ -119,6 +128,7 @@ function runActor<TResult>(round: Round<TResult>, actor: AnyActorRef, resumed: R
   }
   if (machine.handlesClientEvent) actor.send(clientEvent(request.capabilities));
   if (settledNow(actor)) return feed(round, actor, resumed);
+  if (becomesTask(round, actor)) return startTask(round, actor);
   return whenSettled(round, actor, 'before_answers', () => feed(round, actor, resumed));
 }
 
@@ -135,6 +145,7 @@ function feed<TResult>(round: Round<TResult>, actor: AnyActorRef, { continuing, 
   const { notes } = feedAnswers({ round, actor, machine, rendered, pinned, continuing });
   const fed = { runId, rendered, notes };
   if (settledNow(actor)) return answerPhase(round, actor as Actor<AnyStateMachine>, fed);
+  if (becomesTask(round, actor)) return startTask(round, actor);
   return whenSettled(round, actor, 'after_answers', () => answerPhase(round, actor as Actor<AnyStateMachine>, fed));
 }
 
@@ -148,6 +159,18 @@ function whenSettled<TResult>(
   return settleActor(actor, round.ctx.settleTimeoutMs, round.request.signal).then((settled) =>
     settled === 'settled' ? next() : unsettled(round, settled, when, actor.system),
   );
+}
+
+/** The round goes on as a task: the tool answers tasks, the client consents, and the machine waits on long work only. */
+function becomesTask(round: Round<unknown>, actor: AnyActorRef): boolean {
+  if (round.target.task === undefined || round.request.tasks !== true) return false;
+  return waitsOnLongWorkOnly(round.target.definition.machine.machine, actor.getSnapshot() as AnyMachineSnapshot);
+}
+
+/** Hands the actor to the task runner, which answers with the task once it is recorded. */
+function startTask<TResult>(round: Round<TResult>, actor: AnyActorRef): Promise<StepOutcome<TResult>> {
+  round.detached = true;
+  return round.target.task!.start(round, actor as Actor<AnyStateMachine>);
 }
 
 const NOTHING_PINNED: Map<string, Uint8Array> = new Map();

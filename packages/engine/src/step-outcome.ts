@@ -1,3 +1,4 @@
+import type { TaskHandle } from './task-shapes.ts';
 import type { CallToolResult, InputRequest, JsonObject } from './wire-shapes.ts';
 
 /** A JSON-RPC error for the client, as data. The transport puts it on the wire unchanged. */
@@ -11,7 +12,9 @@ export interface StepError {
 export type StepOutcome<TResult = CallToolResult> =
   | { type: 'complete'; result: TResult }
   | { type: 'input_required'; inputRequests: Record<string, InputRequest>; requestState: string }
-  | { type: 'error'; error: StepError };
+  | { type: 'error'; error: StepError }
+  /** The work goes on as a task (SEP-2663): the client polls it with tasks/get. */
+  | { type: 'task'; task: TaskHandle };
 
 /** JSON-RPC error codes the engine answers with. */
 export const ErrorCode = {

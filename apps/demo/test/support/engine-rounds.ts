@@ -16,6 +16,7 @@ function onTheWire<R>(outcome: StepOutcome<R>): unknown {
   if (outcome.type === 'complete') return outcome.result;
   if (outcome.type === 'input_required')
     return { resultType: 'input_required', inputRequests: outcome.inputRequests, requestState: outcome.requestState };
+  if (outcome.type === 'task') return { resultType: 'task', ...outcome.task };
   throw new Error(`the engine refused the round: ${JSON.stringify(outcome.error)}`);
 }
 

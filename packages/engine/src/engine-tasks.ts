@@ -1,0 +1,90 @@
+// The engine's side of MCP tasks (SEP-2663): its options, the methods a binding calls for tasks/get,
+// tasks/update and tasks/cancel, and what a tools/call round of a tool that answers tasks is given.
+import type { ToolDefinition } from './define-tool.ts';
+import { definitionError } from './definition-error.ts';
+import { createMemoryTaskStore } from './memory-task-store.ts';
+import type { StepContext, StepTarget, TaskTarget } from './round-types.ts';
+import { ErrorCode, type StepError } from './step-outcome.ts';
+import { createTaskRunner } from './task-runner.ts';
+import { TASKS_EXTENSION, type TaskRequest } from './task-shapes.ts';
+import type { TaskView } from './task-view.ts';
+import type { CallToolResult, JsonObject } from './wire-shapes.ts';
+
+/** Tasks (SEP-2663): how long a task lives after it is created, and the poll interval suggested to clients. */
+export interface TaskOptions {
+  /** @defaultValue 3_600_000 (one hour); at most 7 days */
+  ttlMs?: number;
+  /** @defaultValue 500 */
+  pollIntervalMs?: number;
+}
+
+/** What an engine answers to tasks/get, tasks/update and tasks/cancel; `close` stops the work of running tasks. */
+export interface EngineTaskMethods {
+  /** Whether any tool can answer a task: declare capabilities.extensions[TASKS_EXTENSION] then (2026-07-28 only). */
+  offersTasks(): boolean;
+  /** tasks/get: the task as its principal sees it; an unknown id, or another principal's, is an error -32602. */
+  getTask(request: TaskRequest): Promise<{ type: 'complete'; task: TaskView } | { type: 'error'; error: StepError }>;
+  /**
+   * tasks/update: answers for the task's open inputRequests (unknown or retired keys ignored); resolves once the
+   * answers are recorded (a tasks/get right after sees them applied), then the work goes on in the background.
+   */
+  updateTask(request: TaskRequest & { inputResponses: unknown }): Promise<{ type: 'complete' } | { type: 'error'; error: StepError }>;
+  /** tasks/cancel: asks the work to stop (its AbortSignal); a finished task is acknowledged too. */
+  cancelTask(request: TaskRequest): Promise<{ type: 'complete' } | { type: 'error'; error: StepError }>;
+  /** Stops the work of every running task (each ends cancelled); resolves once it has stopped. */
+  close(): Promise<void>;
+}
+
+const MAX_TTL_MS = 7 * 86_400_000;
+
+function checked(name: keyof TaskOptions, value: number | undefined, fallback: number, max: number): number {
+  if (value === undefined) return fallback;
+  if (!Number.isInteger(value) || value <= 0 || value > max)
+    throw definitionError(
+      ['createEngine', `tasks.${name}`],
+      'invalid_option',
+      `'tasks.${name}' is ${String(value)}.`,
+      `Give a whole number of milliseconds from 1 to ${max} (default ${fallback}).`,
+    );
+  return value;
+}
+
+/** The -32021 of a tool that answers only as a task, called by a client that does not consent. */
+export function taskRequired(tool: string): { type: 'error'; error: StepError } {
+  return {
+    type: 'error',
+    error: {
+      code: ErrorCode.MissingRequiredClientCapability,
+      message: `Tool '${tool}' runs only as a task, but this request did not declare the tasks extension (${TASKS_EXTENSION}). Use a client that supports tasks.`,
+      data: { requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } },
+    },
+  };
+}
+
+/** The engine's task methods, and the task target each tool that answers tasks gives its rounds. */
+export function engineTasks(
+  ctx: StepContext,
+  tools: ReadonlyMap<string, ToolDefinition>,
+  options: TaskOptions | undefined,
+  targetOf: (tool: string, args: JsonObject) => StepTarget<CallToolResult> | undefined,
+): EngineTaskMethods & { targetFor(tool: ToolDefinition): TaskTarget<CallToolResult> | undefined } {
+  const runner = createTaskRunner({
+    ctx,
+    store: createMemoryTaskStore(),
+    ttlMs: checked('ttlMs', options?.ttlMs, 3_600_000, MAX_TTL_MS),
+    pollIntervalMs: checked('pollIntervalMs', options?.pollIntervalMs, 500, MAX_TTL_MS),
+    targetOf,
+  });
+  const targets = new Map<string, TaskTarget<CallToolResult>>();
+  for (const tool of tools.values()) {
+    if (tool.task) targets.set(tool.name, { mode: tool.task, tool: tool.name, start: runner.start, finished: runner.finished });
+  }
+  return {
+    targetFor: (tool) => targets.get(tool.name),
+    offersTasks: () => targets.size > 0,
+    getTask: (request) => runner.get(request),
+    updateTask: (request) => runner.update(request),
+    cancelTask: (request) => runner.cancel(request),
+    close: () => runner.close(),
+  };
+}

@@ -1,0 +1,32 @@
+// The task store of one process: tasks in a Map, expired ones removed as they are read (and, so the map
+// does not grow with tasks nobody reads again, as new ones are created).
+import type { TaskRecord, TaskStore } from './task-store.ts';
+
+const expired = (record: TaskRecord, now: number) => now >= record.createdAt + record.ttlMs;
+
+/** A task store in this process's memory: tasks are lost when it exits. */
+export function createMemoryTaskStore(): TaskStore {
+  const tasks = new Map<string, TaskRecord>();
+  return {
+    async create(record) {
+      for (const [id, kept] of tasks) if (expired(kept, record.createdAt)) tasks.delete(id);
+      if (tasks.has(record.taskId)) throw new Error(`task ${record.taskId} exists already`);
+      tasks.set(record.taskId, structuredClone(record));
+    },
+    async read(taskId, now) {
+      const record = tasks.get(taskId);
+      if (!record) return undefined;
+      if (expired(record, now)) {
+        tasks.delete(taskId);
+        return undefined;
+      }
+      return structuredClone(record);
+    },
+    async write(record, expectedVersion) {
+      const kept = tasks.get(record.taskId);
+      if (!kept || kept.version !== expectedVersion) return 'conflict';
+      tasks.set(record.taskId, structuredClone({ ...record, version: expectedVersion + 1 }));
+      return 'ok';
+    },
+  };
+}

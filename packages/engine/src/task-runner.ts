@@ -1,0 +1,383 @@
+// The task runner (SEP-2663, one process): carries a tool's long work on after the request that started it,
+// without the request's settle timeout (bounded by the task's lifetime), and keeps the task's record in the
+// store: working (with the author's progress words), input_required (questions under minted keys, the
+// snapshot sealed, the actor stopped), completed, failed, cancelled. tasks/update rehydrates a parked task
+// and feeds it the answers; every change to one task is made one after another, and recorded before it is
+// acknowledged.
+import type { Actor, AnyMachineSnapshot, AnyStateMachine } from 'xstate';
+import { activeQuestions } from './active-questions.ts';
+import { gateRound, inputRequestsOf, missingCapability } from './answer-round.ts';
+import { encodeBase64url } from './base64url.ts';
+import { clientEvent } from './client-event.ts';
+import { feedAnswers } from './feed-answers.ts';
+import { workWords } from './long-work.ts';
+import { randomBytes } from './random-bytes.ts';
+import { createRoundActor, endRoundActor } from './round-actor.ts';
+import { failRound, note } from './round-note.ts';
+import type { Round, StepContext, StepTarget } from './round-types.ts';
+import { type SettleResult, settleActor, settledNow } from './settle-actor.ts';
+import { sameBytes } from './state-envelope.ts';
+import { ErrorCode, type StepError, type StepOutcome } from './step-outcome.ts';
+import { answersFor, mintPending } from './task-questions.ts';
+import type { TaskRequest } from './task-shapes.ts';
+import { openTaskSnapshot, sealTaskSnapshot } from './task-snapshot.ts';
+import type { TaskRecord, TaskStore } from './task-store.ts';
+import { handleOf, type TaskAnswer, type TaskView, TERMINAL, UNKNOWN_TASK, viewOf } from './task-view.ts';
+import type { CallToolResult, JsonObject } from './wire-shapes.ts';
+
+export interface TaskRunnerOptions {
+  ctx: StepContext;
+  store: TaskStore;
+  ttlMs: number;
+  pollIntervalMs: number;
+  /** The target of a task's rounds: its tool with the arguments it was called with. */
+  targetOf: (tool: string, args: JsonObject) => StepTarget<CallToolResult> | undefined;
+}
+
+export interface TaskRunner {
+  start(round: Round<CallToolResult>, actor: Actor<AnyStateMachine>): Promise<StepOutcome<CallToolResult>>;
+  finished(round: Round<CallToolResult>, result: CallToolResult): Promise<StepOutcome<CallToolResult>>;
+  get(request: TaskRequest): Promise<TaskAnswer<{ task: TaskView }>>;
+  update(request: TaskRequest & { inputResponses: unknown }): Promise<TaskAnswer<object>>;
+  cancel(request: TaskRequest): Promise<TaskAnswer<object>>;
+  /** Stops the work of every task still running; resolves once it has stopped. */
+  close(): Promise<void>;
+}
+
+/** What this process holds of a task besides its record: the signal its work stops on, the queue of its changes. */
+interface Live {
+  controller: AbortController;
+  queue: Promise<void>;
+  /** The work running in the background, until it settles and its outcome is recorded. */
+  work?: Promise<void>;
+}
+
+/** What the last answers left to say on the questions asked again, and which minted keys they retired. */
+interface Carried {
+  notes: ReadonlyMap<string, string>;
+  consumed: ReadonlySet<string>;
+}
+
+const NOTHING_CARRIED: Carried = { notes: new Map(), consumed: new Set() };
+const ACK: TaskAnswer<object> = { type: 'complete' };
+
+export function createTaskRunner({ ctx, store, ttlMs, pollIntervalMs, targetOf }: TaskRunnerOptions): TaskRunner {
+  const live = new Map<string, Live>();
+  const liveOf = (taskId: string): Live => {
+    const entry = live.get(taskId);
+    if (entry) return entry;
+    const made: Live = { controller: new AbortController(), queue: Promise.resolve() };
+    live.set(taskId, made);
+    return made;
+  };
+
+  /** Runs `change` after every change to the task made before it. */
+  function serial<T>(taskId: string, change: () => Promise<T>): Promise<T> {
+    const entry = liveOf(taskId);
+    const run = entry.queue.then(change);
+    entry.queue = run.then(
+      () => {},
+      () => {},
+    );
+    return run;
+  }
+
+  /** Reads the task, edits it (`edit` returns false to leave it as it is), and writes it back; a terminal task is left as it is. */
+  async function change(taskId: string, edit: (record: TaskRecord) => unknown): Promise<TaskRecord | undefined> {
+    const record = await store.read(taskId, ctx.now());
+    if (!record || TERMINAL.has(record.status)) return record;
+    const version = record.version;
+    if (edit(record) === false) return record;
+    record.lastUpdatedAt = ctx.now();
+    if (TERMINAL.has(record.status)) {
+      delete record.sealed;
+      delete record.statusMessage;
+      record.pending = [];
+      const entry = live.get(taskId);
+      if (entry && !entry.work) live.delete(taskId);
+    }
+    if ((await store.write(record, version)) === 'conflict') throw new Error(`task ${taskId} was changed by another writer`);
+    return { ...record, version: version + 1 };
+  }
+
+  /** A new task's record, recorded before its handle is answered. */
+  async function create(round: Round<CallToolResult>, fields: Partial<TaskRecord>): Promise<TaskRecord> {
+    const now = ctx.now();
+    const record: TaskRecord = {
+      taskId: encodeBase64url(randomBytes(16)),
+      principalTag: round.binding.sub,
+      tool: round.target.task!.tool,
+      args: round.target.args as JsonObject,
+      capabilities: round.request.capabilities,
+      run: round.run,
+      status: 'working',
+      createdAt: now,
+      lastUpdatedAt: now,
+      ttlMs,
+      pollIntervalMs,
+      pending: [],
+      nextKey: 1,
+      cancelRequested: false,
+      version: 0,
+      ...fields,
+    };
+    await store.create(record);
+    return record;
+  }
+
+  async function start(round: Round<CallToolResult>, actor: Actor<AnyStateMachine>): Promise<StepOutcome<CallToolResult>> {
+    const machine = round.target.definition.machine.machine;
+    let record: TaskRecord;
+    try {
+      const words = workWords(machine, actor.getSnapshot() as AnyMachineSnapshot);
+      record = await create(round, words === undefined ? {} : { statusMessage: words });
+    } catch (error) {
+      endRoundActor(actor);
+      return failRound(round, {
+        level: 'error',
+        event: 'engine_error',
+        code: 'threw',
+        round: round.number,
+        label: round.target.label,
+        error,
+      });
+    }
+    carryOn(record, round, actor);
+    return { type: 'task', task: handleOf(record) };
+  }
+
+  /** Lets the actor's work run on in the background; its outcome is recorded when it settles. */
+  function carryOn(record: TaskRecord, round: Round<CallToolResult>, actor: Actor<AnyStateMachine>): void {
+    const { taskId } = record;
+    const entry = liveOf(taskId);
+    const machine = round.target.definition.machine.machine;
+    let said = record.statusMessage;
+    const words = actor.subscribe({
+      next: (snapshot) => {
+        const now = workWords(machine, snapshot as AnyMachineSnapshot);
+        if (now === undefined || now === said) return;
+        said = now;
+        const say = (r: TaskRecord) => {
+          if (r.status !== 'working') return false;
+          r.statusMessage = now;
+        };
+        void serial(taskId, () => change(taskId, say)).catch((error: unknown) => failedToRecord(round, error));
+      },
+      error: () => {},
+    });
+    const remaining = Math.max(1, record.createdAt + record.ttlMs - ctx.now());
+    let queued: Promise<void> | undefined;
+    entry.work = settleActor(actor, remaining, entry.controller.signal)
+      .then((settled) => {
+        words.unsubscribe();
+        const concluded = serial(taskId, () => conclude(taskId, round, actor, settled, NOTHING_CARRIED));
+        queued = entry.queue;
+        return concluded;
+      })
+      .catch((error: unknown) => {
+        endRoundActor(actor);
+        failedToRecord(round, error);
+      })
+      .finally(() => {
+        delete entry.work;
+        // a task whose work ended keeps nothing in this process until it is asked about again
+        if (entry.queue === queued) live.delete(taskId);
+      });
+  }
+
+  const failedToRecord = (round: Round<unknown>, error: unknown) =>
+    note(round, { level: 'error', event: 'engine_error', code: 'threw', round: round.number, label: round.target.label, error });
+
+  /** Records what the settled (or stopped) work came to, and ends the actor. */
+  async function conclude(
+    taskId: string,
+    round: Round<CallToolResult>,
+    actor: Actor<AnyStateMachine>,
+    settled: SettleResult,
+    carried: Carried,
+  ): Promise<void> {
+    const { definition } = round.target;
+    const snapshot = actor.getSnapshot() as AnyMachineSnapshot;
+    const failedOnServer: StepError = {
+      code: ErrorCode.InternalError,
+      message: `${definition.owner} failed on the server before it could finish; the details are in the server's log.`,
+    };
+    let ended: Partial<TaskRecord> | undefined;
+    if (settled === 'aborted') ended = { status: 'cancelled' };
+    else if (settled === 'timeout')
+      ended = { status: 'failed', error: { ...failedOnServer, message: `${definition.owner} did not finish within the task's lifetime.` } };
+    else if (snapshot.status === 'error') {
+      note(round, {
+        level: 'error',
+        event: 'machine_error',
+        code: 'machine_failed',
+        machine: definition.machine.id,
+        round: round.number,
+        error: snapshot.error,
+      });
+      ended = { status: 'failed', error: failedOnServer };
+    } else if (snapshot.status === 'done') {
+      try {
+        ended = { status: 'completed', result: (await definition.finish(snapshot.output, {})) as CallToolResult };
+        note(round, { level: 'info', event: 'run_complete', code: 'finished', round: round.number });
+      } catch (error) {
+        note(round, { level: 'error', event: 'result_error', code: 'finish_threw', owner: definition.owner, error });
+        ended = { status: 'failed', error: failedOnServer };
+      }
+    }
+    try {
+      await change(taskId, (record) => {
+        if (ended) Object.assign(record, ended);
+        else park(record, round, actor, snapshot, carried, failedOnServer);
+      });
+    } finally {
+      endRoundActor(actor);
+    }
+  }
+
+  /** A settled machine still asking: its questions under minted keys and its snapshot sealed; or why it cannot ask. */
+  function park(
+    record: TaskRecord,
+    round: Round<CallToolResult>,
+    actor: Actor<AnyStateMachine>,
+    snapshot: AnyMachineSnapshot,
+    carried: Carried,
+    failedOnServer: StepError,
+  ): void {
+    const { definition } = round.target;
+    const asks = activeQuestions(definition.machine, snapshot, new Map());
+    if (asks.length === 0) {
+      note(round, { level: 'error', event: 'machine_stuck', code: 'asks_nothing', machine: definition.machine.id, value: snapshot.value });
+      Object.assign(record, { status: 'failed', error: failedOnServer });
+      return;
+    }
+    const gate = gateRound(asks, record.capabilities, false);
+    if (gate.kind !== 'elicit') {
+      Object.assign(record, { status: 'failed', error: missingCapability(definition.owner, asks, gate.missing).error });
+      return;
+    }
+    const previous = record.pending.filter((p) => !carried.consumed.has(p.key));
+    const minted = mintPending(asks, inputRequestsOf(asks, carried.notes), carried.notes, previous, record.nextKey);
+    record.sealed = sealTaskSnapshot(round, actor, record.createdAt + record.ttlMs);
+    Object.assign(record, { status: 'input_required', pending: minted.pending, nextKey: minted.nextKey });
+    delete record.statusMessage;
+  }
+
+  /** The task, if it exists and is the caller's. */
+  async function own(request: TaskRequest): Promise<TaskRecord | undefined> {
+    const record = await store.read(request.taskId, ctx.now());
+    return record && sameBytes(record.principalTag, ctx.principalTag(request.principal)) ? record : undefined;
+  }
+
+  /** A round of the task's tool, as the task's creator sends it. */
+  function taskRound(
+    record: TaskRecord,
+    target: StepTarget<CallToolResult>,
+    request: TaskRequest,
+    inputResponses: unknown,
+  ): Round<CallToolResult> {
+    return {
+      ctx,
+      target,
+      request: { principal: request.principal, capabilities: record.capabilities, inputResponses, tasks: true },
+      trace: undefined,
+      binding: {
+        aud: ctx.audienceTag,
+        sub: record.principalTag,
+        target: target.targetTag,
+        args: ctx.argsTag(target.argsScope, target.args),
+      },
+      run: record.run,
+      number: 1,
+    };
+  }
+
+  /** Feeds the answers to the rehydrated task; recorded (parked again, working or ended) before it resolves. */
+  async function resume(record: TaskRecord, request: TaskRequest & { inputResponses: unknown }): Promise<void> {
+    const answers = answersFor(record.pending, request.inputResponses);
+    if (answers.consumed.size === 0) return;
+    const target = targetOf(record.tool, record.args);
+    const round = target && taskRound(record, target, request, answers.responses);
+    const snapshot = round && record.sealed !== undefined ? openTaskSnapshot(ctx, round, record.sealed) : undefined;
+    if (!round || !snapshot) {
+      const error = { code: ErrorCode.InternalError, message: `Tool '${record.tool}' was changed since this task started; call it again.` };
+      await change(record.taskId, (r) => {
+        Object.assign(r, { status: 'failed', error });
+      });
+      return;
+    }
+    const actor = createRoundActor(round, snapshot);
+    actor.start();
+    const machine = target.definition.machine;
+    if (machine.handlesClientEvent && actor.getSnapshot().status === 'active') actor.send(clientEvent(record.capabilities));
+    const { notes } = feedAnswers({ round, actor, machine, rendered: new Map(), pinned: answers.pinned, continuing: false });
+    const carried = { notes, consumed: answers.consumed };
+    if (settledNow(actor)) return conclude(record.taskId, round, actor, 'settled', carried);
+    const words = workWords(machine.machine, actor.getSnapshot() as AnyMachineSnapshot);
+    const working = await change(record.taskId, (r) => {
+      Object.assign(r, { status: 'working', pending: r.pending.filter((p) => !answers.consumed.has(p.key)) });
+      delete r.sealed;
+      if (words === undefined) delete r.statusMessage;
+      else r.statusMessage = words;
+      return true;
+    });
+    if (working?.status === 'working') carryOn(working, round, actor);
+    else endRoundActor(actor);
+  }
+
+  return {
+    start,
+    async finished(round, result) {
+      try {
+        const record = await create(round, { status: 'completed', result });
+        return { type: 'task', task: handleOf(record) };
+      } catch (error) {
+        return failRound(round, {
+          level: 'error',
+          event: 'engine_error',
+          code: 'threw',
+          round: round.number,
+          label: round.target.label,
+          error,
+        });
+      }
+    },
+    async get(request) {
+      const record = await own(request);
+      return record ? { type: 'complete', task: viewOf(record) } : UNKNOWN_TASK;
+    },
+    async update(request) {
+      if (!(await own(request))) return UNKNOWN_TASK;
+      return serial(request.taskId, async () => {
+        const record = await store.read(request.taskId, ctx.now());
+        // answers to a task that asks nothing now are ignored, like answers to keys it never asked
+        if (record?.status === 'input_required') await resume(record, request);
+        return ACK;
+      });
+    },
+    async cancel(request) {
+      if (!(await own(request))) return UNKNOWN_TASK;
+      return serial(request.taskId, async () => {
+        const entry = live.get(request.taskId);
+        if (entry?.work) {
+          // the work stops on its signal, and the task is cancelled once it has
+          await change(request.taskId, (r) => {
+            r.cancelRequested = true;
+          });
+          entry.controller.abort();
+        } else {
+          // parked on questions (or between rounds): nothing runs, so it is cancelled at once
+          await change(request.taskId, (r) => {
+            Object.assign(r, { cancelRequested: true, status: 'cancelled' });
+          });
+        }
+        return ACK;
+      });
+    },
+    async close() {
+      const running = [...live.values()].filter((entry) => entry.work);
+      for (const entry of running) entry.controller.abort();
+      await Promise.all(running.map((entry) => entry.work));
+    },
+  };
+}
