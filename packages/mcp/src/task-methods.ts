@@ -43,7 +43,7 @@ function unless<T extends { type: 'complete' }>(outcome: T | { type: 'error'; er
 }
 
 /** One entry per method: what the engine is asked, and what goes back (an empty ack is stamped `resultType: 'complete'`). */
-export const TASK_METHODS = {
+const TASK_METHODS = {
   /** The task as its principal sees it: status, and what the status inlines (questions, result or error). Never resultType 'task'. */
   'tasks/get': async (engine, request) => {
     const outcome = unless(await engine.getTask(request));
