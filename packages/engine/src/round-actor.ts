@@ -57,6 +57,8 @@ function reportProgress(
   let progress = 0;
   actor.subscribe({
     next: (snapshot) => {
+      // a round gone on as a task has answered its request: its work's words go to the task's statusMessage
+      if (round.detached) return;
       let said: Set<string> | undefined;
       for (const [id, child] of Object.entries(snapshot.children as Record<string, AnyActorRef | undefined>)) {
         if (child === undefined || seen.has(child) || child.getSnapshot().status !== 'active') continue;
