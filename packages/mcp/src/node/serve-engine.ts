@@ -24,7 +24,7 @@ export interface ServedEngineOptions extends ServerSettingsFromCode {
   resources?: readonly ResourceDefinition[] | undefined;
 }
 
-/** The engine, and how to release what was opened for it (the ledger this server opened; not one the code gave). */
+/** The engine, and how to release what was opened for it: the work of tasks still running, and the ledger this server opened (not one the code gave). */
 export interface ServedEngine {
   engine: Engine;
   close(): Promise<void>;
@@ -48,11 +48,17 @@ export async function openServedEngine(
   const ledger: EffectLedger | undefined = opened ?? (options.ledger && isEffectLedger(options.ledger) ? options.ledger : undefined);
   const reporter = settings.inspect.address ? createInspectReporter(settings.inspect.address, options.name, log) : undefined;
   const inspectActors = settings.inspect.stately ? await startStatelyInspector(log, settings.inspect.answers) : undefined;
+  let engine: Engine | undefined;
+  // the work of tasks still running stops first (they end cancelled), then the ledger it writes to closes
   const close = async () => {
-    await opened?.close();
+    try {
+      await engine?.close();
+    } finally {
+      await opened?.close();
+    }
   };
   try {
-    const engine = createEngine({
+    engine = createEngine({
       ...(options.tools && { tools: options.tools }),
       ...(options.prompts && { prompts: options.prompts }),
       ...(options.resources && { resources: options.resources }),
