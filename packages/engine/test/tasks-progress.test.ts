@@ -25,9 +25,10 @@ function twoStepTool() {
   });
   const tool = defineTool({
     name: 'build_report',
+    description: 'Builds a report in two long steps',
     input: z.object({}),
     machine,
-    result: () => ({ content: [{ type: 'text', text: 'Report built' }] }),
+    result: () => ({ text: 'Report built' }),
     task: 'optional',
   });
   return { tool, first, second };
