@@ -9,6 +9,7 @@ import type { FlowOutcome } from './flow-context.ts';
 import { registerFlow } from './flow-registry.ts';
 import type { StepSpec } from './flow-spec.ts';
 import { type DeclaredSteps, declaredSteps, type FinalAnswersOf, type FlowSteps, type StepsOf } from './flow-steps.ts';
+import { refuseLong } from './flow-tasks.ts';
 import { checkedMigrations, type FlowVersioning, withVersion } from './flow-version.ts';
 import type { FlowLoaders, LoadedOf, LoadersOf } from './load-spec.ts';
 
@@ -53,6 +54,7 @@ export function defineFlowPrompt<
   const steps = declaredSteps(config.steps);
   const declared = declareFlow(`prompt '${config.name}'`, config.name, args, steps, final, config.loaders);
   refuseConfirmed(`prompt '${config.name}'`, declared.compiled, 'prompt');
+  refuseLong(`prompt '${config.name}'`, declared.compiled, 'prompt');
   const flow = withVersion(declared, config.version, final);
   const definition = flowPrompt({
     ...(config.migrations ? { migrations: checkedMigrations(flow.compiled, config.version, config.migrations) } : {}),

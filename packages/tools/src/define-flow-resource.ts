@@ -9,6 +9,7 @@ import type { FlowOutcome } from './flow-context.ts';
 import { registerFlow } from './flow-registry.ts';
 import type { StepSpec } from './flow-spec.ts';
 import { type DeclaredSteps, declaredSteps, type FinalAnswersOf, type FlowSteps, type StepsOf } from './flow-steps.ts';
+import { refuseLong } from './flow-tasks.ts';
 import { checkedMigrations, type FlowVersioning, withVersion } from './flow-version.ts';
 import type { FlowLoaders, LoadedOf, LoadersOf } from './load-spec.ts';
 
@@ -68,6 +69,7 @@ export function defineFlowResource<
   const steps = declaredSteps(config.steps);
   const declared = declareFlow(`resource '${config.name}'`, config.name, variables, steps, final, config.loaders);
   refuseConfirmed(`resource '${config.name}'`, declared.compiled, 'resource');
+  refuseLong(`resource '${config.name}'`, declared.compiled, 'resource');
   const flow = withVersion(declared, config.version, final);
   const definition = flowResource({
     ...(config.migrations ? { migrations: checkedMigrations(flow.compiled, config.version, config.migrations) } : {}),

@@ -9,6 +9,7 @@ import { registerFlow } from './flow-registry.ts';
 import { type FinishInput, flowMachine, shownNow } from './flow-setup.ts';
 import type { AnswersOf, StepSpec } from './flow-spec.ts';
 import { type DeclaredSteps, declaredSteps, type FinalAnswersOf, type FlowSteps, type StepsOf } from './flow-steps.ts';
+import { checkFlowTask } from './flow-tasks.ts';
 import { checkedMigrations, type FlowVersioning, withVersion } from './flow-version.ts';
 import type { FlowLoaders, LoadedOf, LoadersOf } from './load-spec.ts';
 
@@ -124,6 +125,19 @@ export interface FlowToolConfig<
    */
   readonly finalProgress?: string;
   /**
+   * The final action may take long (minutes, not seconds): a client that accepts tasks gets a task while
+   * it runs, completed with its result; without that consent it runs inside the request as before. It
+   * still runs at most once. Only with `task`. @defaultValue false
+   */
+  readonly finalLong?: boolean;
+  /**
+   * Whether the tool answers a task (MCP tasks, SEP-2663) while its long work runs (a `load` step with
+   * `long: true`, or `finalLong: true`): `'optional'` to a client that declares the tasks extension (others
+   * wait inside the request as before), `'required'` only to such clients (others get -32021).
+   * A flow with `task` must have long work, and long work needs `task`. @defaultValue undefined: never a task
+   */
+  readonly task?: 'optional' | 'required';
+  /**
    * The final action writes to the effect ledger's own database (your tables in the ledger's SQLite file
    * or PostgreSQL database): it then gets `transaction`, the ledger's transaction, and its claim, its
    * writes through `sqliteTransaction(transaction)` (`@roundtrip/engine/sqlite`) or
@@ -192,7 +206,13 @@ export function defineFlowTool<
   const final = asDeclared(config.final);
   const steps = declaredSteps(config.steps);
   const declared = declareFlow(owner, config.name, config.input, steps, final, config.loaders, config.fallback);
-  const finalAction = { name: config.finalName, progress: config.finalProgress, handlesFailure: config.failed !== undefined };
+  checkFlowTask(owner, declared.compiled, config.task, config.finalLong === true);
+  const finalAction = {
+    name: config.finalName,
+    progress: config.finalProgress,
+    long: config.finalLong,
+    handlesFailure: config.failed !== undefined,
+  };
   const named = withFinalAction(owner, declared, steps, finalAction, (compiled) => flowMachine(compiled, final));
   const flow = withVersion(named, config.version, final);
   const review = (input: FinishInput) => (input.review ? shownNow(flow.compiled, input.review, input) : null);
@@ -202,6 +222,7 @@ export function defineFlowTool<
     description: config.description,
     title: config.title,
     annotations: config.annotations,
+    ...(config.task !== undefined && { task: config.task }),
     input: config.input,
     output: config.output,
     questions: flow.questions,

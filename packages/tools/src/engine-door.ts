@@ -45,6 +45,8 @@ interface FlowParts {
 /** A flow tool's parts: its schemas, and its final action's effect under the actor name the tool chose. */
 export interface FlowToolParts<TOutcome, TFinish> extends FlowParts {
   readonly annotations: ToolAnnotations | undefined;
+  /** Whether it answers a task while its long work runs (the engine's ToolConfig.task). */
+  readonly task?: 'optional' | 'required';
   readonly input: z.ZodObject;
   readonly output: z.ZodObject | undefined;
   readonly final: { readonly name: string; readonly effect: EffectSpec<TFinish> };

@@ -119,6 +119,8 @@ export interface FinalActionOptions {
   readonly name?: string;
   /** What progress says as it starts, instead of `Finishing…`. */
   readonly progress?: string;
+  /** The final action may take long: its state is marked `meta.long`, the work of a task (see FlowToolConfig.finalLong). */
+  readonly long?: boolean;
   /** The tool words a failure of the final action itself (`failed`): the flow ends with it instead of failing the round. */
   readonly handlesFailure: boolean;
 }
@@ -128,10 +130,17 @@ function checkFinalAction(
   flow: CompiledFlow,
   steps: Readonly<Record<string, unknown>>,
   name: string,
-  progress: string | undefined,
+  { progress, long }: FinalActionOptions,
 ): void {
   const p = new ProblemList<'invalid_step' | 'invalid_template'>().at(owner);
   checkProgress(p, ['finalProgress'], progress);
+  if (long !== undefined && typeof long !== 'boolean')
+    p.add(
+      ['finalLong'],
+      'invalid_step',
+      `finalLong is ${JSON.stringify(long)}, not true or false.`,
+      'Write finalLong: true, or leave it out.',
+    );
   if (name !== DEFAULT_FINAL_NAME && (!NAME.test(name) || TAKEN.has(name) || flow.loaders.has(name)))
     p.add(
       ['finalName'],
@@ -183,7 +192,7 @@ export function withFinalAction(
   rebuild: (compiled: CompiledFlow) => DeclaredFlow['machine'],
 ): DeclaredFlow {
   const name = options.name ?? DEFAULT_FINAL_NAME;
-  checkFinalAction(owner, flow.compiled, steps, name, options.progress);
+  checkFinalAction(owner, flow.compiled, steps, name, options);
   const changes: Transition[] = [...flow.compiled.forms]
     .filter(([, { spec }]) => spec.confirmed !== undefined)
     .map(([form, { spec }]) => ({
@@ -191,7 +200,8 @@ export function withFinalAction(
       guard: { type: 'confirmedChanged', params: { form } },
       actions: [act('forgetConfirmed', { form })],
     }));
-  if (name === DEFAULT_FINAL_NAME && changes.length === 0 && !options.handlesFailure && options.progress === undefined) return flow;
+  if (name === DEFAULT_FINAL_NAME && changes.length === 0 && !options.handlesFailure && options.progress === undefined && !options.long)
+    return flow;
   const states = flow.compiled.config.states as Record<string, Record<string, unknown>>;
   const finishing = states[FINISHING]!;
   const on = finishing.on as Record<string, Transition | Transition[]>;
@@ -201,7 +211,12 @@ export function withFinalAction(
   const keep = options.handlesFailure ? [...failed.slice(0, -1), { target: DONE, actions: [act('keepFailure')] }] : failed;
   const renamed = {
     ...finishing,
-    ...(options.progress === undefined ? {} : { meta: { progress: options.progress } }),
+    // words and `long` are meta, not structure: changing them keeps states sealed before valid
+    meta: {
+      ...(finishing.meta as Record<string, unknown>),
+      ...(options.progress !== undefined && { progress: options.progress }),
+      ...(options.long === true && { long: true }),
+    },
     ...(name === DEFAULT_FINAL_NAME ? {} : { entry: [act('runFinal', { actor: name })] }),
     on: { [`xstate.done.actor.${name}`]: done, [`xstate.error.actor.${name}`]: [...changes, ...keep] },
   };

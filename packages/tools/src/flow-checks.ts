@@ -122,6 +122,8 @@ export function checkLoadStep(
       'Write e.g. retries: 2.',
     );
   checkProgress(p, ['progress'], step.progress);
+  if (step.long !== undefined && typeof step.long !== 'boolean')
+    p.add(['long'], 'invalid_step', `long is ${JSON.stringify(step.long)}, not true or false.`, 'Write long: true, or leave it out.');
   if (typeof step.onError === 'string') checkTemplate(p, ['onError'], step.onError, known, ['error'], suggest);
   else if (step.onError !== undefined && typeof step.onError !== 'function')
     p.add(

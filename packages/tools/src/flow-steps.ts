@@ -288,6 +288,8 @@ export interface StepsBuilder<
         CheckedEnds<TNext, LoadValues<TInput, TLoads & TSeen, K, LoadedBy<TLoaders, TRun>>>;
       /** What progress says while the loader runs. @defaultValue 'Loading…' */
       readonly progress?: string;
+      /** The loader may take long: a task for clients that accept tasks (the tool needs `task`). @defaultValue false */
+      readonly long?: boolean;
     },
   ): StepsBuilder<
     TInput,

@@ -43,7 +43,8 @@ export function loadState(b: StateBuilder, name: string, step: LoadStep): StateC
   const rules = b.graph.rules.get(name)!;
   return {
     entry: [act('enterStep', { step: name })],
-    meta: { progress: step.progress ?? WORK_WORDS.load },
+    // a long load is the work of a task (meta is not structure: marking it keeps states sealed before valid)
+    meta: { progress: step.progress ?? WORK_WORDS.load, ...(step.long === true && { long: true }) },
     invoke: {
       // named after its loader, so diagrams say what runs (progress says the step's words); the loader's
       // input is the flow's

@@ -58,6 +58,12 @@ export interface LoadStep<TRun extends string = string> {
    * plain text. @defaultValue 'Loading…'
    */
   readonly progress?: string;
+  /**
+   * The loader may take long (minutes, not seconds): a client that accepts tasks gets a task while it
+   * runs, and the flow goes on in the background; without that consent it runs inside the request as
+   * before. Only in a tool that declares `task: 'optional'` or `'required'`. @defaultValue false
+   */
+  readonly long?: boolean;
   /** Where the flow goes once loaded: rules may test the loaded value (`{ 'order.status': { eq: 'open' } }`). */
   readonly next?: Next;
 }
