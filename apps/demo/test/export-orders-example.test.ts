@@ -80,7 +80,9 @@ describe('export_orders (docs/long-running-steps.md)', () => {
     const taskId = String(call.result?.taskId);
     await held.finish(1284);
     const asking = await until(connection, taskId, 'input_required');
-    const [[key, request]] = Object.entries(asking.inputRequests as Record<string, { params: { message: string } }>);
+    const entries = Object.entries(asking.inputRequests as Record<string, { params: { message: string } }>);
+    expect(entries).toHaveLength(1);
+    const [key, request] = entries[0]!;
     expect(request.params.message).toBe('1284 orders of 2026-11 are in orders-2026-11.csv. Email the file?');
     const ack = await connection.request(
       'tasks/update',

@@ -50,9 +50,6 @@ function runningChildren(snapshot: AnyMachineSnapshot): string[] {
   return Object.keys(children).filter((id) => children[id]?.getSnapshot().status === 'active');
 }
 
-/** Whether any state of `machine` is marked long. */
-export const hasLongWork = (machine: AnyStateMachine): boolean => longWork(machine).longStates.size > 0;
-
 /** The machine runs work and all of it is long: the moment a round may become a task. */
 export function waitsOnLongWorkOnly(machine: AnyStateMachine, snapshot: AnyMachineSnapshot): boolean {
   if (snapshot.status !== 'active') return false;
