@@ -70,7 +70,7 @@ export interface EngineOptions extends EngineLimits {
    * events with answers in them, and context. Mask what must not leave the server before passing them on.
    */
   inspectActors?: (event: InspectionEvent) => void;
-  /** Tasks (SEP-2663) of the tools declaring `task`: their lifetime and poll interval; kept in this process's memory. */
+  /** Tasks (SEP-2663) of the tools declaring `task`: their store (this process's memory unless given), lifetime and poll interval. */
   tasks?: TaskOptions;
 }
 

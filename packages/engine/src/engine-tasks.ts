@@ -7,11 +7,19 @@ import type { StepContext, StepTarget, TaskTarget } from './round-types.ts';
 import { ErrorCode, type StepError } from './step-outcome.ts';
 import { createTaskRunner } from './task-runner.ts';
 import { TASKS_EXTENSION, type TaskRequest } from './task-shapes.ts';
+import type { TaskStore } from './task-store.ts';
 import type { TaskView } from './task-view.ts';
 import type { CallToolResult, JsonObject } from './wire-shapes.ts';
 
-/** Tasks (SEP-2663): how long a task lives after it is created, and the poll interval suggested to clients. */
+/** Tasks (SEP-2663): where they are kept, how long a task lives after it is created, and the poll interval suggested to clients. */
 export interface TaskOptions {
+  /**
+   * Where tasks are kept. A shared store (`createPostgresTaskStore`, or `createSqliteTaskStore` for the processes
+   * of one machine) lets any engine answer tasks/get, and tasks/update or tasks/cancel of a task parked on
+   * questions; a task's running work stays in the process that runs it. The engine does not close it.
+   * @defaultValue this process's memory (createMemoryTaskStore)
+   */
+  store?: TaskStore;
   /** @defaultValue 3_600_000 (one hour); at most 7 days */
   ttlMs?: number;
   /** @defaultValue 500 */
@@ -37,7 +45,7 @@ export interface EngineTaskMethods {
 
 const MAX_TTL_MS = 7 * 86_400_000;
 
-function checked(name: keyof TaskOptions, value: number | undefined, fallback: number, max: number): number {
+function checked(name: 'ttlMs' | 'pollIntervalMs', value: number | undefined, fallback: number, max: number): number {
   if (value === undefined) return fallback;
   if (!Number.isInteger(value) || value <= 0 || value > max)
     throw definitionError(
@@ -70,7 +78,7 @@ export function engineTasks(
 ): EngineTaskMethods & { targetFor(tool: ToolDefinition): TaskTarget<CallToolResult> | undefined } {
   const runner = createTaskRunner({
     ctx,
-    store: createMemoryTaskStore(),
+    store: options?.store ?? createMemoryTaskStore(),
     ttlMs: checked('ttlMs', options?.ttlMs, 3_600_000, MAX_TTL_MS),
     pollIntervalMs: checked('pollIntervalMs', options?.pollIntervalMs, 500, MAX_TTL_MS),
     targetOf,

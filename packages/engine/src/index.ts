@@ -47,6 +47,7 @@ export { ledgerTransactionOf } from './ledger-transaction.ts';
 export type { MachineMigration, MachineMigrations, MigrationSnapshot, SnapshotValue } from './machine-migrations.ts';
 export type { MemoryLedger, MemoryLedgerOptions } from './memory-ledger.ts';
 export { createMemoryLedger } from './memory-ledger.ts';
+export { createMemoryTaskStore } from './memory-task-store.ts';
 export type { EffectSpec } from './once-effect.ts';
 export { EffectOutcomeUnknownError } from './once-effect.ts';
 export type {
@@ -71,6 +72,7 @@ export type { EngineLogEntry, StepError, StepOutcome } from './step-outcome.ts';
 export { ErrorCode, INVALID_STATE_HINT, INVALID_STATE_MESSAGE, OUTDATED_STATE_HINT } from './step-outcome.ts';
 export type { TaskHandle, TaskRequest, TaskStatus } from './task-shapes.ts';
 export { TASKS_EXTENSION } from './task-shapes.ts';
+export type { PendingQuestion, TaskRecord, TaskStore } from './task-store.ts';
 export type { TaskView } from './task-view.ts';
 export type {
   AudioContent,

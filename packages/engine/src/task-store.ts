@@ -1,5 +1,5 @@
 // Where tasks (SEP-2663) are kept between the requests that create, poll, answer and cancel them. A contract
-// like the effect ledger's: this slice has an in-memory store only (memory-task-store.ts).
+// like the effect ledger's: in memory (memory-task-store.ts), in SQLite and in PostgreSQL (the Node subpaths).
 import type { StepError } from './step-outcome.ts';
 import type { TaskStatus } from './task-shapes.ts';
 import type { CallToolResult, ClientCapabilities, InputRequest, JsonObject } from './wire-shapes.ts';
