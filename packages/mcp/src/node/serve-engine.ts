@@ -1,6 +1,7 @@
 // The engine a Node server serves, built the same way by every transport (stdio, HTTP): the effect
-// ledger it opens from its settings (a SQLite file or a PostgreSQL URL) or the one the code gives, the
-// inspector it reports to, Stately's inspector, and the engine itself over the resolved keyring and limits.
+// ledger it opens from its settings (a SQLite file or a PostgreSQL URL) or the one the code gives, the task
+// store beside a ledger it opened (the same file or database), the inspector it reports to, Stately's
+// inspector, and the engine itself over the resolved keyring and limits.
 import {
   createEngine,
   type EffectLedger,
@@ -12,6 +13,7 @@ import {
 } from '@roundtrip/engine';
 import { createInspectReporter } from '../inspect-reporter.ts';
 import { openLedgerAt } from './open-ledger.ts';
+import { type OpenedTaskStore, openTaskStoreAt } from './open-task-store.ts';
 import { isEffectLedger } from './resolve-ledger-path.ts';
 import type { ServerSettings, ServerSettingsFromCode } from './resolve-server-settings.ts';
 import { startStatelyInspector } from './stately-inspector.ts';
@@ -24,7 +26,10 @@ export interface ServedEngineOptions extends ServerSettingsFromCode {
   resources?: readonly ResourceDefinition[] | undefined;
 }
 
-/** The engine, and how to release what was opened for it: the work of tasks still running, and the ledger this server opened (not one the code gave). */
+/**
+ * The engine, and how to release what was opened for it: the work of tasks still running, then the task store
+ * and the ledger this server opened (not a ledger the code gave).
+ */
 export interface ServedEngine {
   engine: Engine;
   close(): Promise<void>;
@@ -45,16 +50,30 @@ export async function openServedEngine(
 ): Promise<ServedEngine> {
   // the SQLite or PostgreSQL ledger is ours to close; a ledger object from the code is the code's
   const opened = settings.ledgerPath === undefined ? undefined : await openLedgerAt(settings.ledgerPath);
+  // tasks are kept beside a ledger this server opened, so they outlive the process (and, in PostgreSQL, any
+  // instance answers them); beside a ledger of the code's own, in this process's memory
+  let taskStore: OpenedTaskStore | undefined;
+  try {
+    taskStore = settings.ledgerPath === undefined ? undefined : await openTaskStoreAt(settings.ledgerPath);
+  } catch (error) {
+    await opened?.close();
+    throw error;
+  }
   const ledger: EffectLedger | undefined = opened ?? (options.ledger && isEffectLedger(options.ledger) ? options.ledger : undefined);
   const reporter = settings.inspect.address ? createInspectReporter(settings.inspect.address, options.name, log) : undefined;
   const inspectActors = settings.inspect.stately ? await startStatelyInspector(log, settings.inspect.answers) : undefined;
   let engine: Engine | undefined;
-  // the work of tasks still running stops first (they end cancelled), then the ledger it writes to closes
+  // the work of tasks still running stops first (they end cancelled, recorded in the store), then the task
+  // store and the ledger it writes to close
   const close = async () => {
     try {
       await engine?.close();
     } finally {
-      await opened?.close();
+      try {
+        await taskStore?.close();
+      } finally {
+        await opened?.close();
+      }
     }
   };
   try {
@@ -66,6 +85,7 @@ export async function openServedEngine(
       audience: options.name,
       ...settings.limits,
       ...(ledger && { ledger }),
+      ...(taskStore && { tasks: { store: taskStore } }),
       ...(reporter && { inspect: reporter.report, inspectAnswers: settings.inspect.answers }),
       ...(inspectActors && { inspectActors }),
       log,
