@@ -20,7 +20,7 @@ import { sameBytes } from './state-envelope.ts';
 import { ErrorCode, type StepError, type StepOutcome } from './step-outcome.ts';
 import { answersFor, mintPending } from './task-questions.ts';
 import type { TaskRequest } from './task-shapes.ts';
-import { openTaskSnapshot, sealTaskSnapshot } from './task-snapshot.ts';
+import { openTaskSnapshot, sealTaskSnapshot, taskRound } from './task-snapshot.ts';
 import type { TaskRecord, TaskStore } from './task-store.ts';
 import { handleOf, type TaskAnswer, type TaskView, TERMINAL, UNKNOWN_TASK, viewOf } from './task-view.ts';
 import type { CallToolResult, JsonObject } from './wire-shapes.ts';
@@ -59,6 +59,12 @@ interface Carried {
 }
 
 const NOTHING_CARRIED: Carried = { notes: new Map(), consumed: new Set() };
+
+/** The task changed under a change based on what was read before (another engine on the store wrote it first). */
+class TaskChanged extends Error {}
+
+/** How often tasks/update starts again from a fresh read when another engine changed the task under it. */
+const UPDATE_ATTEMPTS = 5;
 const ACK: TaskAnswer<object> = { type: 'complete' };
 
 export function createTaskRunner({ ctx, store, ttlMs, pollIntervalMs, targetOf }: TaskRunnerOptions): TaskRunner {
@@ -82,11 +88,16 @@ export function createTaskRunner({ ctx, store, ttlMs, pollIntervalMs, targetOf }
     return run;
   }
 
-  /** Reads the task, edits it (`edit` returns false to leave it as it is), and writes it back; a terminal task is left as it is. */
-  async function change(taskId: string, edit: (record: TaskRecord) => unknown): Promise<TaskRecord | undefined> {
+  /**
+   * Reads the task, edits it (`edit` returns false to leave it as it is), and writes it back; a terminal task is
+   * left as it is. `basedOn`: the version the change was worked out from (a parked task's snapshot); if the task
+   * moved on since, or another writer gets in first, it throws TaskChanged and writes nothing.
+   */
+  async function change(taskId: string, edit: (record: TaskRecord) => unknown, basedOn?: number): Promise<TaskRecord | undefined> {
     const record = await store.read(taskId, ctx.now());
     if (!record || TERMINAL.has(record.status)) return record;
     const version = record.version;
+    if (basedOn !== undefined && version !== basedOn) throw new TaskChanged(`task ${taskId} was changed by another writer`);
     if (edit(record) === false) return record;
     record.lastUpdatedAt = ctx.now();
     if (TERMINAL.has(record.status)) {
@@ -96,7 +107,7 @@ export function createTaskRunner({ ctx, store, ttlMs, pollIntervalMs, targetOf }
       const entry = live.get(taskId);
       if (entry && !entry.work) live.delete(taskId);
     }
-    if ((await store.write(record, version)) === 'conflict') throw new Error(`task ${taskId} was changed by another writer`);
+    if ((await store.write(record, version)) === 'conflict') throw new TaskChanged(`task ${taskId} was changed by another writer`);
     return { ...record, version: version + 1 };
   }
 
@@ -195,6 +206,7 @@ export function createTaskRunner({ ctx, store, ttlMs, pollIntervalMs, targetOf }
     actor: Actor<AnyStateMachine>,
     settled: SettleResult,
     carried: Carried,
+    basedOn?: number,
   ): Promise<void> {
     const { definition } = round.target;
     const snapshot = actor.getSnapshot() as AnyMachineSnapshot;
@@ -226,10 +238,14 @@ export function createTaskRunner({ ctx, store, ttlMs, pollIntervalMs, targetOf }
       }
     }
     try {
-      await change(taskId, (record) => {
-        if (ended) Object.assign(record, ended);
-        else park(record, round, actor, snapshot, carried, failedOnServer);
-      });
+      await change(
+        taskId,
+        (record) => {
+          if (ended) Object.assign(record, ended);
+          else park(record, round, actor, snapshot, carried, failedOnServer);
+        },
+        basedOn,
+      );
     } finally {
       endRoundActor(actor);
     }
@@ -269,35 +285,12 @@ export function createTaskRunner({ ctx, store, ttlMs, pollIntervalMs, targetOf }
     return record && sameBytes(record.principalTag, ctx.principalTag(request.principal)) ? record : undefined;
   }
 
-  /** A round of the task's tool, as the task's creator sends it. */
-  function taskRound(
-    record: TaskRecord,
-    target: StepTarget<CallToolResult>,
-    request: TaskRequest,
-    inputResponses: unknown,
-  ): Round<CallToolResult> {
-    return {
-      ctx,
-      target,
-      request: { principal: request.principal, capabilities: record.capabilities, inputResponses, tasks: true },
-      trace: undefined,
-      binding: {
-        aud: ctx.audienceTag,
-        sub: record.principalTag,
-        target: target.targetTag,
-        args: ctx.argsTag(target.argsScope, target.args),
-      },
-      run: record.run,
-      number: 1,
-    };
-  }
-
   /** Feeds the answers to the rehydrated task; recorded (parked again, working or ended) before it resolves. */
   async function resume(record: TaskRecord, request: TaskRequest & { inputResponses: unknown }): Promise<void> {
     const answers = answersFor(record.pending, request.inputResponses);
     if (answers.consumed.size === 0) return;
     const target = targetOf(record.tool, record.args);
-    const round = target && taskRound(record, target, request, answers.responses);
+    const round = target && taskRound(ctx, record, target, request, answers.responses);
     const snapshot = round && record.sealed !== undefined ? openTaskSnapshot(ctx, round, record.sealed) : undefined;
     if (!round || !snapshot) {
       const error = { code: ErrorCode.InternalError, message: `Tool '${record.tool}' was changed since this task started; call it again.` };
@@ -312,15 +305,26 @@ export function createTaskRunner({ ctx, store, ttlMs, pollIntervalMs, targetOf }
     if (machine.handlesClientEvent && actor.getSnapshot().status === 'active') actor.send(clientEvent(record.capabilities));
     const { notes } = feedAnswers({ round, actor, machine, rendered: new Map(), pinned: answers.pinned, continuing: false });
     const carried = { notes, consumed: answers.consumed };
-    if (settledNow(actor)) return conclude(record.taskId, round, actor, 'settled', carried);
+    // what the answers led to is recorded only on the version whose snapshot they were fed to
+    if (settledNow(actor)) return conclude(record.taskId, round, actor, 'settled', carried, record.version);
     const words = workWords(machine.machine, actor.getSnapshot() as AnyMachineSnapshot);
-    const working = await change(record.taskId, (r) => {
-      Object.assign(r, { status: 'working', pending: r.pending.filter((p) => !answers.consumed.has(p.key)) });
-      delete r.sealed;
-      if (words === undefined) delete r.statusMessage;
-      else r.statusMessage = words;
-      return true;
-    });
+    let working: TaskRecord | undefined;
+    try {
+      working = await change(
+        record.taskId,
+        (r) => {
+          Object.assign(r, { status: 'working', pending: r.pending.filter((p) => !answers.consumed.has(p.key)) });
+          delete r.sealed;
+          if (words === undefined) delete r.statusMessage;
+          else r.statusMessage = words;
+          return true;
+        },
+        record.version,
+      );
+    } catch (error) {
+      endRoundActor(actor);
+      throw error;
+    }
     if (working?.status === 'working') carryOn(working, round, actor);
     else endRoundActor(actor);
   }
@@ -349,10 +353,18 @@ export function createTaskRunner({ ctx, store, ttlMs, pollIntervalMs, targetOf }
     async update(request) {
       if (!(await own(request))) return UNKNOWN_TASK;
       return serial(request.taskId, async () => {
-        const record = await store.read(request.taskId, ctx.now());
-        // answers to a task that asks nothing now are ignored, like answers to keys it never asked
-        if (record?.status === 'input_required') await resume(record, request);
-        return ACK;
+        // another engine on the store that changed the task first (answered it, cancelled it) goes first: the
+        // answers are then taken as if they came after its change (keys it retired are ignored)
+        for (let attempt = 1; ; attempt++) {
+          const record = await store.read(request.taskId, ctx.now());
+          try {
+            // answers to a task that asks nothing now are ignored, like answers to keys it never asked
+            if (record?.status === 'input_required') await resume(record, request);
+            return ACK;
+          } catch (error) {
+            if (!(error instanceof TaskChanged) || attempt === UPDATE_ATTEMPTS) throw error;
+          }
+        }
       });
     },
     async cancel(request) {
