@@ -1,5 +1,7 @@
-// The task store of one process: tasks in a Map, expired ones removed as they are read (and, so the map
-// does not grow with tasks nobody reads again, as new ones are created).
+// The task store of one process: tasks in a Map, expired ones removed as they are read and, so the map does
+// not grow with tasks nobody reads again, from the oldest as new ones are created. A Map keeps the order tasks
+// were created in, so that sweep stops at the first task still alive: creating a task costs the same however
+// many are kept (scanning them all made creating N tasks cost N² in all).
 import type { TaskRecord, TaskStore } from './task-store.ts';
 
 const expired = (record: TaskRecord, now: number) => now >= record.createdAt + record.ttlMs;
@@ -9,7 +11,10 @@ export function createMemoryTaskStore(): TaskStore {
   const tasks = new Map<string, TaskRecord>();
   return {
     async create(record) {
-      for (const [id, kept] of tasks) if (expired(kept, record.createdAt)) tasks.delete(id);
+      for (const [id, kept] of tasks) {
+        if (!expired(kept, record.createdAt)) break;
+        tasks.delete(id);
+      }
       if (tasks.has(record.taskId)) throw new Error(`task ${record.taskId} exists already`);
       tasks.set(record.taskId, structuredClone(record));
     },

@@ -9,6 +9,7 @@ import { activeQuestions } from './active-questions.ts';
 import { gateRound, inputRequestsOf, missingCapability } from './answer-round.ts';
 import { encodeBase64url } from './base64url.ts';
 import { clientEvent } from './client-event.ts';
+import { logEngineEvent } from './engine-events.ts';
 import { feedAnswers } from './feed-answers.ts';
 import { workWords } from './long-work.ts';
 import { randomBytes } from './random-bytes.ts';
@@ -293,10 +294,12 @@ export function createTaskRunner({ ctx, store, ttlMs, pollIntervalMs, targetOf }
     const round = target && taskRound(ctx, record, target, request, answers.responses);
     const snapshot = round && record.sealed !== undefined ? openTaskSnapshot(ctx, round, record.sealed) : undefined;
     if (!round || !snapshot) {
-      const error = { code: ErrorCode.InternalError, message: `Tool '${record.tool}' was changed since this task started; call it again.` };
-      await change(record.taskId, (r) => {
-        Object.assign(r, { status: 'failed', error });
-      });
+      const code = round ? 'state_not_opened' : 'tool_not_served';
+      const refused = { level: 'warn', event: 'task_state_refused', code, tool: record.tool, taskId: record.taskId } as const;
+      if (ctx.log) logEngineEvent(ctx.log, `tool ${record.tool}`, record.run, refused);
+      const message = `Tool '${record.tool}' can no longer continue this task (the server was updated since it started); call the tool again.`;
+      const error = { code: ErrorCode.InternalError, message };
+      await change(record.taskId, (r) => void Object.assign(r, { status: 'failed', error }));
       return;
     }
     const actor = createRoundActor(round, snapshot);
