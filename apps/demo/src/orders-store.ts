@@ -79,6 +79,8 @@ export interface OrdersStore {
   activeMonths(customer: string): Promise<string[]>;
   /** A customer's orders placed and refunds made in one month (`YYYY-MM`). */
   monthActivity(customer: string, month: string): Promise<MonthActivity>;
+  /** A customer's orders that are paid and not refunded, oldest first (refund_customer refunds them). */
+  paidOrdersOf(customer: string): Promise<Order[]>;
   /** The refund rows of an order (none or one); for tests and the demo's checks. */
   refundsOf(orderId: string): Promise<RefundRecord[]>;
   /** How many refund rows exist for this order (0 or 1). */
@@ -99,6 +101,17 @@ export const SEED_ORDERS = [
   { id: 'ord_52', customer: 'ada', amountCents: 12000, status: 'paid', createdAt: '2026-05-20T16:40:00.000Z' },
   { id: 'ord_53', customer: 'ada', amountCents: 7550, status: 'refunded', createdAt: '2026-05-02T08:05:00.000Z' },
   { id: 'ord_54', customer: 'grace', amountCents: 3000, status: 'paid', createdAt: '2026-06-03T11:30:00.000Z' },
+] as const;
+/**
+ * The paid orders of customer `lin`, for refund_customer (added after the first seed: a database made
+ * before them gets them when it is opened; none of them is ever refunded by the seed).
+ */
+export const SEED_LIN_ORDERS = [
+  { id: 'ord_61', customer: 'lin', amountCents: 2500, status: 'paid', createdAt: '2026-07-01T09:00:00.000Z' },
+  { id: 'ord_62', customer: 'lin', amountCents: 1999, status: 'paid', createdAt: '2026-07-03T12:20:00.000Z' },
+  { id: 'ord_63', customer: 'lin', amountCents: 4200, status: 'paid', createdAt: '2026-07-08T15:45:00.000Z' },
+  { id: 'ord_64', customer: 'lin', amountCents: 850, status: 'paid', createdAt: '2026-07-14T08:10:00.000Z' },
+  { id: 'ord_65', customer: 'lin', amountCents: 13000, status: 'paid', createdAt: '2026-07-21T17:30:00.000Z' },
 ] as const;
 /** The refund of the seeded ord_53. */
 export const SEED_REFUNDS = [

@@ -2,7 +2,7 @@
 // transaction under an advisory lock, so servers that start together wait for each other instead of
 // racing; a migration once released is never edited, only followed by a new one.
 import type { PoolClient } from 'pg';
-import { SEED_ORDERS, SEED_REFUNDS } from './orders-store.ts';
+import { SEED_LIN_ORDERS, SEED_ORDERS, SEED_REFUNDS } from './orders-store.ts';
 
 interface Migration {
   readonly version: number;
@@ -67,6 +67,18 @@ const MIGRATIONS: readonly Migration[] = [
         await client.query(
           `INSERT INTO refunds (order_id, amount_cents, refunded_at, requested_by) VALUES ($1, $2, $3, $4) ON CONFLICT (order_id) DO NOTHING`,
           [r.orderId, r.amountCents, r.refundedAt, r.requestedBy],
+        );
+      }
+    },
+  },
+  {
+    version: 2,
+    name: "the paid orders of customer lin (refund_customer's)",
+    async apply(client) {
+      for (const o of SEED_LIN_ORDERS) {
+        await client.query(
+          `INSERT INTO orders (id, customer, amount_cents, status, created_at) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (id) DO NOTHING`,
+          [o.id, o.customer, o.amountCents, o.status, o.createdAt],
         );
       }
     },

@@ -141,6 +141,16 @@ export function openPostgresOrdersStore(database: PostgresDatabase, options: Ord
         [customer, month],
       ),
     }),
+    paidOrdersOf: async (customer) =>
+      (
+        await db.query<OrderRow>(
+          `read the paid orders of customer ${customer}`,
+          `SELECT o.id, o.customer, o.amount_cents, o.currency, o.status, o.created_at, r.refunded_at
+             FROM orders o LEFT JOIN refunds r ON r.order_id = o.id
+            WHERE o.customer = $1 AND o.status = 'paid' AND r.order_id IS NULL ORDER BY o.created_at, o.id`,
+          [customer],
+        )
+      ).map(toOrder),
     refundsOf,
     countRefunds: async (orderId) => (await refundsOf(orderId)).length,
     close: () => db.close(),

@@ -12,6 +12,7 @@ import {
   type OrdersStoreOptions,
   type RefundResult,
   refundRefusal,
+  SEED_LIN_ORDERS,
   SEED_ORDERS,
   SEED_REFUNDS,
 } from './orders-store.ts';
@@ -69,16 +70,17 @@ function prepareSchema(db: Database.Database): void {
     "INSERT OR IGNORE INTO orders (id, customer, amount_cents, currency, status, created_at) VALUES (?, ?, ?, 'USD', ?, ?)",
   );
   const insertRefund = db.prepare('INSERT OR IGNORE INTO refunds (order_id, amount_cents, refunded_at, requested_by) VALUES (?, ?, ?, ?)');
+  const { n } = db.prepare('SELECT count(*) AS n FROM orders').get() as { n: number };
   if (migrating) {
     const date = db.prepare('UPDATE orders SET created_at = ? WHERE id = ?');
     for (const o of SEED_ORDERS) date.run(o.createdAt, o.id);
     for (const o of SEED_ORDERS) insertOrder.run(o.id, o.customer, o.amountCents, o.status, o.createdAt);
-    return;
+  } else if (n === 0) {
+    for (const o of SEED_ORDERS) insertOrder.run(o.id, o.customer, o.amountCents, o.status, o.createdAt);
+    for (const r of SEED_REFUNDS) insertRefund.run(r.orderId, r.amountCents, r.refundedAt, r.requestedBy);
   }
-  const { n } = db.prepare('SELECT count(*) AS n FROM orders').get() as { n: number };
-  if (n > 0) return;
-  for (const o of SEED_ORDERS) insertOrder.run(o.id, o.customer, o.amountCents, o.status, o.createdAt);
-  for (const r of SEED_REFUNDS) insertRefund.run(r.orderId, r.amountCents, r.refundedAt, r.requestedBy);
+  // lin's orders came later: a file made before them gets them (OR IGNORE: never over rows already there)
+  for (const o of SEED_LIN_ORDERS) insertOrder.run(o.id, o.customer, o.amountCents, o.status, o.createdAt);
 }
 
 function isUpToDate(db: Database.Database): boolean {
@@ -86,7 +88,8 @@ function isUpToDate(db: Database.Database): boolean {
   return (
     columns.includes('created_at') &&
     hasTable(db, 'refunds') &&
-    (db.prepare('SELECT count(*) AS n FROM orders').get() as { n: number }).n > 0
+    (db.prepare('SELECT count(*) AS n FROM orders').get() as { n: number }).n > 0 &&
+    db.prepare('SELECT 1 FROM orders WHERE id = ?').get(SEED_LIN_ORDERS[0].id) !== undefined
   );
 }
 
@@ -141,6 +144,11 @@ export function openSqliteOrdersStore(path: string, options: OrdersStoreOptions 
   });
   const selectRefunds = db.prepare<[string], { orderId: string; amountCents: number; refundedAt: string; requestedBy: string }>(
     'SELECT order_id AS orderId, amount_cents AS amountCents, refunded_at AS refundedAt, requested_by AS requestedBy FROM refunds WHERE order_id = ?',
+  );
+  const selectPaid = db.prepare<[string], OrderRow>(
+    `SELECT o.id, o.customer, o.amount_cents, o.currency, o.status, o.created_at, r.refunded_at
+       FROM orders o LEFT JOIN refunds r ON r.order_id = o.id
+      WHERE o.customer = ? AND o.status = 'paid' AND r.order_id IS NULL ORDER BY o.created_at, o.id`,
   );
   const selectMonths = db.prepare<[string, string], { month: string }>(
     `SELECT substr(created_at, 1, 7) AS month FROM orders WHERE customer = ?
@@ -199,6 +207,7 @@ export function openSqliteOrdersStore(path: string, options: OrdersStoreOptions 
       orders: selectMonthOrders.all(customer, month),
       refunds: selectMonthRefunds.all(customer, month),
     }),
+    paidOrdersOf: async (customer) => selectPaid.all(customer).map(toOrder),
     refundsOf: async (orderId) => selectRefunds.all(orderId),
     countRefunds: async (orderId) => selectRefunds.all(orderId).length,
     close: async () => {

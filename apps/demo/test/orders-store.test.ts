@@ -68,7 +68,7 @@ describe('openSqliteOrdersStore', () => {
     const raw = new Database(dbFile, { readonly: true });
     try {
       expect(raw.pragma('journal_mode', { simple: true })).toBe('wal');
-      expect(raw.prepare('SELECT count(*) AS n FROM orders').get()).toEqual({ n: 4 });
+      expect(raw.prepare('SELECT count(*) AS n FROM orders').get()).toEqual({ n: 9 }); // ada's, grace's and lin's
     } finally {
       raw.close();
     }

@@ -62,11 +62,14 @@ describe.skipIf(skipPostgres)("the demo's stores on PostgreSQL", () => {
       const opened = await Promise.all(Array.from({ length: 10 }, () => openDemoStores(url)));
       try {
         const { rows } = await db.sql.query(`SELECT version, name FROM ${schema}.roundtrip_demo_migrations`);
-        expect(rows).toEqual([{ version: 1, name: expect.stringContaining('orders, refunds, meetings and incidents') }]);
+        expect(rows).toEqual([
+          { version: 1, name: expect.stringContaining('orders, refunds, meetings and incidents') },
+          { version: 2, name: expect.stringContaining('customer lin') },
+        ]);
         const counts = await db.sql.query(
           `SELECT (SELECT count(*) FROM ${schema}.orders)::int AS orders, (SELECT count(*) FROM ${schema}.refunds)::int AS refunds`,
         );
-        expect(counts.rows).toEqual([{ orders: 4, refunds: 1 }]);
+        expect(counts.rows).toEqual([{ orders: 9, refunds: 1 }]);
       } finally {
         await Promise.all(opened.map((stores) => stores.close()));
       }
@@ -77,7 +80,7 @@ describe.skipIf(skipPostgres)("the demo's stores on PostgreSQL", () => {
       await (await openDemoStores(url)).close();
       await db.sql.query(`INSERT INTO ${schema}.roundtrip_demo_migrations (version, name) VALUES (99, 'from the future')`);
       await expect(openDemoStores(url)).rejects.toThrow(
-        /^Could not open the orders database at .*: its tables are at migration 99, made by a newer demo server than this one \(which knows migrations up to 1\)\. Run the same version/,
+        /^Could not open the orders database at .*: its tables are at migration 99, made by a newer demo server than this one \(which knows migrations up to 2\)\. Run the same version/,
       );
     });
 
