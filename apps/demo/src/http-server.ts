@@ -9,6 +9,7 @@ import { dbBusyTimeoutMs } from './db-busy-timeout.ts';
 import { dbLocation, isPostgresUrl, ledgerInDatabase, shownDbLocation } from './db-location.ts';
 import { createDemoDefinitions, DEMO_VARIABLES, SERVER_INSTRUCTIONS, SERVER_NAME, SERVER_VERSION } from './demo-definitions.ts';
 import { type DemoStores, openDemoStores } from './demo-stores.ts';
+import { demoRefundMs } from './refund-delay.ts';
 
 const cannotStart = (problem: string) => {
   process.stderr.write(`[${SERVER_NAME}] cannot start: ${problem}\n`);
@@ -23,6 +24,7 @@ const path = dbLocation();
 let busyTimeoutMs: number | undefined;
 try {
   busyTimeoutMs = dbBusyTimeoutMs();
+  demoRefundMs(); // checked at start; refund_customer reads it at each refund
 } catch (error) {
   cannotStart((error as Error).message);
 }

@@ -111,6 +111,7 @@ describe('the demo server over stdio', { concurrent: true }, () => {
       ['order_status', { readOnlyHint: true, openWorldHint: false }],
       ['book_meeting', { destructiveHint: false, idempotentHint: false, readOnlyHint: false, openWorldHint: false }],
       ['report_incident', { destructiveHint: false, idempotentHint: false, readOnlyHint: false, openWorldHint: false }],
+      ['refund_customer', { destructiveHint: true, idempotentHint: false, readOnlyHint: false, openWorldHint: false }],
     ]);
     expect(tools.slice(0, 2).every((t) => t.outputSchema?.type === 'object')).toBe(true);
     expect((await client.listPrompts()).prompts.map((p) => p.name)).toEqual(['refund_email', 'meeting_agenda']);
