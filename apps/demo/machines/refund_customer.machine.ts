@@ -49,7 +49,7 @@ export const refundCustomerMachine = setup({
     },
     next: { always: [{ guard: 'allDone', target: 'finished' }, { target: 'refunding' }] },
     refunding: {
-      meta: { long: true, progress: 'Refunding the orders one at a time…' },
+      meta: { long: true, progress: 'Refunded {{refundedCount}} of {{count}} orders' },
       entry: 'refundNext',
       on: {
         'xstate.done.actor.*': { target: 'next', actions: { type: 'rememberRefund' } },

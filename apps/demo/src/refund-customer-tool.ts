@@ -174,7 +174,7 @@ export function createRefundCustomerTool(
       next: { always: [{ guard: 'allDone', target: 'finished' }, { target: 'refunding' }] },
       // `long`: for a client that consents to tasks the call answers a task here; one order per pass
       refunding: {
-        meta: { long: true, progress: 'Refunding the orders one at a time…' },
+        meta: { long: true, progress: 'Refunded {{refundedCount}} of {{count}} orders' },
         entry: 'refundNext',
         on: {
           'xstate.done.actor.*': {

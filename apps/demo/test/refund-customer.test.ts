@@ -150,7 +150,7 @@ describe.each([
   it.skipIf(skip)('confirms the count and the total, then refunds every order once as a task', async () => {
     const served = await serve(await freshDatabase(backend));
     const started = await served.confirm(CONSENTS);
-    expect(started).toMatchObject({ resultType: 'task', status: 'working', statusMessage: 'Refunding the orders one at a time…' });
+    expect(started).toMatchObject({ resultType: 'task', status: 'working', statusMessage: 'Refunded 0 of 5 orders' });
     const done = await served.task(String(started.taskId), 'completed');
     expect(textOf(done.result)).toBe('Refunded 5 of 5 orders of lin ($225.49).');
     expect(await served.refundsOf(LIN)).toEqual([1, 1, 1, 1, 1]);
@@ -169,6 +169,13 @@ describe.each([
     const started = await served.confirm(CONSENTS);
     const taskId = String(started.taskId);
     await held.reached; // ord_61 refunded, ord_62 at the provider: now ord_63's amount changes
+    // the task counts as it goes (its statusMessage, from the long state's progress words over its context)
+    const counting = await until(
+      'the task to count the first refund',
+      async () => (await served.connection.request('tasks/get', { taskId }, CONSENTS)).result!,
+      (result) => result.statusMessage === 'Refunded 1 of 5 orders',
+    );
+    expect(counting.status).toBe('working');
     await served.stores.orders.setOrderAmount('ord_63', 4500);
     held.release();
     const asking = await served.task(taskId, 'input_required');

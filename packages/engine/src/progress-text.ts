@@ -1,7 +1,10 @@
 // What a progress notification says when invoked work starts: the author's words for it, the
 // `meta.progress` of the state doing the work, never the names of states or actors (those are the
-// log's). Work without words of its own is said to be going on, in general words.
+// log's). The words may read the machine's context as question messages do (`Refunded {{done}} of {{count}}
+// orders`), filled as the work starts and again as the context changes while it runs (a task's statusMessage).
+// Work without words of its own is said to be going on, in general words.
 import type { AnyMachineSnapshot, AnyStateMachine, AnyStateNode } from 'xstate';
+import { renderTemplate } from './message-template.ts';
 
 /** What progress says about work whose state (and every state around it) gives no `meta.progress`. */
 const WORKING = 'Working…';
@@ -61,18 +64,33 @@ function machineTexts(machine: AnyStateMachine): MachineTexts {
  * active state that has one; otherwise {@link WORKING}.
  */
 export function progressText(machine: AnyStateMachine, snapshot: AnyMachineSnapshot, id: string): string {
+  return filled(authorText(machine, snapshot, id), snapshot);
+}
+
+function authorText(machine: AnyStateMachine, snapshot: AnyMachineSnapshot, id: string): string | undefined {
   const { invokers, depths } = machineTexts(machine);
   const invoking = invokers.get(id);
   if (invoking !== undefined) {
     // one state invokes it (the usual case), or the active one among those sharing the id
     const state = invoking.length === 1 ? invoking[0] : invoking.find(({ node }) => isActive(snapshot, node));
-    return state?.text ?? WORKING;
+    return state?.text;
   }
-  if (depths.size === 0) return WORKING;
+  if (depths.size === 0) return undefined;
   let innermost: { depth: number; text: string } | undefined;
   for (const stateId of Object.keys(snapshot.getMeta())) {
     const found = depths.get(stateId);
     if (found && (innermost === undefined || found.depth > innermost.depth)) innermost = found;
   }
-  return innermost?.text ?? WORKING;
+  return innermost?.text;
+}
+
+/** The author's words with their `{{path}}` placeholders filled from context; general words when a value is missing. */
+function filled(text: string | undefined, snapshot: AnyMachineSnapshot): string {
+  if (text === undefined) return WORKING;
+  if (!text.includes('{{')) return text;
+  try {
+    return renderTemplate(text, snapshot.context);
+  } catch {
+    return WORKING;
+  }
 }

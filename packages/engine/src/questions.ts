@@ -134,8 +134,10 @@ export type AskMeta<TQuestions> = {
   ask?: readonly QuestionKey<TQuestions>[];
   /**
    * What the user reads while the work this state invokes runs (`'Looking up the order…'`): the message
-   * of the progress notification sent as it starts, also for the states inside it; plain text. Without
-   * one, progress says `Working…`.
+   * of the progress notification sent as it starts, also for the states inside it, and a task's
+   * statusMessage while it runs. `{{path}}` reads the context as question messages do (`'Refunded
+   * {{done}} of {{count}} orders'`), filled again as the context changes during a task. Without one, or
+   * when a path has no text-like value, progress says `Working…`.
    */
   progress?: string;
   /**

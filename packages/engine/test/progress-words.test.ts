@@ -1,7 +1,7 @@
 // What progress says as invoked work starts: the `meta.progress` of the state doing it (or of a state
 // around it), in general words without one, and never the id of a state or an actor.
 import { describe, expect, it } from 'vitest';
-import { type AnyStateMachine, fromPromise, setup, spawnChild } from 'xstate';
+import { type AnyStateMachine, assign, fromPromise, setup, spawnChild } from 'xstate';
 import { z } from 'zod';
 import { defineTool, type ProgressUpdate } from '../src/index.ts';
 import { complete, makeEngine } from './support.ts';
@@ -50,6 +50,24 @@ describe('the words of progress', () => {
       { progress: 3, message: 'Taking the payment…' },
     ]);
     expect(updates.map((u) => u.message).join(' ')).not.toMatch(ids);
+  });
+
+  it('fills {{path}} placeholders from the context as the work starts; general words when a value is missing', async () => {
+    const machine = setup({ actors: { quick } }).createMachine({
+      id: 'order',
+      context: { done: 0, count: 3 },
+      initial: 'first',
+      states: {
+        first: {
+          meta: { progress: 'Shipped {{done}} of {{count}} parcels' },
+          invoke: { id: 'ship', src: 'quick', onDone: { target: 'second', actions: assign({ done: 1 }) } },
+        },
+        second: { meta: { progress: 'Shipped {{done}} of {{count}} parcels' }, invoke: { id: 'charge', src: 'quick', onDone: 'third' } },
+        third: { meta: { progress: 'Reading {{nowhere.at.all}}' }, invoke: { id: 'reserve', src: 'quick', onDone: 'done' } },
+        done: { type: 'final' },
+      },
+    });
+    expect((await progressOf(machine)).map((u) => u.message)).toEqual(['Shipped 0 of 3 parcels', 'Shipped 1 of 3 parcels', 'Working…']);
   });
 
   it('says general words, never the id, for work whose states give none (or give something that is not text)', async () => {
