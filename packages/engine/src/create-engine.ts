@@ -391,6 +391,7 @@ export function createEngine(options: EngineOptions): Engine {
     getTask: tasks.getTask,
     updateTask: tasks.updateTask,
     cancelTask: tasks.cancelTask,
+    resumeTasks: tasks.resumeTasks,
     close: tasks.close,
     getPrompt,
     readResource,

@@ -68,6 +68,8 @@ type EffectEvent =
   /** The round ran out of time (settleTimeoutMs) waiting for an effect another request runs; the client was told to try again. */
   | { level: 'warn'; event: 'effect_still_running'; code: 'started_elsewhere'; effect: string; since?: number; timeoutMs: number }
   | { level: 'warn'; event: 'task_state_refused'; code: 'tool_not_served' | 'state_not_opened'; tool: string; taskId: string }
+  /** A task a process that is gone (killed, crashed) left working, taken over by this one and run on (resumeTasks). */
+  | { level: 'info'; event: 'task_resumed'; code: 'owner_gone'; tool: string; taskId: string }
   | { level: 'info'; event: 'effect_duplicate'; code: 'running_here'; effect: string }
   /** `thrown`: what the effect threw (its text is in the line; no stack is printed under it). */
   | { level: 'warn'; event: 'effect_failed'; code: 'effect_threw'; effect: string; thrown: unknown }
@@ -150,6 +152,8 @@ function engineEventText(e: EngineEvent): string {
       return e.code === 'tool_not_served'
         ? `task ${e.taskId} of tool '${e.tool}' was answered, but this server no longer serves that tool; the task failed`
         : `task ${e.taskId}'s parked state did not open: the key that sealed it is not in this server's keyring, or tool '${e.tool}' was changed since (arguments, machine); the task failed`;
+    case 'task_resumed':
+      return `task ${e.taskId} of tool '${e.tool}' was left working by a process that has ended; this server runs it on from where it last settled`;
     case 'effect_still_running':
       return `effect '${e.effect}', started${e.since === undefined ? '' : ` at ${new Date(e.since).toISOString()}`} by another request, recorded no outcome within ${e.timeoutMs} ms (settleTimeoutMs); the client was told to try again`;
     case 'effect_duplicate':

@@ -39,6 +39,14 @@ export interface EngineTaskMethods {
   updateTask(request: TaskRequest & { inputResponses: unknown }): Promise<{ type: 'complete' } | { type: 'error'; error: StepError }>;
   /** tasks/cancel: asks the work to stop (its AbortSignal); a finished task is acknowledged too. */
   cancelTask(request: TaskRequest): Promise<{ type: 'complete' } | { type: 'error'; error: StepError }>;
+  /**
+   * Takes over the tasks left `working` by a process that has ended (killed, crashed) and runs each on from the
+   * state it last settled in: its work there starts again; once-effects already recorded under its run do not.
+   * Only a store that can tell a process is gone offers them (`createSqliteTaskStore`, the processes of one
+   * machine); with another store it does nothing. Of two processes calling it, one takes each task. Call it once
+   * the server is up; resolves with how many tasks it took over.
+   */
+  resumeTasks(): Promise<number>;
   /** Stops the work of every running task (each ends cancelled); resolves once it has stopped. */
   close(): Promise<void>;
 }
@@ -93,6 +101,7 @@ export function engineTasks(
     getTask: (request) => runner.get(request),
     updateTask: (request) => runner.update(request),
     cancelTask: (request) => runner.cancel(request),
+    resumeTasks: () => runner.resumeAbandoned(),
     close: () => runner.close(),
   };
 }

@@ -5,8 +5,6 @@
 // and feeds it the answers; every change to one task is made one after another, and recorded before it is
 // acknowledged.
 import type { Actor, AnyMachineSnapshot, AnyStateMachine } from 'xstate';
-import { activeQuestions } from './active-questions.ts';
-import { gateRound, inputRequestsOf, missingCapability } from './answer-round.ts';
 import { encodeBase64url } from './base64url.ts';
 import { clientEvent } from './client-event.ts';
 import { logEngineEvent } from './engine-events.ts';
@@ -18,8 +16,9 @@ import { failRound, note } from './round-note.ts';
 import type { Round, StepContext, StepTarget } from './round-types.ts';
 import { type SettleResult, settleActor, settledNow } from './settle-actor.ts';
 import { sameBytes } from './state-envelope.ts';
-import { ErrorCode, type StepError, type StepOutcome } from './step-outcome.ts';
-import { answersFor, mintPending } from './task-questions.ts';
+import { ErrorCode, type StepOutcome } from './step-outcome.ts';
+import { answersFor } from './task-questions.ts';
+import { type Carried, endedBy, failedOnServerOf, NOTHING_CARRIED, park } from './task-settled.ts';
 import type { TaskRequest } from './task-shapes.ts';
 import { openTaskSnapshot, sealTaskSnapshot, taskRound } from './task-snapshot.ts';
 import type { TaskRecord, TaskStore } from './task-store.ts';
@@ -41,6 +40,8 @@ export interface TaskRunner {
   get(request: TaskRequest): Promise<TaskAnswer<{ task: TaskView }>>;
   update(request: TaskRequest & { inputResponses: unknown }): Promise<TaskAnswer<object>>;
   cancel(request: TaskRequest): Promise<TaskAnswer<object>>;
+  /** Takes over the tasks a process that is gone left working (a store that can tell), and runs them on; how many. */
+  resumeAbandoned(): Promise<number>;
   /** Stops the work of every task still running; resolves once it has stopped. */
   close(): Promise<void>;
 }
@@ -53,20 +54,14 @@ interface Live {
   work?: Promise<void>;
 }
 
-/** What the last answers left to say on the questions asked again, and which minted keys they retired. */
-interface Carried {
-  notes: ReadonlyMap<string, string>;
-  consumed: ReadonlySet<string>;
-}
-
-const NOTHING_CARRIED: Carried = { notes: new Map(), consumed: new Set() };
-
 /** The task changed under a change based on what was read before (another engine on the store wrote it first). */
 class TaskChanged extends Error {}
 
 /** How often tasks/update starts again from a fresh read when another engine changed the task under it. */
 const UPDATE_ATTEMPTS = 5;
 const ACK: TaskAnswer<object> = { type: 'complete' };
+const resumed = (record: TaskRecord) =>
+  ({ level: 'info', event: 'task_resumed', code: 'owner_gone', tool: record.tool, taskId: record.taskId }) as const;
 
 export function createTaskRunner({ ctx, store, ttlMs, pollIntervalMs, targetOf }: TaskRunnerOptions): TaskRunner {
   const live = new Map<string, Live>();
@@ -142,7 +137,15 @@ export function createTaskRunner({ ctx, store, ttlMs, pollIntervalMs, targetOf }
     let record: TaskRecord;
     try {
       const words = workWords(machine, actor.getSnapshot() as AnyMachineSnapshot);
-      record = await create(round, words === undefined ? {} : { statusMessage: words });
+      // the settled machine, sealed: where a process started after this one dies runs the task on from
+      const now = ctx.now();
+      const sealed = sealTaskSnapshot(round, actor, now + ttlMs);
+      record = await create(round, {
+        createdAt: now,
+        lastUpdatedAt: now,
+        sealed,
+        ...(words === undefined ? {} : { statusMessage: words }),
+      });
     } catch (error) {
       endRoundActor(actor);
       return failRound(round, {
@@ -164,14 +167,25 @@ export function createTaskRunner({ ctx, store, ttlMs, pollIntervalMs, targetOf }
     const entry = liveOf(taskId);
     const machine = round.target.definition.machine.machine;
     let said = record.statusMessage;
+    let at = JSON.stringify(actor.getSnapshot().value);
     const words = actor.subscribe({
       next: (snapshot) => {
         const now = workWords(machine, snapshot as AnyMachineSnapshot);
-        if (now === undefined || now === said) return;
-        said = now;
+        // settled in another state while working: sealed again, the point a resumed task starts from
+        const moved = snapshot.status === 'active' && JSON.stringify(snapshot.value) !== at;
+        at = JSON.stringify(snapshot.value);
+        if ((now === undefined || now === said) && !moved) return;
+        if (now !== undefined) said = now;
+        let sealed: string | undefined;
+        try {
+          if (moved) sealed = sealTaskSnapshot(round, actor, record.createdAt + record.ttlMs);
+        } catch (error) {
+          failedToRecord(round, error);
+        }
         const say = (r: TaskRecord) => {
           if (r.status !== 'working') return false;
-          r.statusMessage = now;
+          if (now !== undefined) r.statusMessage = now;
+          if (sealed !== undefined) r.sealed = sealed;
         };
         void serial(taskId, () => change(taskId, say)).catch((error: unknown) => failedToRecord(round, error));
       },
@@ -209,35 +223,9 @@ export function createTaskRunner({ ctx, store, ttlMs, pollIntervalMs, targetOf }
     carried: Carried,
     basedOn?: number,
   ): Promise<void> {
-    const { definition } = round.target;
     const snapshot = actor.getSnapshot() as AnyMachineSnapshot;
-    const failedOnServer: StepError = {
-      code: ErrorCode.InternalError,
-      message: `${definition.owner} failed on the server before it could finish; the details are in the server's log.`,
-    };
-    let ended: Partial<TaskRecord> | undefined;
-    if (settled === 'aborted') ended = { status: 'cancelled' };
-    else if (settled === 'timeout')
-      ended = { status: 'failed', error: { ...failedOnServer, message: `${definition.owner} did not finish within the task's lifetime.` } };
-    else if (snapshot.status === 'error') {
-      note(round, {
-        level: 'error',
-        event: 'machine_error',
-        code: 'machine_failed',
-        machine: definition.machine.id,
-        round: round.number,
-        error: snapshot.error,
-      });
-      ended = { status: 'failed', error: failedOnServer };
-    } else if (snapshot.status === 'done') {
-      try {
-        ended = { status: 'completed', result: (await definition.finish(snapshot.output, {})) as CallToolResult };
-        note(round, { level: 'info', event: 'run_complete', code: 'finished', round: round.number });
-      } catch (error) {
-        note(round, { level: 'error', event: 'result_error', code: 'finish_threw', owner: definition.owner, error });
-        ended = { status: 'failed', error: failedOnServer };
-      }
-    }
+    const failedOnServer = failedOnServerOf(round);
+    const ended = await endedBy(round, snapshot, settled, failedOnServer);
     try {
       await change(
         taskId,
@@ -252,38 +240,19 @@ export function createTaskRunner({ ctx, store, ttlMs, pollIntervalMs, targetOf }
     }
   }
 
-  /** A settled machine still asking: its questions under minted keys and its snapshot sealed; or why it cannot ask. */
-  function park(
-    record: TaskRecord,
-    round: Round<CallToolResult>,
-    actor: Actor<AnyStateMachine>,
-    snapshot: AnyMachineSnapshot,
-    carried: Carried,
-    failedOnServer: StepError,
-  ): void {
-    const { definition } = round.target;
-    const asks = activeQuestions(definition.machine, snapshot, new Map());
-    if (asks.length === 0) {
-      note(round, { level: 'error', event: 'machine_stuck', code: 'asks_nothing', machine: definition.machine.id, value: snapshot.value });
-      Object.assign(record, { status: 'failed', error: failedOnServer });
-      return;
-    }
-    const gate = gateRound(asks, record.capabilities, false);
-    if (gate.kind !== 'elicit') {
-      Object.assign(record, { status: 'failed', error: missingCapability(definition.owner, asks, gate.missing).error });
-      return;
-    }
-    const previous = record.pending.filter((p) => !carried.consumed.has(p.key));
-    const minted = mintPending(asks, inputRequestsOf(asks, carried.notes), carried.notes, previous, record.nextKey);
-    record.sealed = sealTaskSnapshot(round, actor, record.createdAt + record.ttlMs);
-    Object.assign(record, { status: 'input_required', pending: minted.pending, nextKey: minted.nextKey });
-    delete record.statusMessage;
-  }
-
   /** The task, if it exists and is the caller's. */
   async function own(request: TaskRequest): Promise<TaskRecord | undefined> {
     const record = await store.read(request.taskId, ctx.now());
     return record && sameBytes(record.principalTag, ctx.principalTag(request.principal)) ? record : undefined;
+  }
+
+  /** Fails a task whose state cannot be reopened (its sealing key retired, its tool changed or no longer served). */
+  async function refuse(record: TaskRecord, code: 'state_not_opened' | 'tool_not_served', basedOn?: number): Promise<void> {
+    const refused = { level: 'warn', event: 'task_state_refused', code, tool: record.tool, taskId: record.taskId } as const;
+    if (ctx.log) logEngineEvent(ctx.log, `tool ${record.tool}`, record.run, refused);
+    const message = `Tool '${record.tool}' can no longer continue this task (the server was updated since it started); call the tool again.`;
+    const error = { code: ErrorCode.InternalError, message };
+    await change(record.taskId, (r) => void Object.assign(r, { status: 'failed', error }), basedOn);
   }
 
   /** Feeds the answers to the rehydrated task; recorded (parked again, working or ended) before it resolves. */
@@ -293,15 +262,7 @@ export function createTaskRunner({ ctx, store, ttlMs, pollIntervalMs, targetOf }
     const target = targetOf(record.tool, record.args);
     const round = target && taskRound(ctx, record, target, request, answers.responses);
     const snapshot = round && record.sealed !== undefined ? openTaskSnapshot(ctx, round, record.sealed) : undefined;
-    if (!round || !snapshot) {
-      const code = round ? 'state_not_opened' : 'tool_not_served';
-      const refused = { level: 'warn', event: 'task_state_refused', code, tool: record.tool, taskId: record.taskId } as const;
-      if (ctx.log) logEngineEvent(ctx.log, `tool ${record.tool}`, record.run, refused);
-      const message = `Tool '${record.tool}' can no longer continue this task (the server was updated since it started); call the tool again.`;
-      const error = { code: ErrorCode.InternalError, message };
-      await change(record.taskId, (r) => void Object.assign(r, { status: 'failed', error }));
-      return;
-    }
+    if (!round || !snapshot) return refuse(record, round ? 'state_not_opened' : 'tool_not_served');
     const actor = createRoundActor(round, snapshot);
     actor.start();
     const machine = target.definition.machine;
@@ -317,7 +278,7 @@ export function createTaskRunner({ ctx, store, ttlMs, pollIntervalMs, targetOf }
         record.taskId,
         (r) => {
           Object.assign(r, { status: 'working', pending: r.pending.filter((p) => !answers.consumed.has(p.key)) });
-          delete r.sealed;
+          r.sealed = sealTaskSnapshot(round, actor, r.createdAt + r.ttlMs);
           if (words === undefined) delete r.statusMessage;
           else r.statusMessage = words;
           return true;
@@ -332,8 +293,39 @@ export function createTaskRunner({ ctx, store, ttlMs, pollIntervalMs, targetOf }
     else endRoundActor(actor);
   }
 
+  /** Runs on a task a gone process left working, from its sealed snapshot; false when another process took it first. */
+  async function takeOver(record: TaskRecord): Promise<boolean> {
+    const target = targetOf(record.tool, record.args);
+    // no request asks for it: the round is the creator's, known by the principal's tag alone
+    const round =
+      target && taskRound(ctx, record, target, { taskId: record.taskId, principal: '', capabilities: record.capabilities }, undefined);
+    const snapshot = round && record.sealed !== undefined ? openTaskSnapshot(ctx, round, record.sealed) : undefined;
+    try {
+      if (!round || !snapshot) await refuse(record, round ? 'state_not_opened' : 'tool_not_served', record.version);
+      else {
+        // the write (compare-and-set) makes the task this process's: of two processes starting, one takes it
+        const working = await change(record.taskId, () => true, record.version);
+        if (working?.status !== 'working') return false;
+        if (ctx.log) logEngineEvent(ctx.log, `tool ${record.tool}`, record.run, resumed(record));
+        const actor = createRoundActor(round, snapshot);
+        actor.start();
+        carryOn(working, round, actor);
+      }
+      return true;
+    } catch (error) {
+      if (error instanceof TaskChanged) return false;
+      throw error;
+    }
+  }
+
   return {
     start,
+    async resumeAbandoned() {
+      const abandoned = (await store.abandoned?.(ctx.now())) ?? [];
+      let taken = 0;
+      for (const record of abandoned) if (await serial(record.taskId, () => takeOver(record))) taken++;
+      return taken;
+    },
     async finished(round, result) {
       try {
         const record = await create(round, { status: 'completed', result });

@@ -35,7 +35,10 @@ export interface TaskRecord {
   lastUpdatedAt: number;
   ttlMs: number;
   pollIntervalMs: number;
-  /** The machine's snapshot while the task is parked on questions, sealed with the engine's keyring (it holds answers). */
+  /**
+   * The machine's snapshot sealed with the engine's keyring (it holds answers): while the task is parked on
+   * questions, and while it works, as it was when it last settled (where `resumeTasks` runs it on from).
+   */
   sealed?: string;
   pending: PendingQuestion[];
   /** The next number a minted key gets. */
@@ -54,4 +57,9 @@ export interface TaskStore {
   read(taskId: string, now: number): Promise<TaskRecord | undefined>;
   /** Replaces the task if it is still at `expectedVersion` (the record's version is then one more). */
   write(record: TaskRecord, expectedVersion: number): Promise<'ok' | 'conflict'>;
+  /**
+   * Tasks left `working` by a process that is known to have ended (killed, crashed), for `resumeTasks` to take
+   * over. A store that cannot tell (one shared by machines) leaves it out, and such tasks are not resumed.
+   */
+  abandoned?(now: number): Promise<TaskRecord[]>;
 }

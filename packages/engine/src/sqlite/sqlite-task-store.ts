@@ -5,6 +5,7 @@ import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { decodeTaskRow, encodeTaskRow, TASK_COLUMNS, type TaskRow } from '../task-rows.ts';
 import type { TaskStore } from '../task-store.ts';
+import { ownerLiveness, THIS_PROCESS } from './effect-owner.ts';
 import { waitForLock } from './wait-for-lock.ts';
 
 export interface SqliteTaskStoreOptions {
@@ -48,8 +49,10 @@ const SCHEMA = `
   ) STRICT;
   CREATE INDEX IF NOT EXISTS roundtrip_tasks_expires_at ON roundtrip_tasks (expires_at);
 `;
+// the second: which process runs a working task's work (effect-owner.ts), so that one gone can be told
+const OWNER_COLUMN = 'ALTER TABLE roundtrip_tasks ADD COLUMN owner TEXT';
 
-type SqliteRow = Omit<TaskRow, 'cancel_requested'> & { cancel_requested: number };
+type SqliteRow = Omit<TaskRow, 'cancel_requested'> & { cancel_requested: number; owner: string | null };
 
 /**
  * Opens (creating if absent) the task store in the SQLite file at `options.path`: one table,
@@ -91,6 +94,8 @@ export function createSqliteTaskStore(options: SqliteTaskStoreOptions): SqliteTa
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = FULL');
     db.exec(SCHEMA);
+    const columns = db.prepare<[], { name: string }>("SELECT name FROM pragma_table_info('roundtrip_tasks')").all();
+    if (!columns.some((c) => c.name === 'owner')) db.exec(OWNER_COLUMN);
     statements = prepare(db);
     // from here on a lock is waited for in waitForLock, never inside SQLite (which would block the thread)
     db.pragma('busy_timeout = 0');
@@ -103,7 +108,7 @@ export function createSqliteTaskStore(options: SqliteTaskStoreOptions): SqliteTa
     );
   }
   const opened = db;
-  const { insert, deleteExpired, select, deleteIfExpired, update } = statements;
+  const { insert, deleteExpired, select, deleteIfExpired, update, working } = statements;
 
   const createTx = opened.transaction((row: SqliteRow) => {
     deleteExpired.run(row.created_at);
@@ -150,6 +155,12 @@ export function createSqliteTaskStore(options: SqliteTaskStoreOptions): SqliteTa
         return decodeTaskRow({ ...row, cancel_requested: row.cancel_requested === 1 }, path);
       });
     },
+    async abandoned(now) {
+      const rows = await whenFree('look for tasks left working', () => working.all(now));
+      return rows
+        .filter((row) => row.owner !== null && ownerLiveness(row.owner) === 'gone')
+        .map((row) => decodeTaskRow({ ...row, cancel_requested: row.cancel_requested === 1 }, path));
+    },
     async write(record, expectedVersion) {
       const row = toSqlite(encodeTaskRow(record, expectedVersion + 1));
       const changed = await whenFree(
@@ -164,23 +175,28 @@ export function createSqliteTaskStore(options: SqliteTaskStoreOptions): SqliteTa
   };
 }
 
-// better-sqlite3 binds a Buffer as a BLOB, not a plain Uint8Array
+// better-sqlite3 binds a Buffer as a BLOB, not a plain Uint8Array; a working task is this process's: on one
+// machine the process that records a task working is the one that runs its work
 const toSqlite = (row: TaskRow): SqliteRow => ({
   ...row,
   principal_tag: Buffer.from(row.principal_tag),
   cancel_requested: row.cancel_requested ? 1 : 0,
+  owner: row.status === 'working' ? THIS_PROCESS : null,
 });
 
 function prepare(db: Database.Database) {
-  const names = TASK_COLUMNS.join(', ');
-  const values = TASK_COLUMNS.map((c) => `@${c}`).join(', ');
-  const sets = TASK_COLUMNS.filter((c) => c !== 'task_id')
+  const columns = [...TASK_COLUMNS, 'owner'];
+  const names = columns.join(', ');
+  const values = columns.map((c) => `@${c}`).join(', ');
+  const sets = columns
+    .filter((c) => c !== 'task_id')
     .map((c) => `${c} = @${c}`)
     .join(', ');
   return {
     insert: db.prepare<[SqliteRow]>(`INSERT INTO roundtrip_tasks (${names}) VALUES (${values}) ON CONFLICT (task_id) DO NOTHING`),
     deleteExpired: db.prepare<[number]>('DELETE FROM roundtrip_tasks WHERE expires_at <= ?'),
     select: db.prepare<[string], SqliteRow>(`SELECT ${names} FROM roundtrip_tasks WHERE task_id = ?`),
+    working: db.prepare<[number], SqliteRow>(`SELECT ${names} FROM roundtrip_tasks WHERE status = 'working' AND expires_at > ?`),
     deleteIfExpired: db.prepare<[string, number]>('DELETE FROM roundtrip_tasks WHERE task_id = ? AND expires_at <= ?'),
     update: db.prepare<[SqliteRow & { expected: number }]>(
       `UPDATE roundtrip_tasks SET ${sets} WHERE task_id = @task_id AND version = @expected`,

@@ -1,7 +1,8 @@
 // The engine a Node server serves, built the same way by every transport (stdio, HTTP): the effect
 // ledger it opens from its settings (a SQLite file or a PostgreSQL URL) or the one the code gives, the task
 // store beside a ledger it opened (the same file or database), the inspector it reports to, Stately's
-// inspector, and the engine itself over the resolved keyring and limits.
+// inspector, and the engine itself over the resolved keyring and limits, with the tasks a process that ended
+// left working taken over.
 import {
   createEngine,
   type EffectLedger,
@@ -90,6 +91,9 @@ export async function openServedEngine(
       ...(inspectActors && { inspectActors }),
       log,
     });
+    // tasks a process on this machine left working when it was killed run on here (the SQLite store tells a
+    // process gone; PostgreSQL's does not, and its tasks are left as they are)
+    if (taskStore) await engine.resumeTasks();
     return { engine, close };
   } catch (error) {
     await close();
