@@ -83,7 +83,7 @@ export function engineTasks(
   tools: ReadonlyMap<string, ToolDefinition>,
   options: TaskOptions | undefined,
   targetOf: (tool: string, args: JsonObject) => StepTarget<CallToolResult> | undefined,
-): EngineTaskMethods & { targetFor(tool: ToolDefinition): TaskTarget<CallToolResult> | undefined } {
+): { methods: EngineTaskMethods; targetFor(tool: ToolDefinition): TaskTarget<CallToolResult> | undefined } {
   const runner = createTaskRunner({
     ctx,
     store: options?.store ?? createMemoryTaskStore(),
@@ -97,11 +97,13 @@ export function engineTasks(
   }
   return {
     targetFor: (tool) => targets.get(tool.name),
-    offersTasks: () => targets.size > 0,
-    getTask: (request) => runner.get(request),
-    updateTask: (request) => runner.update(request),
-    cancelTask: (request) => runner.cancel(request),
-    resumeTasks: () => runner.resumeAbandoned(),
-    close: () => runner.close(),
+    methods: {
+      offersTasks: () => targets.size > 0,
+      getTask: (request) => runner.get(request),
+      updateTask: (request) => runner.update(request),
+      cancelTask: (request) => runner.cancel(request),
+      resumeTasks: () => runner.resumeAbandoned(),
+      close: () => runner.close(),
+    },
   };
 }
