@@ -1,11 +1,12 @@
 // Connects the official v2 client to the server, at the chosen era, with form and URL elicitation
-// declared and answered at the terminal: over stdio to a server this host spawns (its stderr kept, see
+// declared and answered at the terminal (and, on 2026-07-28, MCP tasks consented to; see task-handle.ts): over stdio to a server this host spawns (its stderr kept, see
 // stdio-link.ts), or over Streamable HTTP to one already running at a URL (see http-link.ts).
 import { Client } from '@modelcontextprotocol/client';
 import { createElicitationAnswerer } from './answer-elicitation.ts';
 import type { Era, ServerTarget } from './host-args.ts';
 import { type HttpFailure, openHttpLink } from './http-link.ts';
 import { openStdioLink } from './stdio-link.ts';
+import { passTaskAnswers, TASKS_EXTENSION } from './task-handle.ts';
 import type { Terminal } from './terminal.ts';
 
 /** Rounds one call may take on 2026-07-28, re-asks included (the client's default of 10 is short for a person). */
@@ -58,7 +59,8 @@ function createClient(era: Era): Client {
   const capabilities = { elicitation: { form: {}, url: {} } };
   if (era === '2026-07-28') {
     return new Client(info, {
-      capabilities,
+      // tasks (SEP-2663) are defined on 2026-07-28 only: a call may answer one, followed by follow-task.ts
+      capabilities: { ...capabilities, extensions: { [TASKS_EXTENSION]: {} } },
       versionNegotiation: { mode: { pin: era } },
       inputRequired: { autoFulfill: true, maxRounds: MAX_ROUNDS },
     });
@@ -78,6 +80,7 @@ export async function connectHost({ target, era, terminal, cwd, serverLogFile }:
   };
   try {
     await client.connect((stdio ?? http)!.transport);
+    passTaskAnswers((stdio ?? http)!.transport);
   } catch (error) {
     await client.close().catch(() => undefined);
     const details: ConnectFailureDetails = stdio

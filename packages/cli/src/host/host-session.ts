@@ -115,7 +115,7 @@ export async function runAndPrint(session: Session, offering: Offering, args: Re
   const { dim } = session.terminal.style;
   const mark = log?.mark();
   try {
-    const outcome = await runOffering(session.connection.client, offering, args, abort.signal);
+    const outcome = await runOffering(session.connection.client, session.terminal, offering, args, abort.signal);
     const { text, isError } = formatResult(outcome);
     session.io.out.write(text);
     // an error result often says "see the server's log": show what the server wrote meanwhile

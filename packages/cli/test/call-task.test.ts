@@ -1,0 +1,71 @@
+// `roundtrip call` of a tool that answers an MCP task (SEP-2663) on 2026-07-28: the host consents to
+// tasks, polls the task, shows its status message, asks the task's question with the same form as any,
+// prints the result; a failed task is an error; Ctrl-C cancels the task and waits for it. The server is
+// the CLI's own `serve` of task-definitions.ts, a real child process over stdio.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { runCommand, runInTerminal } from './fixtures/run-command.ts';
+
+const here = fileURLToPath(new URL('.', import.meta.url));
+const bin = fileURLToPath(new URL('../bin/roundtrip.mjs', import.meta.url));
+let home: string;
+let keyFile: string;
+beforeAll(async () => {
+  home = mkdtempSync(join(tmpdir(), 'roundtrip-call-task-'));
+  keyFile = join(home, 'tasks.key');
+  expect((await runCommand(['keys', 'new', keyFile], { cwd: here })).code).toBe(0);
+});
+beforeAll(() => void vi.stubEnv('NO_COLOR', '1'));
+afterAll(() => {
+  vi.unstubAllEnvs();
+  rmSync(home, { recursive: true, force: true });
+});
+
+/** `call <tool> --args {month} -- <serve of the task definitions>`. */
+const callArgs = (tool: string) => [
+  'call',
+  tool,
+  '--args',
+  '{"month":"2026-11"}',
+  '--',
+  process.execPath,
+  bin,
+  'serve',
+  'fixtures/task-definitions.ts',
+  '--key-file',
+  keyFile,
+  '--ledger=:memory:',
+];
+
+describe('roundtrip call of a task', { timeout: 60_000, concurrent: true }, () => {
+  it('follows the task: its status line, its question through the form and tasks/update, then the result', async () => {
+    const { code, out, err } = await runCommand(callArgs('export_orders'), { cwd: here, lines: ['ops@example.com'] });
+    expect(err).toContain('Collecting the orders of 2026-11…\n');
+    expect(err).toContain('Collecting the orders of 2026-11…\n\nThe orders of 2026-11 are in /tmp/2026-11.csv. Email the file?');
+    expect(out).toBe('Exported 2026-11 to /tmp/2026-11.csv, sent to ops@example.com.\n');
+    expect(code).toBe(0);
+  });
+
+  it('says a failed task as an error, exit 1', async () => {
+    const { code, out, err } = await runCommand(callArgs('broken_export'), { cwd: here });
+    expect(out).toBe('');
+    expect(err).toContain("roundtrip call: the server refused the request: Tool 'broken_export' failed on the server");
+    expect(err).toContain('│ [roundtrip-cli] error machine_error (tool broken_export');
+    expect(code).toBe(1);
+  });
+
+  it('in a terminal: Ctrl-C sends tasks/cancel, waits for cancelled, and exits 130', async () => {
+    const { code, out, err } = await runInTerminal(callArgs('wait_for_cancel'), {
+      cwd: here,
+      steps: [{ after: 'Collecting the orders of 2026-11…', keys: '\x03' }],
+    });
+    // one line rewritten in place while the task works, then the cancel, confirmed before the command ends
+    expect(err).toContain('\r\x1b[2K⠋ Collecting the orders of 2026-11…\r\x1b[2KCancelling the task…\n');
+    expect(err.replaceAll('\r\x1b[2K', '')).toMatch(/Cancelling the task…\nroundtrip call: interrupted\.\n$/);
+    expect(out).toBe('');
+    expect(code).toBe(130);
+  });
+});
