@@ -15,7 +15,7 @@ import type { Keyring } from './keyring.ts';
 import { createMemoryLedger } from './memory-ledger.ts';
 import { readArguments } from './read-arguments.ts';
 import type { RoundReport } from './round-report.ts';
-import type { RoundRequest, StepContext, StepTarget } from './round-types.ts';
+import type { ModelFallback, RoundRequest, StepContext, StepTarget } from './round-types.ts';
 import { runStep } from './run-step.ts';
 import { TAG_BYTES } from './state-envelope.ts';
 import { type EngineLogEntry, ErrorCode, type StepOutcome } from './step-outcome.ts';
@@ -256,31 +256,35 @@ export function createEngine(options: EngineOptions): Engine {
   async function callTool(request: ToolCallRequest): Promise<StepOutcome<CallToolResult>> {
     const tool = tools.get(request.name);
     if (!tool) return rpcError(ErrorCode.InvalidParams, `Unknown tool: ${clip(request.name)}`, { tools: [...tools.keys()] });
-    const consents = request.tasks ?? declaresTasks(request.capabilities);
+    // consent to tasks matters only to a tool that can answer one
+    const consents = tool.task !== undefined && (request.tasks ?? declaresTasks(request.capabilities));
     if (tool.task === 'required' && !consents) return taskRequired(tool.name);
     const definition = internalsOf(tool);
     // a tool with fallback questions takes the model's answers and continuation token beside its own arguments
     const call = fallbackCall(tool, definition.machine, request, continuationTagOf);
     if (!call.ok) return toolError(call.text);
     const parsed = readArguments(definition.args, call.args ?? {});
-    if (!parsed.ok) {
-      return toolError(
-        `Invalid arguments for tool '${tool.name}': ${parsed.problems}. Call it again with arguments matching its input schema.`,
-      );
-    }
-    const target: StepTarget<CallToolResult> = {
-      ...toolTarget(tool, parsed.data),
-      ...(call.modelFallback && { modelFallback: call.modelFallback }),
-    };
-    return runStep(ctx, target, { ...call.round, tasks: consents });
+    const again = 'Call it again with arguments matching its input schema.';
+    if (!parsed.ok) return toolError(`Invalid arguments for tool '${tool.name}': ${parsed.problems}. ${again}`);
+    const target = toolTarget(tool, parsed.data as JsonObject, call.modelFallback);
+    return runStep(ctx, target, tool.task === undefined ? call.round : { ...call.round, tasks: consents });
   }
 
-  /** A round's target for the tool with these (validated) arguments. */
-  function toolTarget(tool: ToolDefinition, args: Record<string, unknown>): StepTarget<CallToolResult> {
-    const bound = toolTargets.get(tool.name)!;
-    const task = tasks.targetFor(tool);
-    const base = { label: bound.label, definition: internalsOf(tool), targetTag: bound.tag, argsScope: bound.scope, args, finishWith: {} };
-    return { ...base, fail: toolError, ...(task && { task }) };
+  /** A round's target for the tool with these (validated) arguments: one literal, the shape V8 keeps per call site. */
+  function toolTarget(tool: ToolDefinition, args: JsonObject, modelFallback?: ModelFallback<CallToolResult>): StepTarget<CallToolResult> {
+    const { label, scope: argsScope, tag: targetTag } = toolTargets.get(tool.name)!;
+    const task = tool.task === undefined ? undefined : tasks.targetFor(tool);
+    return {
+      label,
+      definition: internalsOf(tool),
+      targetTag,
+      argsScope,
+      args,
+      finishWith: {},
+      fail: toolError,
+      ...(task && { task }),
+      ...(modelFallback && { modelFallback }),
+    };
   }
   const tasks = engineTasks(ctx, tools, options.tasks, (name: string, args: JsonObject) =>
     tools.has(name) ? toolTarget(tools.get(name)!, args) : undefined,

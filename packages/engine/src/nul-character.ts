@@ -20,21 +20,45 @@ export interface NulIssue {
 export function nulIssue(value: unknown): NulIssue | undefined {
   if (typeof value === 'string') return value.includes('\u0000') ? { path: [], message: NUL_REFUSED } : undefined;
   if (typeof value !== 'object' || value === null) return undefined;
+  // the usual arguments and answers: one object of plain values, read once without the walk's bookkeeping
+  return Array.isArray(value) || !flatAndClean(value) ? walk(value) : undefined;
+}
+
+/**
+ * True when no value of `value` is an object and no key or string holds a NUL; false otherwise (the walk then
+ * finds where), and when reading it throws (the walk ends that with no issue).
+ */
+function flatAndClean(value: object): boolean {
+  try {
+    for (const key of Object.keys(value)) {
+      const item = (value as Record<string, unknown>)[key];
+      if (key.includes('\u0000') || (typeof item === 'object' && item !== null)) return false;
+      if (typeof item === 'string' && item.includes('\u0000')) return false;
+    }
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The path of the entry at `index` (its parents' keys, from the top), and `last` after them. */
+function pathTo(parents: readonly number[], keys: readonly PropertyKey[], index: number, last?: PropertyKey): PropertyKey[] {
+  const path: PropertyKey[] = last === undefined ? [] : [last];
+  for (let at = index; at > 0; at = parents[at]!) path.unshift(keys[at]!);
+  return path;
+}
+
+function walk(value: object): NulIssue | undefined {
   // each pending value with the index of its parent's entry and its key there, so a path is built only when found
   const values: unknown[] = [value];
   const parents: number[] = [-1];
   const keys: PropertyKey[] = [''];
   const entered = new Set<object>();
-  const pathTo = (index: number, last?: PropertyKey): PropertyKey[] => {
-    const path: PropertyKey[] = last === undefined ? [] : [last];
-    for (let at = index; at > 0; at = parents[at]!) path.unshift(keys[at]!);
-    return path;
-  };
   try {
     for (let index = 0; index < values.length; index++) {
       const item = values[index];
       if (typeof item === 'string') {
-        if (item.includes('\u0000')) return { path: pathTo(index), message: NUL_REFUSED };
+        if (item.includes('\u0000')) return { path: pathTo(parents, keys, index), message: NUL_REFUSED };
         continue;
       }
       if (typeof item !== 'object' || item === null || entered.has(item)) continue;
@@ -48,7 +72,7 @@ export function nulIssue(value: unknown): NulIssue | undefined {
         continue;
       }
       for (const key of Object.keys(item)) {
-        if (key.includes('\u0000')) return { path: pathTo(index, key), message: NUL_REFUSED };
+        if (key.includes('\u0000')) return { path: pathTo(parents, keys, index, key), message: NUL_REFUSED };
         values.push((item as Record<string, unknown>)[key]);
         parents.push(index);
         keys.push(key);
