@@ -17,3 +17,9 @@ export function failRound<TResult>(round: Round<TResult>, event: EngineEvent, cl
     clientText ?? `${round.target.definition.owner} failed on the server before it could finish; the details are in the server's log.`,
   );
 }
+
+/** A round whose code threw (the engine's, a machine's, a store's): logged, and the method's failure. */
+export function roundThrew<TResult>(round: Round<TResult>, error: unknown): StepOutcome<TResult> {
+  const label = round.target.label;
+  return failRound(round, { level: 'error', event: 'engine_error', code: 'threw', round: round.number, label, error });
+}

@@ -12,7 +12,7 @@ import { waitsOnLongWorkOnly } from './long-work.ts';
 import type { CompiledQuestion } from './questions.ts';
 import { randomBytes } from './random-bytes.ts';
 import { createRoundActor, endRoundActor } from './round-actor.ts';
-import { failRound, note } from './round-note.ts';
+import { failRound, note, roundThrew } from './round-note.ts';
 import { openPhase, refuseState } from './round-open.ts';
 import { answerPhase } from './round-outcome.ts';
 import { newTrace, reportRound } from './round-report.ts';
@@ -71,7 +71,7 @@ function step<TResult>(round: Round<TResult>): Outcome<TResult> {
       runId,
     });
   } catch (error) {
-    const failed = threw(round, error);
+    const failed = roundThrew(round, error);
     if (actor) endRoundActor(actor);
     return failed;
   }
@@ -88,7 +88,7 @@ function step<TResult>(round: Round<TResult>): Outcome<TResult> {
       return asFinishedTask(round, ended);
     },
     (error: unknown) => {
-      const failed = threw(round, error);
+      const failed = roundThrew(round, error);
       if (!round.detached) endRoundActor(started);
       return failed;
     },
@@ -100,12 +100,6 @@ function asFinishedTask<TResult>(round: Round<TResult>, outcome: StepOutcome<TRe
   const task = round.target.task;
   if (outcome.type !== 'complete' || task?.mode !== 'required' || round.request.tasks !== true) return outcome;
   return task.finished(round, outcome.result);
-}
-
-/** A round that threw: logged, and the method's failure. */
-function threw<TResult>(round: Round<TResult>, error: unknown): StepOutcome<TResult> {
-  const label = round.target.label;
-  return failRound(round, { level: 'error', event: 'engine_error', code: 'threw', round: round.number, label, error });
 }
 
 type Outcome<TResult> = StepOutcome<TResult> | Promise<StepOutcome<TResult>>;

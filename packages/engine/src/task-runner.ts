@@ -12,7 +12,7 @@ import { feedAnswers } from './feed-answers.ts';
 import { workWords } from './long-work.ts';
 import { randomBytes } from './random-bytes.ts';
 import { createRoundActor, endRoundActor } from './round-actor.ts';
-import { failRound, note } from './round-note.ts';
+import { note, roundThrew } from './round-note.ts';
 import type { Round, StepContext, StepTarget } from './round-types.ts';
 import { type SettleResult, settleActor, settledNow } from './settle-actor.ts';
 import { sameBytes } from './state-envelope.ts';
@@ -148,14 +148,7 @@ export function createTaskRunner({ ctx, store, ttlMs, pollIntervalMs, targetOf }
       });
     } catch (error) {
       endRoundActor(actor);
-      return failRound(round, {
-        level: 'error',
-        event: 'engine_error',
-        code: 'threw',
-        round: round.number,
-        label: round.target.label,
-        error,
-      });
+      return roundThrew(round, error);
     }
     carryOn(record, round, actor);
     return { type: 'task', task: handleOf(record) };
@@ -331,14 +324,7 @@ export function createTaskRunner({ ctx, store, ttlMs, pollIntervalMs, targetOf }
         const record = await create(round, { status: 'completed', result });
         return { type: 'task', task: handleOf(record) };
       } catch (error) {
-        return failRound(round, {
-          level: 'error',
-          event: 'engine_error',
-          code: 'threw',
-          round: round.number,
-          label: round.target.label,
-          error,
-        });
+        return roundThrew(round, error);
       }
     },
     async get(request) {
