@@ -17,13 +17,14 @@
 // skewed machine clocks do not matter.
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import { Pool, type PoolClient } from 'pg';
+import type { PoolClient } from 'pg';
 import type { EffectKey, EffectLedger, EffectOutcome, EffectRecord } from '../effect-ledger.ts';
 import type { TransactionalLedger } from '../ledger-transaction.ts';
 import { createLeaseRenewal } from './lease-renewal.ts';
-import { codeOf, hintFor, messageOf, redactUrl } from './ledger-errors.ts';
+import { codeOf, messageOf, redactUrl } from './ledger-errors.ts';
 import { migrate, NewerSchemaError } from './ledger-migrations.ts';
 import { decodeRecord, type EffectRow, encodeError, encodeValue, SELECT_RECORD } from './ledger-rows.ts';
+import { explainPoolError, openPool } from './open-pool.ts';
 import { claimLock, type OwnerLock, takeOwnerLock } from './owner-lock.ts';
 import { runInPostgresTransaction } from './postgres-transaction.ts';
 
@@ -128,27 +129,16 @@ export async function createPostgresLedger(options: PostgresLedgerOptions): Prom
   const clock = options.now ?? Date.now;
   const warn = options.onWarning ?? ((message: string) => process.emitWarning(message, 'RoundtripLedgerWarning'));
   const owner = `${hostname()}/${process.pid}/${randomBytes(6).toString('hex')}`;
-  const explain = (error: unknown) => {
-    const code = codeOf(error);
-    return `(${code ? `${code}: ` : ''}${messageOf(error)}). ${hintFor(error, settings)}`;
-  };
-
-  const pool = new Pool({
-    connectionString: options.url,
-    max: maxConnections,
-    connectionTimeoutMillis: settings.connectTimeoutMs,
-    statement_timeout: settings.statementTimeoutMs,
-    lock_timeout: settings.lockTimeoutMs,
-    idle_in_transaction_session_timeout: settings.statementTimeoutMs,
-    // the client's own bound, for a server that stops answering (a network partition sends no error)
-    query_timeout: settings.statementTimeoutMs + settings.connectTimeoutMs,
-    application_name: 'roundtrip-ledger',
-    keepAlive: true,
-    allowExitOnIdle: true,
+  const explain = (error: unknown) => explainPoolError(error, settings);
+  const pool = openPool({
+    url: options.url,
+    shown,
+    bounds: settings,
+    maxConnections,
+    applicationName: 'roundtrip-ledger',
+    what: 'The effect ledger',
+    warn,
   });
-  pool.on('error', (error) =>
-    warn(`The effect ledger at ${shown} lost an idle connection (${messageOf(error)}); the next call opens a new one.`),
-  );
 
   const pruneIntervalMs = Math.min(retainMs, MAX_PRUNE_INTERVAL_MS);
   let lastPrunedAt = Number.NEGATIVE_INFINITY;

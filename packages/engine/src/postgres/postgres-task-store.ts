@@ -1,11 +1,11 @@
 // The task store in PostgreSQL, so that every server sharing the database sees the same tasks: any of them
 // answers tasks/get, and tasks/update or tasks/cancel of a task parked on questions (its snapshot is sealed
 // in its row, and any engine holding the keyring rehydrates it).
-import { Pool } from 'pg';
 import { decodeTaskRow, encodeTaskRow, TASK_COLUMNS, type TaskRow } from '../task-rows.ts';
 import type { TaskStore } from '../task-store.ts';
-import { codeOf, hintFor, messageOf, redactUrl } from './ledger-errors.ts';
+import { redactUrl } from './ledger-errors.ts';
 import { NewerSchemaError } from './ledger-migrations.ts';
+import { explainPoolError, openPool } from './open-pool.ts';
 import { migrateTasks } from './task-migrations.ts';
 
 export interface PostgresTaskStoreOptions {
@@ -74,24 +74,16 @@ export async function createPostgresTaskStore(options: PostgresTaskStoreOptions)
   };
   const maxConnections = number('maxConnections', options.maxConnections ?? 5);
   const warn = options.onWarning ?? ((message: string) => process.emitWarning(message, 'RoundtripTaskStoreWarning'));
-  const explain = (error: unknown) => {
-    const code = codeOf(error);
-    return `(${code ? `${code}: ` : ''}${messageOf(error)}). ${hintFor(error, settings)}`;
-  };
-  const pool = new Pool({
-    connectionString: options.url,
-    max: maxConnections,
-    connectionTimeoutMillis: settings.connectTimeoutMs,
-    statement_timeout: settings.statementTimeoutMs,
-    lock_timeout: settings.lockTimeoutMs,
-    query_timeout: settings.statementTimeoutMs + settings.connectTimeoutMs,
-    application_name: 'roundtrip-tasks',
-    keepAlive: true,
-    allowExitOnIdle: true,
+  const explain = (error: unknown) => explainPoolError(error, settings);
+  const pool = openPool({
+    url: options.url,
+    shown,
+    bounds: settings,
+    maxConnections,
+    applicationName: 'roundtrip-tasks',
+    what: 'The task store',
+    warn,
   });
-  pool.on('error', (error) =>
-    warn(`The task store at ${shown} lost an idle connection (${messageOf(error)}); the next call opens a new one.`),
-  );
   try {
     const client = await pool.connect();
     try {
