@@ -9,7 +9,8 @@ const NO_ARGUMENTS = z.object({});
 
 // ─── A1: the user's name (also A7, A10, A14, A15) ───────────────────────────────────────────────
 
-const nameQuestions = defineQuestions<{ name: string | null }>()({
+/** The user's name: asked by the first MRTR tool, and before the task of test_tool_with_task. */
+export const nameQuestions = defineQuestions<{ name: string | null }>()({
   user_name: { message: 'What is your name?', schema: z.object({ name: z.string() }) },
 });
 const nameMachine = setup({

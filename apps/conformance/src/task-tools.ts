@@ -7,6 +7,7 @@ import { type AnswerEvents, type AskMeta, defineQuestions, defineTool, safeText,
 import { assign, fromPromise, setup } from 'xstate';
 import { z } from 'zod';
 import { finishedMachine } from './finished-machine.ts';
+import { nameQuestions } from './single-question-tools.ts';
 
 const NO_ARGUMENTS = z.object({});
 
@@ -220,14 +221,11 @@ const multiInput = defineTool({
 
 // ─── test_tool_with_task: a question in the request (MRTR), then a task ─────────────────────────
 
-const userQuestions = defineQuestions<{ name: string | null }>()({
-  user_name: { message: 'What is your name?', schema: z.object({ name: z.string() }) },
-});
 const greetLaterMachine = setup({
   types: {
     context: {} as { name: string | null },
-    events: {} as AnswerEvents<typeof userQuestions>,
-    meta: {} as AskMeta<typeof userQuestions>,
+    events: {} as AnswerEvents<typeof nameQuestions>,
+    meta: {} as AskMeta<typeof nameQuestions>,
     output: {} as { name: string | null },
   },
   actors: { compose: waitFor(300) },
@@ -252,7 +250,7 @@ const toolWithTask = defineTool({
   name: 'test_tool_with_task',
   description: 'Asks your name in the request (MRTR), then greets you as a task',
   input: NO_ARGUMENTS,
-  questions: userQuestions,
+  questions: nameQuestions,
   machine: greetLaterMachine,
   task: 'required',
   result: ({ name }) => ({ text: name === null ? 'Hello!' : `Hello, ${safeText(name)}!` }),
