@@ -20,6 +20,7 @@ import { runStep } from './run-step.ts';
 import { TAG_BYTES } from './state-envelope.ts';
 import { type EngineLogEntry, ErrorCode, type StepOutcome } from './step-outcome.ts';
 import { tagCache } from './tag-cache.ts';
+import type { TaskReport } from './task-report.ts';
 import { declaresTasks } from './task-shapes.ts';
 import type { CallToolResult, GetPromptResult, JsonObject, ReadResourceResult, ToolAnnotations, ToolInputSchema } from './wire-shapes.ts';
 
@@ -60,6 +61,13 @@ export interface EngineOptions extends EngineLimits {
    * cheap and never let it wait on the network; an error it throws is logged, not passed on.
    */
   inspect?: (report: RoundReport) => void;
+  /**
+   * Receives a report of every change of a task (SEP-2663) once it is recorded: created, its progress words,
+   * asking (the keys), working again, completed, failed or cancelled. Tasks run in the background, outside any
+   * round, so they are reported apart from `inspect`'s rounds. Called synchronously, like `inspect`: keep it
+   * cheap; an error it throws is logged, not passed on. Answers, arguments and results are never in it.
+   */
+  inspectTasks?: (report: TaskReport) => void;
   /**
    * Whether `inspect` sees the values of answers. Answers are personal data: by default an inspector
    * sees only which fields were answered. @defaultValue 'masked'
@@ -234,6 +242,7 @@ export function createEngine(options: EngineOptions): Engine {
     ledger: options.ledger ?? createMemoryLedger(),
     inflight: new Map(),
     ...(options.inspect ? { inspect: options.inspect, inspectAnswers: options.inspectAnswers ?? 'masked' } : {}),
+    ...(options.inspectTasks ? { inspectTasks: options.inspectTasks } : {}),
     ...(options.inspectActors ? { inspectActors: options.inspectActors } : {}),
     principalTag,
     // the same arguments come back every round of a conversation

@@ -7,6 +7,7 @@ import type { StepContext, StepTarget, TaskTarget } from './round-types.ts';
 import { ErrorCode, type StepError } from './step-outcome.ts';
 import { createTaskRunner } from './task-runner.ts';
 import { TASKS_EXTENSION, type TaskRequest } from './task-shapes.ts';
+import type { TaskQueue } from './task-queue.ts';
 import type { TaskStore } from './task-store.ts';
 import type { TaskView } from './task-view.ts';
 import type { CallToolResult, JsonObject } from './wire-shapes.ts';
@@ -20,6 +21,13 @@ export interface TaskOptions {
    * @defaultValue this process's memory (createMemoryTaskStore)
    */
   store?: TaskStore;
+  /**
+   * Where the tasks' work runs when several processes serve the store (`createPostgresTaskQueue`): each task's
+   * work is a job that one process at a time runs, under a lease; when that process dies another runs it on
+   * from where it last settled, and tasks/cancel stops it wherever it runs. Without, a task's work runs in the
+   * process that started it (or answered its questions). The engine does not close it. Needs `store`.
+   */
+  queue?: TaskQueue;
   /** @defaultValue 3_600_000 (one hour); at most 7 days */
   ttlMs?: number;
   /** @defaultValue 500 */
@@ -40,14 +48,18 @@ export interface EngineTaskMethods {
   /** tasks/cancel: asks the work to stop (its AbortSignal); a finished task is acknowledged too. */
   cancelTask(request: TaskRequest): Promise<{ type: 'complete' } | { type: 'error'; error: StepError }>;
   /**
-   * Takes over the tasks left `working` by a process that has ended (killed, crashed) and runs each on from the
-   * state it last settled in: its work there starts again; once-effects already recorded under its run do not.
-   * Only a store that can tell a process is gone offers them (`createSqliteTaskStore`, the processes of one
-   * machine); with another store it does nothing. Of two processes calling it, one takes each task. Call it once
-   * the server is up; resolves with how many tasks it took over.
+   * Starts this process's part in running tasks. With a `queue`, takes its jobs (the tasks whose process died
+   * among them). With a store that can tell a process is gone (`createSqliteTaskStore`, the processes of one
+   * machine), takes over the tasks left `working` by a process that has ended (killed, crashed) and runs each on
+   * from the state it last settled in: its work there starts again; once-effects already recorded under its run
+   * do not. Of two processes calling it, one takes each task. Call it once the server is up; resolves with how
+   * many tasks it took over.
    */
   resumeTasks(): Promise<number>;
-  /** Stops the work of every running task (each ends cancelled); resolves once it has stopped. */
+  /**
+   * Stops the work of every running task: each ends cancelled, or, with a `queue`, is handed back to it and runs
+   * on in another process. Resolves once the work has stopped.
+   */
   close(): Promise<void>;
 }
 
@@ -84,12 +96,20 @@ export function engineTasks(
   options: TaskOptions | undefined,
   targetOf: (tool: string, args: JsonObject) => StepTarget<CallToolResult> | undefined,
 ): { methods: EngineTaskMethods; targetFor(tool: ToolDefinition): TaskTarget<CallToolResult> | undefined } {
+  if (options?.queue && !options.store)
+    throw definitionError(
+      ['createEngine', 'tasks.queue'],
+      'invalid_option',
+      "'tasks.queue' is given without 'tasks.store': the processes that take the queue's jobs must read the tasks from one store.",
+      'Give the store they share as well, e.g. createPostgresTaskStore on the same database.',
+    );
   const runner = createTaskRunner({
     ctx,
     store: options?.store ?? createMemoryTaskStore(),
     ttlMs: checked('ttlMs', options?.ttlMs, 3_600_000, MAX_TTL_MS),
     pollIntervalMs: checked('pollIntervalMs', options?.pollIntervalMs, 500, MAX_TTL_MS),
     targetOf,
+    queue: options?.queue,
   });
   const targets = new Map<string, TaskTarget<CallToolResult>>();
   for (const tool of tools.values()) {

@@ -10,6 +10,7 @@ import type { Keyring } from './keyring.ts';
 import type { RoundReport, RoundTrace } from './round-report.ts';
 import type { StateBinding } from './state-envelope.ts';
 import type { EngineLogEntry, StepOutcome } from './step-outcome.ts';
+import type { TaskReport } from './task-report.ts';
 import type { ClientCapabilities } from './wire-shapes.ts';
 
 /** What one round of any MRTR method carries besides its own arguments. */
@@ -58,6 +59,8 @@ export interface StepContext {
   readonly argsTag: (scope: string, args: Record<string, unknown>) => Uint8Array;
   /** Receives a report of every round; see EngineOptions.inspect. */
   readonly inspect?: (report: RoundReport) => void;
+  /** Receives a report of every recorded change of a task; see EngineOptions.inspectTasks. */
+  readonly inspectTasks?: (report: TaskReport) => void;
   /** Show answer values to `inspect` (field names only otherwise). */
   readonly inspectAnswers?: 'masked' | 'shown';
   /** XState's inspection events of every round's actors; see EngineOptions.inspectActors. */

@@ -3,7 +3,8 @@
 // store: working (with the author's progress words), input_required (questions under minted keys, the
 // snapshot sealed, the actor stopped), completed, failed, cancelled. tasks/update rehydrates a parked task
 // and feeds it the answers; every change to one task is made one after another, and recorded before it is
-// acknowledged.
+// acknowledged. With a job queue (several processes on one store), a task's work runs as the queue's job on
+// whichever process takes it, from the snapshot sealed where it last settled; otherwise in this process.
 import type { Actor, AnyMachineSnapshot, AnyStateMachine } from 'xstate';
 import { encodeBase64url } from './base64url.ts';
 import { clientEvent } from './client-event.ts';
@@ -12,17 +13,20 @@ import { feedAnswers } from './feed-answers.ts';
 import { workWords } from './long-work.ts';
 import { randomBytes } from './random-bytes.ts';
 import { createRoundActor, endRoundActor } from './round-actor.ts';
-import { note, roundThrew } from './round-note.ts';
+import { roundThrew } from './round-note.ts';
 import type { Round, StepContext, StepTarget } from './round-types.ts';
-import { type SettleResult, settleActor, settledNow } from './settle-actor.ts';
-import { sameBytes } from './state-envelope.ts';
+import { settledNow } from './settle-actor.ts';
+import { type CompactSnapshot, sameBytes } from './state-envelope.ts';
 import { ErrorCode, type StepOutcome } from './step-outcome.ts';
+import { TaskChanged, taskChanges } from './task-changes.ts';
 import { answersFor } from './task-questions.ts';
-import { type Carried, endedBy, failedOnServerOf, NOTHING_CARRIED, park } from './task-settled.ts';
+import type { TaskQueue } from './task-queue.ts';
+import { reportTaskChange } from './task-report.ts';
 import type { TaskRequest } from './task-shapes.ts';
 import { openTaskSnapshot, sealTaskSnapshot, taskRound } from './task-snapshot.ts';
 import type { TaskRecord, TaskStore } from './task-store.ts';
-import { handleOf, type TaskAnswer, type TaskView, TERMINAL, UNKNOWN_TASK, viewOf } from './task-view.ts';
+import { handleOf, type TaskAnswer, type TaskView, UNKNOWN_TASK, viewOf } from './task-view.ts';
+import { taskWork } from './task-work.ts';
 import type { CallToolResult, JsonObject } from './wire-shapes.ts';
 
 export interface TaskRunnerOptions {
@@ -32,6 +36,8 @@ export interface TaskRunnerOptions {
   pollIntervalMs: number;
   /** The target of a task's rounds: its tool with the arguments it was called with. */
   targetOf: (tool: string, args: JsonObject) => StepTarget<CallToolResult> | undefined;
+  /** Where the work runs when several processes share the store; without, in the process that started it. */
+  queue?: TaskQueue | undefined;
 }
 
 export interface TaskRunner {
@@ -40,22 +46,14 @@ export interface TaskRunner {
   get(request: TaskRequest): Promise<TaskAnswer<{ task: TaskView }>>;
   update(request: TaskRequest & { inputResponses: unknown }): Promise<TaskAnswer<object>>;
   cancel(request: TaskRequest): Promise<TaskAnswer<object>>;
-  /** Takes over the tasks a process that is gone left working (a store that can tell), and runs them on; how many. */
+  /**
+   * Starts this process's part in running tasks: takes the queue's jobs, and takes over the tasks a process that
+   * is gone left working (a store that can tell) and runs them on; resolves to how many it took over.
+   */
   resumeAbandoned(): Promise<number>;
-  /** Stops the work of every task still running; resolves once it has stopped. */
+  /** Stops the work of every task still running (a queue's job is handed back); resolves once it has stopped. */
   close(): Promise<void>;
 }
-
-/** What this process holds of a task besides its record: the signal its work stops on, the queue of its changes. */
-interface Live {
-  controller: AbortController;
-  queue: Promise<void>;
-  /** The work running in the background, until it settles and its outcome is recorded. */
-  work?: Promise<void>;
-}
-
-/** The task changed under a change based on what was read before (another engine on the store wrote it first). */
-class TaskChanged extends Error {}
 
 /** How often tasks/update starts again from a fresh read when another engine changed the task under it. */
 const UPDATE_ATTEMPTS = 5;
@@ -63,49 +61,12 @@ const ACK: TaskAnswer<object> = { type: 'complete' };
 const resumed = (record: TaskRecord) =>
   ({ level: 'info', event: 'task_resumed', code: 'owner_gone', tool: record.tool, taskId: record.taskId }) as const;
 
-export function createTaskRunner({ ctx, store, ttlMs, pollIntervalMs, targetOf }: TaskRunnerOptions): TaskRunner {
-  const live = new Map<string, Live>();
-  const liveOf = (taskId: string): Live => {
-    const entry = live.get(taskId);
-    if (entry) return entry;
-    const made: Live = { controller: new AbortController(), queue: Promise.resolve() };
-    live.set(taskId, made);
-    return made;
-  };
-
-  /** Runs `change` after every change to the task made before it. */
-  function serial<T>(taskId: string, change: () => Promise<T>): Promise<T> {
-    const entry = liveOf(taskId);
-    const run = entry.queue.then(change);
-    entry.queue = run.then(
-      () => {},
-      () => {},
-    );
-    return run;
-  }
-
-  /**
-   * Reads the task, edits it (`edit` returns false to leave it as it is), and writes it back; a terminal task is
-   * left as it is. `basedOn`: the version the change was worked out from (a parked task's snapshot); if the task
-   * moved on since, or another writer gets in first, it throws TaskChanged and writes nothing.
-   */
-  async function change(taskId: string, edit: (record: TaskRecord) => unknown, basedOn?: number): Promise<TaskRecord | undefined> {
-    const record = await store.read(taskId, ctx.now());
-    if (!record || TERMINAL.has(record.status)) return record;
-    const version = record.version;
-    if (basedOn !== undefined && version !== basedOn) throw new TaskChanged(`task ${taskId} was changed by another writer`);
-    if (edit(record) === false) return record;
-    record.lastUpdatedAt = ctx.now();
-    if (TERMINAL.has(record.status)) {
-      delete record.sealed;
-      delete record.statusMessage;
-      record.pending = [];
-      const entry = live.get(taskId);
-      if (entry && !entry.work) live.delete(taskId);
-    }
-    if ((await store.write(record, version)) === 'conflict') throw new TaskChanged(`task ${taskId} was changed by another writer`);
-    return { ...record, version: version + 1 };
-  }
+export function createTaskRunner({ ctx, store, ttlMs, pollIntervalMs, targetOf, queue }: TaskRunnerOptions): TaskRunner {
+  const changes = taskChanges(ctx, store);
+  const { live, liveOf, serial, change } = changes;
+  const { carryOn, conclude } = taskWork(ctx, store, changes);
+  let worker: { stop(): Promise<void> } | undefined;
+  let closed = false;
 
   /** A new task's record, recorded before its handle is answered. */
   async function create(round: Round<CallToolResult>, fields: Partial<TaskRecord>): Promise<TaskRecord> {
@@ -129,6 +90,7 @@ export function createTaskRunner({ ctx, store, ttlMs, pollIntervalMs, targetOf }
       ...fields,
     };
     await store.create(record);
+    reportTaskChange(ctx, record);
     return record;
   }
 
@@ -150,86 +112,59 @@ export function createTaskRunner({ ctx, store, ttlMs, pollIntervalMs, targetOf }
       endRoundActor(actor);
       return roundThrew(round, error);
     }
-    carryOn(record, round, actor);
+    if (!queue) void carryOn(record, round, actor);
+    else {
+      try {
+        await handOff(record, actor);
+      } catch (error) {
+        return roundThrew(round, error);
+      }
+    }
     return { type: 'task', task: handleOf(record) };
   }
 
-  /** Lets the actor's work run on in the background; its outcome is recorded when it settles. */
-  function carryOn(record: TaskRecord, round: Round<CallToolResult>, actor: Actor<AnyStateMachine>): void {
-    const { taskId } = record;
-    const entry = liveOf(taskId);
-    const machine = round.target.definition.machine.machine;
-    let said = record.statusMessage;
-    let at = JSON.stringify(actor.getSnapshot().value);
-    const words = actor.subscribe({
-      next: (snapshot) => {
-        const now = workWords(machine, snapshot as AnyMachineSnapshot);
-        // settled in another state while working: sealed again, the point a resumed task starts from
-        const moved = snapshot.status === 'active' && JSON.stringify(snapshot.value) !== at;
-        at = JSON.stringify(snapshot.value);
-        if ((now === undefined || now === said) && !moved) return;
-        if (now !== undefined) said = now;
-        let sealed: string | undefined;
-        try {
-          if (moved) sealed = sealTaskSnapshot(round, actor, record.createdAt + record.ttlMs);
-        } catch (error) {
-          failedToRecord(round, error);
-        }
-        const say = (r: TaskRecord) => {
-          if (r.status !== 'working') return false;
-          if (now !== undefined) r.statusMessage = now;
-          if (sealed !== undefined) r.sealed = sealed;
-        };
-        void serial(taskId, () => change(taskId, say)).catch((error: unknown) => failedToRecord(round, error));
-      },
-      error: () => {},
-    });
-    const remaining = Math.max(1, record.createdAt + record.ttlMs - ctx.now());
-    let queued: Promise<void> | undefined;
-    entry.work = settleActor(actor, remaining, entry.controller.signal)
-      .then((settled) => {
-        words.unsubscribe();
-        const concluded = serial(taskId, () => conclude(taskId, round, actor, settled, NOTHING_CARRIED));
-        queued = entry.queue;
-        return concluded;
-      })
-      .catch((error: unknown) => {
-        endRoundActor(actor);
-        failedToRecord(round, error);
-      })
-      .finally(() => {
-        delete entry.work;
-        // a task whose work ended keeps nothing in this process until it is asked about again
-        if (entry.queue === queued) live.delete(taskId);
-      });
+  /**
+   * Gives the task's work to the queue: this actor stops, and the process that takes the job runs the work on
+   * from the snapshot just recorded (an effect this actor started still settles and records its outcome, which
+   * the job then reads instead of acting again). A task the queue cannot take is failed.
+   */
+  async function handOff(record: TaskRecord, actor: Actor<AnyStateMachine>): Promise<void> {
+    endRoundActor(actor);
+    try {
+      await queue!.dispatch(record.taskId);
+    } catch (error) {
+      const message = 'The server could not start this task (its job queue failed); call the tool again.';
+      await serial(record.taskId, () =>
+        change(record.taskId, (r) => void Object.assign(r, { status: 'failed', error: { code: ErrorCode.InternalError, message } })),
+      ).catch(() => {});
+      throw error;
+    }
   }
 
-  const failedToRecord = (round: Round<unknown>, error: unknown) =>
-    note(round, { level: 'error', event: 'engine_error', code: 'threw', round: round.number, label: round.target.label, error });
-
-  /** Records what the settled (or stopped) work came to, and ends the actor. */
-  async function conclude(
-    taskId: string,
-    round: Round<CallToolResult>,
-    actor: Actor<AnyStateMachine>,
-    settled: SettleResult,
-    carried: Carried,
-    basedOn?: number,
-  ): Promise<void> {
-    const snapshot = actor.getSnapshot() as AnyMachineSnapshot;
-    const failedOnServer = failedOnServerOf(round);
-    const ended = await endedBy(round, snapshot, settled, failedOnServer);
+  /** The queue's job for a task: runs its work on from where it last settled, until it settles again or is stopped. */
+  async function runJob(taskId: string, signal: AbortSignal): Promise<void> {
+    if (closed) throw new Error(`This process is stopping; task ${taskId} runs on in another.`);
+    const record = await store.read(taskId, ctx.now());
+    if (record?.status !== 'working' || live.get(taskId)?.work) return;
+    if (record.cancelRequested) {
+      await serial(taskId, () => change(taskId, (r) => void Object.assign(r, { status: 'cancelled' })));
+      return;
+    }
+    const reopened = reopen(record);
+    if (typeof reopened === 'string') return serial(taskId, () => refuse(record, reopened));
+    const { round } = reopened;
+    const actor = createRoundActor(round, reopened.snapshot);
+    actor.start();
+    const entry = liveOf(taskId);
+    const work = carryOn(record, round, actor, true);
+    const stop = () => entry.controller.abort();
+    if (signal.aborted) stop();
+    else signal.addEventListener('abort', stop, { once: true });
     try {
-      await change(
-        taskId,
-        (record) => {
-          if (ended) Object.assign(record, ended);
-          else park(record, round, actor, snapshot, carried, failedOnServer);
-        },
-        basedOn,
-      );
+      if ((await work) === 'handed_back')
+        throw new Error(`Task ${taskId} was stopped in this process before it settled; it runs on in another.`);
     } finally {
-      endRoundActor(actor);
+      signal.removeEventListener('abort', stop);
     }
   }
 
@@ -282,27 +217,39 @@ export function createTaskRunner({ ctx, store, ttlMs, pollIntervalMs, targetOf }
       endRoundActor(actor);
       throw error;
     }
-    if (working?.status === 'working') carryOn(working, round, actor);
-    else endRoundActor(actor);
+    if (working?.status !== 'working') endRoundActor(actor);
+    else if (queue) await handOff(working, actor);
+    else void carryOn(working, round, actor);
+  }
+
+  /**
+   * The round and snapshot a task's work runs on from, or why it cannot: no request asks for it, so the round is
+   * the creator's, known by the principal's tag alone.
+   */
+  function reopen(
+    record: TaskRecord,
+  ): { round: Round<CallToolResult>; snapshot: CompactSnapshot } | 'state_not_opened' | 'tool_not_served' {
+    const target = targetOf(record.tool, record.args);
+    if (!target) return 'tool_not_served';
+    const request = { taskId: record.taskId, principal: '', capabilities: record.capabilities };
+    const round = taskRound(ctx, record, target, request, undefined);
+    const snapshot = record.sealed === undefined ? undefined : openTaskSnapshot(ctx, round, record.sealed);
+    return snapshot ? { round, snapshot } : 'state_not_opened';
   }
 
   /** Runs on a task a gone process left working, from its sealed snapshot; false when another process took it first. */
   async function takeOver(record: TaskRecord): Promise<boolean> {
-    const target = targetOf(record.tool, record.args);
-    // no request asks for it: the round is the creator's, known by the principal's tag alone
-    const round =
-      target && taskRound(ctx, record, target, { taskId: record.taskId, principal: '', capabilities: record.capabilities }, undefined);
-    const snapshot = round && record.sealed !== undefined ? openTaskSnapshot(ctx, round, record.sealed) : undefined;
+    const reopened = reopen(record);
     try {
-      if (!round || !snapshot) await refuse(record, round ? 'state_not_opened' : 'tool_not_served', record.version);
+      if (typeof reopened === 'string') await refuse(record, reopened, record.version);
       else {
         // the write (compare-and-set) makes the task this process's: of two processes starting, one takes it
         const working = await change(record.taskId, () => true, record.version);
         if (working?.status !== 'working') return false;
         if (ctx.log) logEngineEvent(ctx.log, `tool ${record.tool}`, record.run, resumed(record));
-        const actor = createRoundActor(round, snapshot);
+        const actor = createRoundActor(reopened.round, reopened.snapshot);
         actor.start();
-        carryOn(working, round, actor);
+        void carryOn(working, reopened.round, actor);
       }
       return true;
     } catch (error) {
@@ -314,6 +261,7 @@ export function createTaskRunner({ ctx, store, ttlMs, pollIntervalMs, targetOf }
   return {
     start,
     async resumeAbandoned() {
+      if (queue && !worker && !closed) worker = await queue.work(runJob);
       const abandoned = (await store.abandoned?.(ctx.now())) ?? [];
       let taken = 0;
       for (const record of abandoned) if (await serial(record.taskId, () => takeOver(record))) taken++;
@@ -358,6 +306,14 @@ export function createTaskRunner({ ctx, store, ttlMs, pollIntervalMs, targetOf }
             r.cancelRequested = true;
           });
           entry.controller.abort();
+        } else if (queue) {
+          // running on another process, perhaps: stopped there (which records it cancelled), or cancelled here
+          const after = await change(request.taskId, (r) => {
+            r.cancelRequested = true;
+            if (r.status !== 'working') r.status = 'cancelled';
+          });
+          if (after?.status === 'working' && (await queue.cancel(request.taskId)) === 'none')
+            await change(request.taskId, (r) => void Object.assign(r, { status: 'cancelled' }));
         } else {
           // parked on questions (or between rounds): nothing runs, so it is cancelled at once
           await change(request.taskId, (r) => {
@@ -368,6 +324,9 @@ export function createTaskRunner({ ctx, store, ttlMs, pollIntervalMs, targetOf }
       });
     },
     async close() {
+      closed = true;
+      // no new jobs; the running ones are handed back to the queue (another process runs them on)
+      await worker?.stop();
       const running = [...live.values()].filter((entry) => entry.work);
       for (const entry of running) entry.controller.abort();
       await Promise.all(running.map((entry) => entry.work));

@@ -1,0 +1,133 @@
+// A task's work running in this process: the actor carried on after the round (or the job) that started it,
+// its progress words and the snapshot where it last settled recorded as it goes, and its outcome recorded when
+// it settles: ended (completed, failed, cancelled) or parked on questions. As a queue's job, work stopped without
+// a cancel is handed back instead (nothing recorded), for another process to run on.
+import type { Actor, AnyMachineSnapshot, AnyStateMachine } from 'xstate';
+import { workWords } from './long-work.ts';
+import { endRoundActor } from './round-actor.ts';
+import { note } from './round-note.ts';
+import type { Round, StepContext } from './round-types.ts';
+import { type SettleResult, settleActor } from './settle-actor.ts';
+import type { TaskChanges } from './task-changes.ts';
+import { type Carried, endedBy, failedOnServerOf, NOTHING_CARRIED, park } from './task-settled.ts';
+import { sealTaskSnapshot } from './task-snapshot.ts';
+import type { TaskRecord, TaskStore } from './task-store.ts';
+import type { CallToolResult } from './wire-shapes.ts';
+
+export interface TaskWorkRunner {
+  /**
+   * Lets the actor's work run on in the background; its outcome is recorded when it settles. As a queue's job
+   * (`job`), work stopped without a cancel is handed back: nothing is recorded, and the promise says so.
+   */
+  carryOn(
+    record: TaskRecord,
+    round: Round<CallToolResult>,
+    actor: Actor<AnyStateMachine>,
+    job?: boolean,
+  ): Promise<'handed_back' | undefined>;
+  /** Records what the settled (or stopped) work came to, and ends the actor. */
+  conclude(
+    taskId: string,
+    round: Round<CallToolResult>,
+    actor: Actor<AnyStateMachine>,
+    settled: SettleResult,
+    carried: Carried,
+    basedOn?: number,
+  ): Promise<void>;
+}
+
+export function taskWork(ctx: StepContext, store: TaskStore, { live, liveOf, serial, change }: TaskChanges): TaskWorkRunner {
+  const failedToRecord = (round: Round<unknown>, error: unknown) =>
+    note(round, { level: 'error', event: 'engine_error', code: 'threw', round: round.number, label: round.target.label, error });
+
+  /** Records what the settled (or stopped) work came to, and ends the actor. */
+  async function conclude(
+    taskId: string,
+    round: Round<CallToolResult>,
+    actor: Actor<AnyStateMachine>,
+    settled: SettleResult,
+    carried: Carried,
+    basedOn?: number,
+  ): Promise<void> {
+    const snapshot = actor.getSnapshot() as AnyMachineSnapshot;
+    const failedOnServer = failedOnServerOf(round);
+    const ended = await endedBy(round, snapshot, settled, failedOnServer);
+    try {
+      await change(
+        taskId,
+        (record) => {
+          if (ended) Object.assign(record, ended);
+          else park(record, round, actor, snapshot, carried, failedOnServer);
+        },
+        basedOn,
+      );
+    } finally {
+      endRoundActor(actor);
+    }
+  }
+
+  function carryOn(
+    record: TaskRecord,
+    round: Round<CallToolResult>,
+    actor: Actor<AnyStateMachine>,
+    job = false,
+  ): Promise<'handed_back' | undefined> {
+    const { taskId } = record;
+    const entry = liveOf(taskId);
+    if (entry.controller.signal.aborted) entry.controller = new AbortController();
+    const machine = round.target.definition.machine.machine;
+    let said = record.statusMessage;
+    let at = JSON.stringify(actor.getSnapshot().value);
+    const words = actor.subscribe({
+      next: (snapshot) => {
+        const now = workWords(machine, snapshot as AnyMachineSnapshot);
+        // settled in another state while working: sealed again, the point a resumed task starts from
+        const moved = snapshot.status === 'active' && JSON.stringify(snapshot.value) !== at;
+        at = JSON.stringify(snapshot.value);
+        if ((now === undefined || now === said) && !moved) return;
+        if (now !== undefined) said = now;
+        let sealed: string | undefined;
+        try {
+          if (moved) sealed = sealTaskSnapshot(round, actor, record.createdAt + record.ttlMs);
+        } catch (error) {
+          failedToRecord(round, error);
+        }
+        const say = (r: TaskRecord) => {
+          if (r.status !== 'working') return false;
+          if (now !== undefined) r.statusMessage = now;
+          if (sealed !== undefined) r.sealed = sealed;
+        };
+        void serial(taskId, () => change(taskId, say)).catch((error: unknown) => failedToRecord(round, error));
+      },
+      error: () => {},
+    });
+    const remaining = Math.max(1, record.createdAt + record.ttlMs - ctx.now());
+    let queued: Promise<void> | undefined;
+    let handedBack = false;
+    const work = settleActor(actor, remaining, entry.controller.signal)
+      .then(async (settled) => {
+        words.unsubscribe();
+        if (settled === 'aborted' && job && !(await store.read(taskId, ctx.now()))?.cancelRequested) {
+          handedBack = true;
+          endRoundActor(actor);
+          return;
+        }
+        const concluded = serial(taskId, () => conclude(taskId, round, actor, settled, NOTHING_CARRIED));
+        queued = entry.queue;
+        return concluded;
+      })
+      .catch((error: unknown) => {
+        endRoundActor(actor);
+        failedToRecord(round, error);
+      })
+      .finally(() => {
+        delete entry.work;
+        // a task whose work ended keeps nothing in this process until it is asked about again
+        if (entry.queue === queued) live.delete(taskId);
+      });
+    entry.work = work;
+    return work.then(() => (handedBack ? 'handed_back' : undefined));
+  }
+
+  return { carryOn, conclude };
+}
