@@ -1,13 +1,16 @@
 // `roundtrip call` of a tool that answers an MCP task (SEP-2663) on 2026-07-28: the host consents to
 // tasks, polls the task, shows its status message, asks the task's question with the same form as any,
-// prints the result; a failed task is an error; Ctrl-C cancels the task and waits for it. The server is
-// the CLI's own `serve` of task-definitions.ts, a real child process over stdio.
+// prints the result; a failed task is an error; Ctrl-C cancels the task and waits for it; on a terminal a
+// count in the status message ("Checked 2 of 5 orders") is drawn as a progress bar, in a real pseudo-terminal
+// too (tmux, as call-terminal.test.ts drives it). The server is the CLI's own `serve` of task-definitions.ts,
+// a real child process over stdio (over HTTP: call-task-http.test.ts; chat: chat-task.test.ts).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { runCommand, runInTerminal } from './fixtures/run-command.ts';
+import { hasTmux, openTmuxPane } from './fixtures/tmux-pane.ts';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const bin = fileURLToPath(new URL('../bin/roundtrip.mjs', import.meta.url));
@@ -23,6 +26,9 @@ afterAll(() => {
   vi.unstubAllEnvs();
   rmSync(home, { recursive: true, force: true });
 });
+
+// CI (.ci/run installs tmux) always runs the pseudo-terminal case; elsewhere it runs when tmux is there
+const required = process.env.CI === 'true';
 
 /** `call <tool> --args {month} -- <serve of the task definitions>`. */
 const callArgs = (tool: string) => [
@@ -67,5 +73,42 @@ describe('roundtrip call of a task', { timeout: 60_000, concurrent: true }, () =
     expect(err.replaceAll('\r\x1b[2K', '')).toMatch(/Cancelling the task…\nroundtrip call: interrupted\.\n$/);
     expect(out).toBe('');
     expect(code).toBe(130);
+  });
+
+  it('in a terminal: Ctrl-C at one of two questions the task asks cancels the task without asking the other', async () => {
+    const { code, out, err } = await runInTerminal(callArgs('archive_orders'), {
+      cwd: here,
+      steps: [{ after: 'email (email, optional)', keys: '\x03' }],
+    });
+    expect(err).toContain('Email the file?');
+    expect(err).not.toContain('Keep a copy');
+    expect(err.replaceAll('\r\x1b[2K', '')).toMatch(/\^C\n {2}Interrupted\.\nCancelling the task…\nroundtrip call: interrupted\.\n$/);
+    expect(out).toBe('');
+    expect(code).toBe(130);
+  });
+
+  it('in a terminal: a count in the status message is drawn as a progress bar', async () => {
+    const { code, err } = await runInTerminal(callArgs('check_orders'), {
+      cwd: here,
+      steps: [{ after: 'Checked 2 of 5 orders of 2026-11', keys: '\x03' }],
+    });
+    // 2 of 5: 8 of the bar's 20 cells, the message beside it
+    expect(err).toContain('\r\x1b[2K████████░░░░░░░░░░░░ Checked 2 of 5 orders of 2026-11\r\x1b[2KCancelling the task…\n');
+    expect(err).not.toContain('⠋ Checked');
+    expect(code).toBe(130);
+  });
+
+  it.skipIf(!hasTmux && !required)('in a pseudo-terminal (tmux): the bar drawn in place, Ctrl-C cancels the task, exit 130', async () => {
+    if (!hasTmux) throw new Error("This test drives the command in tmux, which is missing: install it with 'apt-get install -y tmux'.");
+    const pane = openTmuxPane([process.execPath, bin, ...callArgs('check_orders')], { cwd: here, env: {} });
+    try {
+      await pane.waitFor('████████░░░░░░░░░░░░ Checked 2 of 5 orders of 2026-11');
+      pane.keys('C-c');
+      const shown = await pane.waitFor('roundtrip call: interrupted.');
+      expect(shown).toContain('Cancelling the task…');
+      expect(await pane.exitStatus()).toBe(130);
+    } finally {
+      pane.close();
+    }
   });
 });

@@ -1,6 +1,7 @@
 // Follows a task a tool call answered (MCP tasks, SEP-2663) to its end: polls tasks/get at the task's
-// pollIntervalMs, shows its statusMessage as it changes (a spinner line rewritten in place on a terminal,
-// one line per change otherwise), asks the questions the task waits on with the same forms as the call's
+// pollIntervalMs, shows its statusMessage as it changes (task-status-line.ts: on a terminal one line
+// rewritten in place, a progress bar when the message says "<n> of <m>", a spinner otherwise; one line per
+// change elsewhere), asks the questions the task waits on with the same forms as the call's
 // own questions and sends the answers with tasks/update. Ctrl-C (the signal) sends tasks/cancel and waits
 // until the task says cancelled.
 import { setTimeout as delay } from 'node:timers/promises';
@@ -9,6 +10,7 @@ import { createElicitationAnswerer } from './answer-elicitation.ts';
 import { REQUEST_TIMEOUT_MS } from './answer-wait.ts';
 import { displayLine } from './display-text.ts';
 import type { TaskHandle } from './task-handle.ts';
+import { createTaskStatusLine } from './task-status-line.ts';
 import type { Terminal } from './terminal.ts';
 
 type ToolResult = { content?: unknown[]; structuredContent?: unknown; isError?: boolean };
@@ -22,7 +24,6 @@ interface TaskState extends TaskHandle {
 
 /** How often to poll when the task names no interval. */
 const DEFAULT_POLL_MS = 1000;
-const SPINNER = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
 
@@ -35,31 +36,6 @@ const TASK_RESULT: StandardSchemaV1<unknown, Record<string, unknown>> = {
   },
 };
 
-/** The line that shows what the task is doing: rewritten in place on a terminal, a line per change otherwise. */
-function statusLine(terminal: Terminal) {
-  let shown: string | undefined;
-  let frame = 0;
-  return {
-    /** Shows what a working task is doing (its statusMessage, or Working…); other statuses speak for themselves. */
-    show(task: TaskHandle) {
-      if (task.status !== 'working') return;
-      const text = displayLine(task.statusMessage ?? 'Working…');
-      if (terminal.interactive) {
-        terminal.say(`\r\x1b[2K${terminal.style.dim(`${SPINNER[frame++ % SPINNER.length]} ${text}`)}`);
-        shown = text;
-      } else if (text !== shown) {
-        terminal.say(`${terminal.style.dim(text)}\n`);
-        shown = text;
-      }
-    },
-    /** Ends the rewritten line before anything else is written. */
-    clear() {
-      if (terminal.interactive && shown !== undefined) terminal.say('\r\x1b[2K');
-      if (terminal.interactive) shown = undefined;
-    },
-  };
-}
-
 /**
  * Follows the task to its end: resolves with the result of a completed task; rejects with the task's
  * error when it failed, with the signal's reason once a cancel asked for by Ctrl-C is done, and with
@@ -70,7 +46,7 @@ export async function followTask(client: Client, handle: TaskHandle, terminal: T
   const send = async (method: string, params: Record<string, unknown> = {}) =>
     (await client.request({ method, params: { taskId, ...params } }, TASK_RESULT, { timeout: REQUEST_TIMEOUT_MS })) as unknown as TaskState;
   const answer = createElicitationAnswerer(terminal);
-  const line = statusLine(terminal);
+  const line = createTaskStatusLine(terminal);
   let task: TaskState = handle;
   let cancelling = false;
   try {
@@ -95,7 +71,10 @@ export async function followTask(client: Client, handle: TaskHandle, terminal: T
         for (const [key, request] of Object.entries(task.inputRequests ?? {})) {
           if (request.method !== 'elicitation/create')
             throw new Error(`the task asks ${displayLine(String(request.method))}, which this host cannot answer; it is cancelled.`);
-          inputResponses[key] = await answer({ method: 'elicitation/create', params: request.params } as ElicitRequest);
+          // once Ctrl-C interrupted one question, those after it are not asked (cancelled, and the task with them)
+          inputResponses[key] = await answer({ method: 'elicitation/create', params: request.params } as ElicitRequest, {
+            mcpReq: { signal },
+          });
         }
         if (!signal.aborted) await send('tasks/update', { inputResponses });
       } else {
