@@ -47,7 +47,8 @@ Runs one tool, prompt or resource of a server, asks its questions at the termina
 come from --args). Prefix it with tool:, prompt:, resource: or template: when two kinds share it.
 Without --args, the arguments are asked as a form. The result goes to stdout (text, then
 structuredContent as JSON); questions and messages go to stderr. On 2026-07-28 it accepts MCP tasks:
-a long step's progress shows as it changes, its questions are asked the same way, and Ctrl-C cancels it.
+a long step's progress shows as it changes (a bar when it says "<n> of <m>"), its questions are asked
+the same way, and Ctrl-C cancels it.
 Exit code 1: the result is an error (isError) or the server refused the request; 130: Ctrl-C, or the
 arguments form cancelled.
 ${hostNotes(`  --args <json>            the arguments as a JSON object, e.g. --args '{"orderId":"A-1001"}'\n`)}`;

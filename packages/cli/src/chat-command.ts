@@ -20,6 +20,8 @@ A terminal MCP host: lists the server's tools, prompts and resources, runs the o
 arguments asked as a form), answers the server's questions at the terminal, prints the result,
 and asks again. At the menu: a number or name runs it, ? lists again, q (or Ctrl-D, or Ctrl-C) quits
 (exit code 0). Ctrl-C at a question or while the server works interrupts that run: back at the menu.
+On 2026-07-28 it accepts MCP tasks, as call does: a long step's progress shows as it changes (a bar when
+it says "<n> of <m>"), its questions are asked the same way, and Ctrl-C cancels it.
 Exit code 1: the server refused to list what it offers; 130: Ctrl-C while connecting.
 ${hostNotes()}`;
 

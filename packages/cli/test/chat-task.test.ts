@@ -76,4 +76,10 @@ describe('roundtrip chat of a task', { timeout: 60_000, concurrent: true }, () =
     expect(out).toBe('');
     expect(code).toBe(0);
   });
+
+  it('says so in its help', async () => {
+    const { code, out } = await runCommand(['chat', '--help'], { cwd: here });
+    expect(out).toContain('On 2026-07-28 it accepts MCP tasks, as call does');
+    expect(code).toBe(0);
+  });
 });
