@@ -27,6 +27,7 @@ import { decodeRecord, type EffectRow, encodeError, encodeValue, SELECT_RECORD }
 import { explainPoolError, openPool } from './open-pool.ts';
 import { claimLock, type OwnerLock, takeOwnerLock } from './owner-lock.ts';
 import { runInPostgresTransaction } from './postgres-transaction.ts';
+import { parsePostgresUrl } from './postgres-url.ts';
 
 export interface PostgresLedgerOptions {
   /** The server and database: `postgres://user:password@host:5432/database` (`postgresql://` too; query parameters such as `sslmode` pass to the driver). */
@@ -115,7 +116,7 @@ const MAX_PRUNE_INTERVAL_MS = 60 * 60 * 1000;
  * await ledger.close();
  */
 export async function createPostgresLedger(options: PostgresLedgerOptions): Promise<PostgresLedger> {
-  const url = parseUrl(options.url);
+  const url = parsePostgresUrl(options.url, 'createPostgresLedger');
   const shown = redactUrl(url);
   const duration = (name: string, value: number, min: number) => checkedDuration(name, value, min, shown);
   const leaseMs = duration('leaseMs', options.leaseMs ?? 30_000, 3);
@@ -294,20 +295,6 @@ export async function createPostgresLedger(options: PostgresLedgerOptions): Prom
       await pool.end();
     },
   };
-}
-
-function parseUrl(text: string): URL {
-  let url: URL | undefined;
-  try {
-    url = new URL(text);
-  } catch {}
-  if (typeof text !== 'string' || !url || (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:')) {
-    const got = url ? `a ${url.protocol} URL` : typeof text === 'string' && text !== '' ? 'a value that is not a URL' : 'nothing';
-    throw new Error(
-      `createPostgresLedger needs the URL of a PostgreSQL database, such as postgres://user:password@host:5432/database; it got ${got}.`,
-    );
-  }
-  return url;
 }
 
 /** Record times are whole milliseconds (the columns are bigint); a fractional clock reading is floored. */

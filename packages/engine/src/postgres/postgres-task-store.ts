@@ -6,6 +6,7 @@ import type { TaskStore } from '../task-store.ts';
 import { redactUrl } from './ledger-errors.ts';
 import { NewerSchemaError } from './ledger-migrations.ts';
 import { explainPoolError, openPool } from './open-pool.ts';
+import { parsePostgresUrl } from './postgres-url.ts';
 import { migrateTasks } from './task-migrations.ts';
 
 export interface PostgresTaskStoreOptions {
@@ -61,7 +62,7 @@ const valuesOf = (row: TaskRow) => TASK_COLUMNS.map((c) => (c === 'principal_tag
  * await ledger.close();
  */
 export async function createPostgresTaskStore(options: PostgresTaskStoreOptions): Promise<PostgresTaskStore> {
-  const shown = redactUrl(parseUrl(options.url));
+  const shown = redactUrl(parsePostgresUrl(options.url, 'createPostgresTaskStore'));
   const number = (name: keyof PostgresTaskStoreOptions, value: number) => {
     if (typeof value !== 'number' || !Number.isFinite(value) || value < 1)
       throw new Error(`createPostgresTaskStore got ${name} = ${String(value)} for ${shown}; set it to a number, 1 or more.`);
@@ -146,18 +147,4 @@ export async function createPostgresTaskStore(options: PostgresTaskStoreOptions)
       await pool.end();
     },
   };
-}
-
-function parseUrl(text: string): URL {
-  let url: URL | undefined;
-  try {
-    url = new URL(text);
-  } catch {}
-  if (!url || (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:')) {
-    const got = url ? `a ${url.protocol} URL` : typeof text === 'string' && text !== '' ? 'a value that is not a URL' : 'nothing';
-    throw new Error(
-      `createPostgresTaskStore needs the URL of a PostgreSQL database, such as postgres://user:password@host:5432/database; it got ${got}.`,
-    );
-  }
-  return url;
 }
