@@ -6,12 +6,7 @@
 // checks run without it.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createEngine } from '../src/index.ts';
-import {
-  createPostgresTaskQueue,
-  createPostgresTaskStore,
-  type PostgresTaskQueue,
-  type PostgresTaskStore,
-} from '../src/postgres/index.ts';
+import { createPostgresTaskQueue, createPostgresTaskStore, type PostgresTaskQueue, type PostgresTaskStore } from '../src/postgres/index.ts';
 import { createTestDatabase, skipPostgres, type TestDatabase } from './postgres-test-database.ts';
 import { refusedPort } from './refused-port.ts';
 import { definitionError, makeEngine, sharedKeyring, type TestEngine, textIn } from './support.ts';
@@ -30,7 +25,9 @@ describe('createPostgresTaskQueue, before any server answers', () => {
   it('says which server it cannot reach, without the password', async () => {
     const port = await refusedPort();
     const failure = createPostgresTaskQueue({ url: `postgres://roundtrip:s3cret@127.0.0.1:${port}/orders`, onWarning: () => {} });
-    await expect(failure).rejects.toThrow(`Could not open the task queue in the PostgreSQL database at postgres://roundtrip@127.0.0.1:${port}/orders`);
+    await expect(failure).rejects.toThrow(
+      `Could not open the task queue in the PostgreSQL database at postgres://roundtrip@127.0.0.1:${port}/orders`,
+    );
     await expect(failure).rejects.not.toThrow('s3cret');
   });
 
