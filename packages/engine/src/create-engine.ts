@@ -1,4 +1,3 @@
-import type { InspectionEvent } from 'xstate';
 import { type CompletionOutcome, type CompletionRequest, engineCompletion } from './argument-completion.ts';
 import { withCacheHint } from './cache-hint.ts';
 import type { PromptArgument, PromptDefinition } from './define-prompt.ts';
@@ -10,17 +9,16 @@ import { canonicalJson, digestBytes } from './digest.ts';
 import type { EffectLedger } from './effect-ledger.ts';
 import { type EngineTaskMethods, engineTasks, type TaskOptions, taskRequired } from './engine-tasks.ts';
 import { fallbackCall } from './fallback-arguments.ts';
+import type { EngineInspectOptions } from './inspect-options.ts';
 import { clip } from './issue-text.ts';
 import type { Keyring } from './keyring.ts';
 import { createMemoryLedger } from './memory-ledger.ts';
 import { readArguments } from './read-arguments.ts';
-import type { RoundReport } from './round-report.ts';
 import type { ModelFallback, RoundRequest, StepContext, StepTarget } from './round-types.ts';
 import { runStep } from './run-step.ts';
 import { TAG_BYTES } from './state-envelope.ts';
 import { type EngineLogEntry, ErrorCode, type StepOutcome } from './step-outcome.ts';
 import { tagCache } from './tag-cache.ts';
-import type { TaskReport } from './task-report.ts';
 import { declaresTasks } from './task-shapes.ts';
 import type { CallToolResult, GetPromptResult, JsonObject, ReadResourceResult, ToolAnnotations, ToolInputSchema } from './wire-shapes.ts';
 
@@ -36,7 +34,7 @@ export interface EngineLimits {
   maxRounds?: number;
 }
 
-export interface EngineOptions extends EngineLimits {
+export interface EngineOptions extends EngineLimits, EngineInspectOptions {
   tools?: readonly ToolDefinition[];
   prompts?: readonly PromptDefinition[];
   resources?: readonly ResourceDefinition[];
@@ -56,28 +54,6 @@ export interface EngineOptions extends EngineLimits {
   log?: (entry: EngineLogEntry) => void;
   /** Clock in milliseconds, for tests. @defaultValue Date.now */
   now?: () => number;
-  /**
-   * Receives a report of every round after it ended (an inspector's feed). Called synchronously: keep it
-   * cheap and never let it wait on the network; an error it throws is logged, not passed on.
-   */
-  inspect?: (report: RoundReport) => void;
-  /**
-   * Receives a report of every change of a task (SEP-2663) once it is recorded: created, its progress words,
-   * asking (the keys), working again, completed, failed or cancelled. Tasks run in the background, outside any
-   * round, so they are reported apart from `inspect`'s rounds. Called synchronously, like `inspect`: keep it
-   * cheap; an error it throws is logged, not passed on. Answers, arguments and results are never in it.
-   */
-  inspectTasks?: (report: TaskReport) => void;
-  /**
-   * Whether `inspect` sees the values of answers. Answers are personal data: by default an inspector
-   * sees only which fields were answered. @defaultValue 'masked'
-   */
-  inspectAnswers?: 'masked' | 'shown';
-  /**
-   * Receives XState's inspection events of the actors of every round (what Stately's inspector reads):
-   * events with answers in them, and context. Mask what must not leave the server before passing them on.
-   */
-  inspectActors?: (event: InspectionEvent) => void;
   /** Tasks (SEP-2663) of the tools declaring `task`: their store (this process's memory unless given), lifetime and poll interval. */
   tasks?: TaskOptions;
 }

@@ -40,6 +40,7 @@ export type { EffectKey, EffectLedger, EffectOutcome, EffectRecord } from './eff
 export type { AnswerSchema } from './elicitation-schema.ts';
 export type { EngineEvent } from './engine-events.ts';
 export type { EngineTaskMethods, TaskOptions } from './engine-tasks.ts';
+export type { EngineInspectOptions } from './inspect-options.ts';
 export type { Keyring } from './keyring.ts';
 export { createKeyring, generateKey, KEY_BYTES, parseKey } from './keyring.ts';
 export type { LedgerTransaction, TransactionalLedger } from './ledger-transaction.ts';
@@ -70,10 +71,10 @@ export type { SafeTextOptions } from './safe-text.ts';
 export { safeText } from './safe-text.ts';
 export type { EngineLogEntry, StepError, StepOutcome } from './step-outcome.ts';
 export { ErrorCode, INVALID_STATE_HINT, INVALID_STATE_MESSAGE, OUTDATED_STATE_HINT } from './step-outcome.ts';
+export type { TaskQueue, TaskWork } from './task-queue.ts';
 export type { TaskReport } from './task-report.ts';
 export type { TaskHandle, TaskRequest, TaskStatus } from './task-shapes.ts';
 export { TASKS_EXTENSION } from './task-shapes.ts';
-export type { TaskQueue, TaskWork } from './task-queue.ts';
 export type { PendingQuestion, TaskRecord, TaskStore } from './task-store.ts';
 export type { TaskView } from './task-view.ts';
 export type {

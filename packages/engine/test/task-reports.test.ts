@@ -1,8 +1,9 @@
 // Task reports for an inspector (`inspectTasks`): every recorded change of a task, from its creation through
 // its questions to its end, with the author's words and the keys it asks, never answers, arguments, results
-// or the sealed snapshot; a hook that throws is logged and the task goes on.
-import { describe, expect, it } from 'vitest';
-import type { TaskReport } from '../src/index.ts';
+// or the sealed snapshot; a hook that throws is logged and the task goes on. The hook's types: its own, beside
+// `inspect`, whose round-only handlers keep compiling (checked by tsc at the repository root).
+import { describe, expect, expectTypeOf, it } from 'vitest';
+import type { EngineOptions, RoundReport, TaskReport, TaskStatus } from '../src/index.ts';
 import { accept, makeEngine } from './support.ts';
 import { heldWork, longTool, TASKS, untilStatus } from './tasks-tools.ts';
 
@@ -116,5 +117,20 @@ describe('task reports for an inspector', () => {
       message: 'the inspect hook threw: inspector broke',
     });
     await engine.close();
+  });
+});
+
+describe('the types of task reports', () => {
+  it('has a hook of its own, beside the round reports of `inspect`', () => {
+    expectTypeOf<EngineOptions['inspectTasks']>().toEqualTypeOf<((report: TaskReport) => void) | undefined>();
+    // a round-only handler written before tasks still fits `inspect`
+    expectTypeOf<(report: RoundReport) => void>().toExtend<NonNullable<EngineOptions['inspect']>>();
+    expectTypeOf<TaskReport['status']>().toEqualTypeOf<TaskStatus>();
+    expectTypeOf<TaskReport['asked']>().toEqualTypeOf<readonly string[]>();
+    // nothing a task holds that an inspector must not see
+    expectTypeOf<TaskReport>().not.toHaveProperty('sealed');
+    expectTypeOf<TaskReport>().not.toHaveProperty('args');
+    expectTypeOf<TaskReport>().not.toHaveProperty('result');
+    expectTypeOf<TaskReport>().not.toHaveProperty('principalTag');
   });
 });
