@@ -87,7 +87,7 @@ export async function openServedEngine(
       ...settings.limits,
       ...(ledger && { ledger }),
       ...(taskStore && { tasks: { store: taskStore } }),
-      ...(reporter && { inspect: reporter.report, inspectAnswers: settings.inspect.answers }),
+      ...(reporter && { inspect: reporter.report, inspectTasks: reporter.reportTask, inspectAnswers: settings.inspect.answers }),
       ...(inspectActors && { inspectActors }),
       log,
     });
