@@ -1,8 +1,18 @@
 // The inspector's server in this process, over a small fixture module: its machines drawn with their
-// states marked, posted rounds checked and kept by run (with why a question was asked again), each new
-// round pushed to open pages, and requests from other hosts or other pages' origins refused.
+// states marked, posted rounds checked and kept by run (with why a question was asked again), posted task
+// changes checked and kept by task (the latest wins), each pushed to open pages, and requests from other
+// hosts or other pages' origins refused.
 import { request } from 'node:http';
-import { createEngine, createKeyring, createMemoryLedger, generateKey, type RoundReport, type StepOutcome } from '@roundtrip/engine';
+import {
+  createEngine,
+  createKeyring,
+  createMemoryLedger,
+  generateKey,
+  type RoundReport,
+  type StepOutcome,
+  TASKS_EXTENSION,
+  type TaskReport,
+} from '@roundtrip/engine';
 import { createInspectReporter } from '@roundtrip/mcp';
 import { ask, defineFlowTool, field } from '@roundtrip/tools';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,11 +21,12 @@ import { activeStateIds } from '../src/inspect/active-states.ts';
 import { inspectCommand } from '../src/inspect/inspect-command.ts';
 import { type RunningInspector, startInspector } from '../src/inspect/inspector-server.ts';
 import { confirmIt, prompts } from './fixtures/good-definitions.ts';
+import { exportOrders } from './fixtures/task-definitions.ts';
 
 const here = new URL('.', import.meta.url).pathname;
 let inspector: RunningInspector;
 beforeAll(async () => {
-  inspector = await startInspector({ definitions: [confirmIt, ...prompts], port: 0, maxRuns: 3 });
+  inspector = await startInspector({ definitions: [confirmIt, ...prompts], port: 0, maxRuns: 3, maxTasks: 3 });
 });
 afterAll(() => inspector.close());
 
@@ -33,8 +44,8 @@ const round = (run: string, n: number, settled: unknown = 'sure'): RoundReport =
   at: 1_000 + n,
 });
 
-const post = (body: unknown, type = 'application/json') =>
-  fetch(`${inspector.url}/api/rounds`, {
+const post = (body: unknown, type = 'application/json', path = '/api/rounds') =>
+  fetch(`${inspector.url}${path}`, {
     method: 'POST',
     headers: { 'content-type': type },
     body: typeof body === 'string' ? body : JSON.stringify(body),
@@ -54,6 +65,19 @@ function rawRequest(method: string, path: string, headers: Record<string, string
       .on('error', reject)
       .end(body);
   });
+}
+
+/** Reads `count` events off an open event stream, as [event, data]. */
+async function readEvents(reader: ReadableStreamDefaultReader<string>, count: number): Promise<[string, unknown][]> {
+  let text = '';
+  while (text.split('\n\n').filter((frame) => frame.startsWith('event: ')).length < count) text += (await reader.read()).value ?? '';
+  return text
+    .split('\n\n')
+    .filter((frame) => frame.startsWith('event: '))
+    .map((frame) => {
+      const [event, data] = frame.split('\n');
+      return [event!.slice('event: '.length), JSON.parse(data!.slice('data: '.length))];
+    });
 }
 
 interface RunsBody {
@@ -98,7 +122,7 @@ describe('the inspector server', () => {
     ['not json', 'the body is not JSON'],
     [{ report: round('x', 0) }, 'server must be a string'],
     [{ server: 's', report: { ...round('x', 0), events: 'a' } }, 'report.events must be a list of strings'],
-    [{ server: 's', report: { ...round('x', 0), outcome: 'done' } }, 'report.outcome must be input_required, complete or error'],
+    [{ server: 's', report: { ...round('x', 0), outcome: 'done' } }, 'report.outcome must be input_required, complete, error or task'],
     [{ server: 's', report: { ...round('x', 0), answers: { a: { fields: [] } } } }, 'report.answers.a must be { action, fields? }'],
   ])('refuses a bad body with the reason: %j', async (body, reason) => {
     const response = await post(body);
@@ -255,5 +279,115 @@ describe('roundtrip inspect', () => {
     expect(err).toContain('--port needs a port number');
     expect(await inspectCommand([], io)).toBe(2);
     expect(err).toContain('Usage: roundtrip inspect <module>');
+  });
+});
+
+describe('tasks', () => {
+  const TASK_ID = 'AbCdEfGh1234567890abcd';
+  const task = (version: number, fields: Partial<TaskReport> = {}): TaskReport => ({
+    tool: 'export_orders',
+    run: 'run-t',
+    taskId: TASK_ID,
+    status: 'working',
+    statusMessage: `Collected ${version} of 5 months`,
+    asked: [],
+    version,
+    createdAt: 2_000,
+    lastUpdatedAt: 2_000 + version,
+    at: 2_000 + version,
+    ...fields,
+  });
+  const postTask = (body: unknown, type?: string) => post(body, type, '/api/tasks');
+  type Shown = Omit<TaskReport, 'taskId'> & { server: string; task: string };
+
+  it("keeps each task's latest change with its id shortened, pushing each to an open page; an older change is not shown", async () => {
+    const stream = await fetch(`${inspector.url}/api/events`);
+    const reader = stream.body!.pipeThrough(new TextDecoderStream()).getReader();
+    // through the reporter a server uses (ROUNDTRIP_INSPECT), then by hand: a change older than the one kept
+    const reporter = createInspectReporter(inspector.url, 'tasks', () => {});
+    reporter.reportTask(task(0));
+    reporter.reportTask(task(2, { status: 'input_required', asked: ['send.1'] }));
+    await reporter.flushed();
+    expect((await postTask({ server: 'tasks', task: task(1) })).status).toBe(204);
+    expect((await postTask({ server: 'tasks', task: task(3, { status: 'completed', statusMessage: undefined }) })).status).toBe(204);
+    const events = await readEvents(reader, 3);
+    await reader.cancel();
+    expect(events.map(([event, data]) => [event, (data as Shown).version, (data as Shown).status])).toEqual([
+      ['task', 0, 'working'],
+      ['task', 2, 'input_required'],
+      ['task', 3, 'completed'],
+    ]);
+    const { taskId: _whole, ...asking } = task(2, { status: 'input_required', asked: ['send.1'] });
+    expect(events[1]![1]).toStrictEqual({ ...asking, server: 'tasks', task: 'AbCdEfGh' });
+    const { tasks } = await getJson<{ tasks: Shown[] }>('/api/tasks');
+    expect(tasks.map((t) => [t.task, t.status, t.server])).toEqual([['AbCdEfGh', 'completed', 'tasks']]);
+    // the whole id stays in the inspector
+    expect(JSON.stringify(tasks)).not.toContain(TASK_ID);
+    expect(JSON.stringify(events)).not.toContain(TASK_ID);
+  });
+
+  it('keeps at most maxTasks tasks, dropping the one changed longest ago', async () => {
+    for (const id of ['t1xxxxxxxx', 't2xxxxxxxx', 't3xxxxxxxx', 't4xxxxxxxx', 't2xxxxxxxx']) {
+      expect((await postTask({ server: 'bound', task: task(id === 't2xxxxxxxx' ? 5 : 0, { taskId: id }) })).status).toBe(204);
+    }
+    const { tasks } = await getJson<{ tasks: Shown[] }>('/api/tasks');
+    expect(tasks.map((t) => t.task)).toEqual(['t3xxxxxx', 't4xxxxxx', 't2xxxxxx']);
+  });
+
+  it.each([
+    ['not json', 'the body is not JSON'],
+    [{ task: task(0) }, 'server must be a string'],
+    [{ server: 's', report: task(0) }, 'task must be an object'],
+    [{ server: 's', task: { ...task(0), taskId: '' } }, 'task.taskId must be a task id (a non-empty string)'],
+    [{ server: 's', task: { ...task(0), status: 'done' } }, 'task.status must be working, input_required, completed, failed or cancelled'],
+    [{ server: 's', task: { ...task(0), statusMessage: 3 } }, 'task.statusMessage must be a string when given'],
+    [{ server: 's', task: { ...task(0), asked: 'send.1' } }, 'task.asked must be a list of question keys (strings)'],
+    [{ server: 's', task: { ...task(0), cancelRequested: 'yes' } }, 'task.cancelRequested must be true when given'],
+    [{ server: 's', task: { ...task(0), version: -1 } }, 'task.version must be a whole number'],
+    [{ server: 's', task: { ...task(0), lastUpdatedAt: '12:00' } }, 'task.lastUpdatedAt must be a time in ms'],
+  ])('refuses a bad task body with the reason: %j', async (body, reason) => {
+    const response = await postTask(body);
+    expect(response.status).toBe(400);
+    expect(await response.text()).toBe(`${reason}\n`);
+  });
+
+  it("refuses another content type, saying what to post, and a page elsewhere's post", async () => {
+    const response = await postTask(JSON.stringify({ server: 's', task: task(0) }), 'text/plain');
+    expect(response.status).toBe(415);
+    expect(await response.text()).toBe("post a task's change as application/json: { server, task }\n");
+    const body = JSON.stringify({ server: 'web', task: task(0, { taskId: 'from-a-page' }) });
+    const refused = await rawRequest('POST', '/api/tasks', { 'content-type': 'application/json', origin: 'https://evil.example' }, body);
+    expect(refused.status).toBe(403);
+    expect(JSON.stringify(await getJson('/api/tasks'))).not.toContain('from-a-');
+  });
+
+  it('shows a real task end to end: the round that became it, then each change, under the same run', async () => {
+    const reporter = createInspectReporter(inspector.url, 'end-to-end', () => {});
+    const engine = createEngine({
+      tools: [exportOrders],
+      keyring: createKeyring([generateKey()]),
+      audience: 'inspector-server-test',
+      inspect: reporter.report,
+      inspectTasks: reporter.reportTask,
+    });
+    const asAda = { principal: 'ada', capabilities: { elicitation: {}, extensions: { [TASKS_EXTENSION]: {} } } };
+    const started = await engine.callTool({ name: 'export_orders', arguments: { month: '2026-05' }, ...asAda });
+    if (started.type !== 'task') throw new Error(JSON.stringify(started));
+    const { taskId } = started.task;
+    const shown = async () => {
+      await reporter.flushed();
+      return (await getJson<{ tasks: Shown[] }>('/api/tasks')).tasks.find((t) => t.task === taskId.slice(0, 8));
+    };
+    await expect.poll(async () => (await shown())?.status).toBe('input_required');
+    expect((await shown())?.asked).toEqual(['send.1']);
+    const inputResponses = { 'send.1': { action: 'accept', content: { email: 'ada@example.com' } } };
+    await engine.updateTask({ taskId, ...asAda, inputResponses });
+    await expect.poll(async () => (await shown())?.status).toBe('completed');
+    // the round that started the task is its conversation's one round (a round becoming a task is taken)
+    const run = (await getJson<RunsBody>('/api/runs')).runs.find((r) => r.server === 'end-to-end');
+    expect(run?.rounds.map((r) => r.outcome)).toEqual(['task']);
+    expect((await shown())?.run).toBe(run?.run);
+    expect(JSON.stringify(await getJson('/api/tasks'))).not.toContain('ada@example.com');
+    await engine.close();
   });
 });

@@ -1,5 +1,6 @@
-// Server-Sent Events to every open page: each new round as one `round` event, a comment every 15 s so
-// idle connections stay open, and every stream ended when the inspector stops.
+// Server-Sent Events to every open page: each new round as one `round` event and each task's latest change
+// as one `task` event, a comment every 15 s so idle connections stay open, and every stream ended when the
+// inspector stops.
 import type { ServerResponse } from 'node:http';
 
 const HEARTBEAT_MS = 15_000;

@@ -1,5 +1,5 @@
 // `roundtrip inspect <module> [--port N] [--host H]`: the inspector page for a module's machines, fed by
-// every server started with ROUNDTRIP_INSPECT=<its address>, until SIGINT or SIGTERM.
+// every server started with ROUNDTRIP_INSPECT=<its address> (its rounds and its tasks), until SIGINT or SIGTERM.
 import type { CommandIo } from '../command-io.ts';
 import { loadDefinitions } from '../load-definitions.ts';
 import { type RunningInspector, startInspector } from './inspector-server.ts';
@@ -7,7 +7,8 @@ import { type RunningInspector, startInspector } from './inspector-server.ts';
 export const INSPECT_USAGE = `Usage: roundtrip inspect <module> [--port <n>] [--host <address>]
 
 Serves a page showing the machines of every tool, prompt and resource the module exports and, live, each
-round a server reports: start the server with ROUNDTRIP_INSPECT=<the address printed>. Stops on Ctrl-C.
+round a server reports and each of its MCP tasks (status, progress, questions): start the server with
+ROUNDTRIP_INSPECT=<the address printed>. Stops on Ctrl-C.
   --port <n>         the port to listen on (default: 4343; 0 picks a free one)
   --host <address>   the address to listen on (default: 127.0.0.1, this machine only)`;
 

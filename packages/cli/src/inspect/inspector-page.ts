@@ -1,5 +1,6 @@
 // The inspector page: one self-contained HTML document (its style and script inline, nothing fetched
-// from elsewhere). The script lives in inspector-script.ts; the server allows it by its hash.
+// from elsewhere): the tasks (once one is reported), the conversations, and the machines. The script lives
+// in inspector-script.ts; the server allows it by its hash.
 import { INSPECTOR_SCRIPT } from './inspector-script.ts';
 
 const STYLE = `
@@ -26,6 +27,7 @@ h2 { margin: 0 0 10px; font-size: 15px; text-transform: uppercase; letter-spacin
 .outcome-complete, .outcome-complete td.outcome { color: #15803d; }
 .outcome-error, .outcome-error td.outcome { color: #b91c1c; }
 .outcome-input_required, .outcome-input_required td.outcome { color: #1d4ed8; }
+.outcome-task, .outcome-task td.outcome { color: #92400e; }
 .rounds tr { color: var(--ink); }
 /* fixed layout: the card's width decides the columns, long states and answers wrap inside them */
 table.rounds { width: 100%; table-layout: fixed; border-collapse: collapse; font-size: 12px; }
@@ -57,6 +59,26 @@ table.rounds { width: 100%; table-layout: fixed; border-collapse: collapse; font
 .problem { color: #b91c1c; }
 [data-state].current > rect { fill: #fef3c7; stroke: var(--accent); stroke-width: 3.5px; }
 [data-state].current > rect + rect { fill: none; }
+.tasks { background: #fff; border: 1px solid var(--line); border-radius: 8px; padding: 6px 12px; margin-bottom: 16px; }
+table.task-list { width: 100%; table-layout: fixed; border-collapse: collapse; font-size: 12px; }
+.task-list col.tool { width: 20%; }
+.task-list col.id { width: 76px; }
+.task-list col.state { width: 112px; }
+.task-list col.asks { width: 16%; }
+.task-list col.updated { width: 84px; }
+.task-list th { text-align: left; color: var(--muted); font-weight: 600; border-bottom: 1px solid var(--line); padding: 3px 6px; }
+.task-list td { vertical-align: top; padding: 4px 6px; border-bottom: 1px solid #f1f5f9; white-space: pre-wrap; overflow-wrap: anywhere; }
+.task-list tr.task { cursor: pointer; }
+.task-list tr.task:last-child td { border-bottom: none; }
+.task-list td.asks, .task-list td.id { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; }
+.task-list td.updated, .task-list .cancelling { color: var(--muted); }
+.badge { display: inline-block; padding: 0 7px; border-radius: 999px; font-size: 11px; font-weight: 600; white-space: nowrap; }
+.task-working .badge { background: #fef3c7; color: #92400e; }
+.task-input_required .badge { background: #dbeafe; color: #1d4ed8; }
+.task-completed .badge { background: #dcfce7; color: #15803d; }
+.task-failed .badge { background: #fee2e2; color: #b91c1c; }
+.task-failed td.message { color: #b91c1c; }
+.task-cancelled .badge { background: #f1f5f9; color: #64748b; }
 `;
 
 /** The page, whole. */
@@ -77,6 +99,16 @@ export function inspectorPage(): string {
 </header>
 <main>
 <section>
+<div id="tasks-part" hidden>
+<h2>Tasks</h2>
+<div class="tasks">
+<table class="task-list">
+<colgroup><col class="tool"><col class="id"><col class="state"><col class="message"><col class="asks"><col class="updated"></colgroup>
+<thead><tr><th>tool</th><th>task</th><th>status</th><th>progress</th><th>asks</th><th>updated</th></tr></thead>
+<tbody id="tasks"></tbody>
+</table>
+</div>
+</div>
 <h2>Conversations</h2>
 <p id="no-runs" class="empty">No rounds yet: every round a server reports shows here as it happens.</p>
 <div id="runs"></div>

@@ -2,8 +2,9 @@
 // this inspector's own API): it draws the machines, lists every conversation with its rounds as they
 // arrive over Server-Sent Events (polling /api/runs where there is no EventSource) with the reason of
 // every question asked again, and marks in each machine's diagram the states its current conversation
-// settled in. Diagrams keep their text readable (see fitDiagram). Report data goes into the page as
-// text, never as markup.
+// settled in. Diagrams keep their text readable (see fitDiagram). MCP tasks are listed by the part in
+// inspector-tasks-script.ts, joined in here. Report data goes into the page as text, never as markup.
+import { TASKS_SCRIPT } from './inspector-tasks-script.ts';
 
 export const INSPECTOR_SCRIPT = String.raw`
 'use strict';
@@ -47,7 +48,7 @@ const listText = (items) => (items && items.length ? items.join('\n') : '—');
 /** Text with a line-break chance after each dot, so a state path wraps between its parts rather than inside a name. */
 const breakable = (text) => text.split(/(?<=\.)/).flatMap((part, i) => (i === 0 ? [part] : [el('wbr'), part]));
 const roundKey = (round) => round.round + ':' + round.at + ':' + round.events.join(',');
-
+${TASKS_SCRIPT}
 const COLUMNS = ['n', 'from', 'answers', 'events', 'settled', 'asked', 'outcome'];
 const HEADINGS = ['#', 'from', 'answers', 'events', 'settled in', 'asked', 'outcome'];
 
@@ -256,14 +257,14 @@ function live() {
   const status = $('status');
   if (!window.EventSource) {
     status.textContent = 'polling';
-    setInterval(() => loadRuns().catch(() => {}), 2000);
+    setInterval(() => Promise.all([loadRuns(), loadTasks()]).catch(() => {}), 2000);
     return;
   }
   const events = new EventSource('/api/events');
   events.addEventListener('open', () => {
     status.textContent = 'live';
     status.className = 'status live';
-    loadRuns().catch(() => {});
+    Promise.all([loadRuns(), loadTasks()]).catch(() => {});
   });
   events.addEventListener('error', () => {
     status.textContent = 'reconnecting…';
@@ -275,11 +276,14 @@ function live() {
     renderRun(runs.get(run));
     highlight();
   });
+  events.addEventListener('task', (event) => {
+    if (addTask(JSON.parse(event.data))) renderTasks();
+  });
 }
 
 $('address').textContent = location.origin;
 loadMachines()
-  .then(loadRuns)
+  .then(() => Promise.all([loadRuns(), loadTasks()]))
   .then(() => {
     highlight();
     live();

@@ -1,5 +1,5 @@
-// The inspector's HTTP server (node:http): the page, the module's machines, the rounds a Roundtrip server
-// posts (checked, bounded) and a live feed of them. Bound to 127.0.0.1 by default; on a loopback
+// The inspector's HTTP server (node:http): the page, the module's machines, the rounds and task changes a
+// Roundtrip server posts (checked, bounded) and a live feed of them. Bound to 127.0.0.1 by default; on a loopback
 // address, requests naming another host are refused, so no web page can reach it through DNS rebinding,
 // and a state-changing request from a page elsewhere (its Origin) is refused too (own-origins.ts).
 import { createHash } from 'node:crypto';
@@ -13,8 +13,10 @@ import { INSPECTOR_SCRIPT } from './inspector-script.ts';
 import { foreignOriginProblem, ownOrigins } from './own-origins.ts';
 import { readRoundBody } from './round-body.ts';
 import { createRunStore } from './run-store.ts';
+import { readTaskBody } from './task-body.ts';
+import { createTaskList } from './task-list.ts';
 
-/** The largest round body accepted: a report is a few hundred bytes. */
+/** The largest body accepted: a report is a few hundred bytes. */
 const BODY_LIMIT = 64 * 1024;
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);
 
@@ -26,6 +28,8 @@ export interface InspectorOptions {
   readonly host?: string;
   /** Runs kept at most; the oldest is dropped first. Default 200. */
   readonly maxRuns?: number;
+  /** Tasks kept at most; the one changed longest ago is dropped first. Default 200. */
+  readonly maxTasks?: number;
 }
 
 export interface RunningInspector {
@@ -45,7 +49,7 @@ const sendJson = (response: ServerResponse, value: unknown) => send(response, 20
 function readBody(request: IncomingMessage, response: ServerResponse): Promise<string | undefined> {
   const tooLarge = () => {
     response.setHeader('connection', 'close');
-    send(response, 413, `a round body holds at most ${BODY_LIMIT} bytes\n`);
+    send(response, 413, `a report's body holds at most ${BODY_LIMIT} bytes\n`);
   };
   if (Number(request.headers['content-length'] ?? 0) > BODY_LIMIT) {
     tooLarge();
@@ -74,6 +78,7 @@ export async function startInspector(options: InspectorOptions): Promise<Running
   const host = options.host ?? '127.0.0.1';
   const machines = await drawMachines(options.definitions);
   const store = createRunStore({ maxRuns: options.maxRuns });
+  const taskList = createTaskList({ maxTasks: options.maxTasks });
   const stream = createEventStream();
   const scriptHash = createHash('sha256').update(INSPECTOR_SCRIPT).digest('base64');
   const page = inspectorPage();
@@ -82,20 +87,39 @@ export async function startInspector(options: InspectorOptions): Promise<Running
   let url = '';
   let own: ReadonlySet<string> = new Set();
 
-  const postRound = async (request: IncomingMessage, response: ServerResponse) => {
+  /**
+   * Takes a posted report (`what`: how a refusal names it, `a round as application/json: { server, report }`);
+   * `take` checks the text and keeps what it holds, or says why it does not.
+   */
+  const postReport = async (
+    request: IncomingMessage,
+    response: ServerResponse,
+    what: string,
+    take: (text: string) => string | undefined,
+  ) => {
     if (!/^application\/json\b/i.test(request.headers['content-type'] ?? '')) {
-      send(response, 415, 'post a round as application/json: { server, report }\n');
+      send(response, 415, `post ${what}\n`);
       return;
     }
     const text = await readBody(request, response);
     if (text === undefined) return;
+    const refused = take(text);
+    if (refused !== undefined) send(response, 400, `${refused}\n`);
+    else response.writeHead(204).end();
+  };
+  const takeRound = (text: string) => {
     const checked = readRoundBody(text);
-    if (!checked.ok) {
-      send(response, 400, `${checked.reason}\n`);
-      return;
-    }
+    if (!checked.ok) return checked.reason;
     stream.send('round', store.add(checked.round));
-    response.writeHead(204).end();
+    return undefined;
+  };
+  const takeTask = (text: string) => {
+    const checked = readTaskBody(text);
+    if (!checked.ok) return checked.reason;
+    // a change older than the one kept (one task reported by two servers sharing a store) is not shown
+    const shown = taskList.add(checked.task);
+    if (shown) stream.send('task', shown);
+    return undefined;
   };
 
   const handle = async (request: IncomingMessage, response: ServerResponse) => {
@@ -117,9 +141,14 @@ export async function startInspector(options: InspectorOptions): Promise<Running
       send(response, 200, page, 'text/html; charset=utf-8');
     } else if (route === 'GET /api/machines') sendJson(response, { machines });
     else if (route === 'GET /api/runs') sendJson(response, { runs: store.runs() });
+    else if (route === 'GET /api/tasks') sendJson(response, { tasks: taskList.tasks() });
     else if (route === 'GET /api/events') stream.attach(response);
-    else if (route === 'POST /api/rounds') await postRound(request, response);
-    else if (['/', '/api/machines', '/api/runs', '/api/events', '/api/rounds'].includes(path)) send(response, 405, 'method not allowed\n');
+    else if (route === 'POST /api/rounds')
+      await postReport(request, response, 'a round as application/json: { server, report }', takeRound);
+    else if (route === 'POST /api/tasks')
+      await postReport(request, response, "a task's change as application/json: { server, task }", takeTask);
+    else if (['/', '/api/machines', '/api/runs', '/api/events', '/api/rounds', '/api/tasks'].includes(path))
+      send(response, 405, 'method not allowed\n');
     else send(response, 404, 'not found\n');
   };
 

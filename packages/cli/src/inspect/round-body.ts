@@ -9,7 +9,8 @@ export interface PostedRound {
 
 type Checked = { ok: true; round: PostedRound } | { ok: false; reason: string };
 
-const OUTCOMES = new Set(['input_required', 'complete', 'error']);
+// `task`: the round's work went on as an MCP task (its changes are posted to /api/tasks)
+const OUTCOMES = new Set(['input_required', 'complete', 'error', 'task']);
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 const isStrings = (value: unknown): value is string[] => Array.isArray(value) && value.every((item) => typeof item === 'string');
 
@@ -32,7 +33,7 @@ function reportProblem(report: Record<string, unknown>): string | undefined {
   if (!isStrings(report.events)) return 'report.events must be a list of strings';
   if (!isStrings(report.asked)) return 'report.asked must be a list of strings';
   if (typeof report.outcome !== 'string' || !OUTCOMES.has(report.outcome)) {
-    return 'report.outcome must be input_required, complete or error';
+    return 'report.outcome must be input_required, complete, error or task';
   }
   if (typeof report.at !== 'number' || !Number.isFinite(report.at)) return 'report.at must be a time in ms';
   // reasons came with the round report later: a server from before sends none
