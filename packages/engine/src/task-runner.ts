@@ -97,11 +97,13 @@ export function createTaskRunner({ ctx, store, ttlMs, pollIntervalMs, targetOf, 
   async function start(round: Round<CallToolResult>, actor: Actor<AnyStateMachine>): Promise<StepOutcome<CallToolResult>> {
     const machine = round.target.definition.machine.machine;
     let record: TaskRecord;
+    let sealedAt: string | undefined;
     try {
       const words = workWords(machine, actor.getSnapshot() as AnyMachineSnapshot);
       // the settled machine, sealed: where a process started after this one dies runs the task on from
       const now = ctx.now();
       const sealed = sealTaskSnapshot(round, actor, now + ttlMs);
+      sealedAt = JSON.stringify(actor.getSnapshot().value);
       record = await create(round, {
         createdAt: now,
         lastUpdatedAt: now,
@@ -112,7 +114,7 @@ export function createTaskRunner({ ctx, store, ttlMs, pollIntervalMs, targetOf, 
       endRoundActor(actor);
       return roundThrew(round, error);
     }
-    if (!queue) void carryOn(record, round, actor);
+    if (!queue) void carryOn(record, round, actor, { sealedAt });
     else {
       try {
         await handOff(record, actor);
@@ -156,7 +158,7 @@ export function createTaskRunner({ ctx, store, ttlMs, pollIntervalMs, targetOf, 
     const actor = createRoundActor(round, reopened.snapshot);
     actor.start();
     const entry = liveOf(taskId);
-    const work = carryOn(record, round, actor, true);
+    const work = carryOn(record, round, actor, { job: true });
     const stop = () => entry.controller.abort();
     if (signal.aborted) stop();
     else signal.addEventListener('abort', stop, { once: true });
@@ -201,12 +203,14 @@ export function createTaskRunner({ ctx, store, ttlMs, pollIntervalMs, targetOf, 
     if (settledNow(actor)) return conclude(record.taskId, round, actor, 'settled', carried, record.version);
     const words = workWords(machine.machine, actor.getSnapshot() as AnyMachineSnapshot);
     let working: TaskRecord | undefined;
+    let sealedAt: string | undefined;
     try {
       working = await change(
         record.taskId,
         (r) => {
           Object.assign(r, { status: 'working', pending: r.pending.filter((p) => !answers.consumed.has(p.key)) });
           r.sealed = sealTaskSnapshot(round, actor, r.createdAt + r.ttlMs);
+          sealedAt = JSON.stringify(actor.getSnapshot().value);
           if (words === undefined) delete r.statusMessage;
           else r.statusMessage = words;
           return true;
@@ -219,7 +223,7 @@ export function createTaskRunner({ ctx, store, ttlMs, pollIntervalMs, targetOf, 
     }
     if (working?.status !== 'working') endRoundActor(actor);
     else if (queue) await handOff(working, actor);
-    else void carryOn(working, round, actor);
+    else void carryOn(working, round, actor, { sealedAt });
   }
 
   /**

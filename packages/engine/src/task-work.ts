@@ -14,6 +14,13 @@ import { sealTaskSnapshot } from './task-snapshot.ts';
 import type { TaskRecord, TaskStore } from './task-store.ts';
 import type { CallToolResult } from './wire-shapes.ts';
 
+export interface CarryOptions {
+  /** The work runs as a queue's job: stopped without a cancel, it is handed back. */
+  job?: boolean;
+  /** The state value (JSON) of the snapshot the record holds sealed, when the actor may have moved on since. */
+  sealedAt?: string;
+}
+
 export interface TaskWorkRunner {
   /**
    * Lets the actor's work run on in the background; its outcome is recorded when it settles. As a queue's job
@@ -23,7 +30,7 @@ export interface TaskWorkRunner {
     record: TaskRecord,
     round: Round<CallToolResult>,
     actor: Actor<AnyStateMachine>,
-    job?: boolean,
+    options?: CarryOptions,
   ): Promise<'handed_back' | undefined>;
   /** Records what the settled (or stopped) work came to, and ends the actor. */
   conclude(
@@ -70,37 +77,37 @@ export function taskWork(ctx: StepContext, store: TaskStore, { live, liveOf, ser
     record: TaskRecord,
     round: Round<CallToolResult>,
     actor: Actor<AnyStateMachine>,
-    job = false,
+    { job = false, sealedAt }: CarryOptions = {},
   ): Promise<'handed_back' | undefined> {
     const { taskId } = record;
     const entry = liveOf(taskId);
     if (entry.controller.signal.aborted) entry.controller = new AbortController();
     const machine = round.target.definition.machine.machine;
     let said = record.statusMessage;
-    let at = JSON.stringify(actor.getSnapshot().value);
-    const words = actor.subscribe({
-      next: (snapshot) => {
-        const now = workWords(machine, snapshot as AnyMachineSnapshot);
-        // settled in another state while working: sealed again, the point a resumed task starts from
-        const moved = snapshot.status === 'active' && JSON.stringify(snapshot.value) !== at;
-        at = JSON.stringify(snapshot.value);
-        if ((now === undefined || now === said) && !moved) return;
-        if (now !== undefined) said = now;
-        let sealed: string | undefined;
-        try {
-          if (moved) sealed = sealTaskSnapshot(round, actor, record.createdAt + record.ttlMs);
-        } catch (error) {
-          failedToRecord(round, error);
-        }
-        const say = (r: TaskRecord) => {
-          if (r.status !== 'working') return false;
-          if (now !== undefined) r.statusMessage = now;
-          if (sealed !== undefined) r.sealed = sealed;
-        };
-        void serial(taskId, () => change(taskId, say)).catch((error: unknown) => failedToRecord(round, error));
-      },
-      error: () => {},
-    });
+    let at = sealedAt ?? JSON.stringify(actor.getSnapshot().value);
+    const observe = (snapshot: AnyMachineSnapshot) => {
+      const now = workWords(machine, snapshot as AnyMachineSnapshot);
+      // settled in another state while working: sealed again, the point a resumed task starts from
+      const moved = snapshot.status === 'active' && JSON.stringify(snapshot.value) !== at;
+      at = JSON.stringify(snapshot.value);
+      if ((now === undefined || now === said) && !moved) return;
+      if (now !== undefined) said = now;
+      let sealed: string | undefined;
+      try {
+        if (moved) sealed = sealTaskSnapshot(round, actor, record.createdAt + record.ttlMs);
+      } catch (error) {
+        failedToRecord(round, error);
+      }
+      const say = (r: TaskRecord) => {
+        if (r.status !== 'working') return false;
+        if (now !== undefined) r.statusMessage = now;
+        if (sealed !== undefined) r.sealed = sealed;
+      };
+      void serial(taskId, () => change(taskId, say)).catch((error: unknown) => failedToRecord(round, error));
+    };
+    const words = actor.subscribe({ next: (snapshot) => observe(snapshot as AnyMachineSnapshot), error: () => {} });
+    // what the work did while its record was written (before this subscription) is recorded too
+    observe(actor.getSnapshot() as AnyMachineSnapshot);
     const remaining = Math.max(1, record.createdAt + record.ttlMs - ctx.now());
     let queued: Promise<void> | undefined;
     let handedBack = false;

@@ -9,8 +9,9 @@ import { defineTool, type ProgressUpdate } from '../src/index.ts';
 import { deferred, makeEngine } from './support.ts';
 import { TASKS, untilStatus } from './tasks-tools.ts';
 
-function twoStepTool() {
+function twoStepTool(firstDone = false) {
   const first = deferred<void>();
+  if (firstDone) first.resolve();
   const second = deferred<void>();
   const machine = setup({
     actors: { fetch: fromPromise(() => first.promise), write: fromPromise(() => second.promise) },
@@ -55,6 +56,24 @@ describe('progress of a task', () => {
     second.resolve();
     await untilStatus(engine, taskId, 'completed');
     expect(heard.map((update) => update.message)).toEqual(['Fetching the orders…']);
+    await engine.close();
+  });
+
+  it('records what the work did while the task was being recorded: the words of the step it moved on to', async () => {
+    // the first step ends at once, while the round records the task: no later change would say so
+    const { tool, second } = twoStepTool(true);
+    const { engine, call } = makeEngine([tool]);
+    const outcome = await call({ name: 'build_report', arguments: {}, capabilities: TASKS });
+    const taskId = outcome.type === 'task' ? outcome.task.taskId : '';
+    let said: string | undefined;
+    for (let turn = 0; turn < 100 && said !== 'Writing the report…'; turn++) {
+      const got = await engine.getTask({ taskId, principal: 'ada', capabilities: TASKS });
+      said = got.type === 'complete' ? got.task.statusMessage : undefined;
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    }
+    expect(said).toBe('Writing the report…');
+    second.resolve();
+    await untilStatus(engine, taskId, 'completed');
     await engine.close();
   });
 });
