@@ -119,6 +119,7 @@ describe('the startup line', () => {
       maxRequestBytes: 4_194_304,
       inspect: { address: undefined, stately: false, answers: 'masked' },
       ledgerPath: '/var/lib/orders/effects.db',
+      taskLeaseSeconds: 30,
       warnings: [],
     };
     expect(startupMessage('orders', '1.2.3', engineOf({ tools: [greetTool] }), settings, 'stdio')).toBe(

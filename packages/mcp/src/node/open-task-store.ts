@@ -1,25 +1,47 @@
-// The task store a Node server keeps its tasks in, beside the effect ledger it opened from its settings: a
-// table in the ledger's SQLite file, or in the ledger's PostgreSQL database (@roundtrip/engine/postgres,
-// loaded only then). A ledger in memory (`:memory:`) keeps its tasks in memory too: the engine's own store.
-import type { TaskStore } from '@roundtrip/engine';
+// Where a Node server keeps its tasks, beside the effect ledger it opened from its settings: a table in the
+// ledger's SQLite file (the processes of one machine; a process started again runs on the tasks one that died
+// left), or the ledger's PostgreSQL database with pg-boss's job queue beside it (@roundtrip/engine/postgres,
+// loaded only then: any server answers for a task, one at a time runs its work, another takes it over when that
+// one dies). A ledger in memory (`:memory:`) keeps its tasks in memory too: the engine's own store.
+import type { TaskQueue, TaskStore } from '@roundtrip/engine';
 import { createSqliteTaskStore } from '@roundtrip/engine/sqlite';
 import { RoundtripConfigError } from './config-error.ts';
 import { isPostgresUrl } from './resolve-ledger-path.ts';
 
-/** A task store this server opened, and so closes when it stops. */
-export type OpenedTaskStore = TaskStore & { close(): void | Promise<void> };
+/** The task store (and, on PostgreSQL, the job queue) this server opened, and so closes when it stops. */
+export interface OpenedTasks {
+  store: TaskStore;
+  queue?: TaskQueue;
+  /** Closes the queue (its running work handed back), then the store. */
+  close(): Promise<void>;
+}
 
 /**
- * Opens the task store where the ledger is (ROUNDTRIP_LEDGER, or the path the code gives); undefined for a
- * ledger in memory. A store that cannot be opened is a setting the server cannot start with.
+ * Opens the tasks' store (and queue) where the ledger is (ROUNDTRIP_LEDGER, or the path the code gives);
+ * undefined for a ledger in memory. What cannot be opened is a setting the server cannot start with.
  */
-export async function openTaskStoreAt(location: string): Promise<OpenedTaskStore | undefined> {
+export async function openTasksAt(location: string, leaseSeconds: number): Promise<OpenedTasks | undefined> {
   if (location === ':memory:') return undefined;
   try {
-    if (!isPostgresUrl(location)) return createSqliteTaskStore({ path: location });
+    if (!isPostgresUrl(location)) {
+      const store = createSqliteTaskStore({ path: location });
+      return { store, close: async () => store.close() };
+    }
     // the ledger loaded this subpath already: a driver that is absent failed there, with its own advice
-    const { createPostgresTaskStore } = await import('@roundtrip/engine/postgres');
-    return await createPostgresTaskStore({ url: location });
+    const { createPostgresTaskQueue, createPostgresTaskStore } = await import('@roundtrip/engine/postgres');
+    const store = await createPostgresTaskStore({ url: location });
+    const queue = await createPostgresTaskQueue({ url: location, leaseSeconds }).catch(async (error: unknown) => {
+      await store.close();
+      throw error;
+    });
+    const close = async () => {
+      try {
+        await queue.close();
+      } finally {
+        await store.close();
+      }
+    };
+    return { store, queue, close };
   } catch (error) {
     throw new RoundtripConfigError(
       'ROUNDTRIP_LEDGER',

@@ -122,3 +122,20 @@ export function resolveMaxRequestBytes(env: NodeJS.ProcessEnv, fromCode?: number
   }
   return readSetting(env, MAX_REQUEST, fromCode);
 }
+
+const TASK_LEASE: LimitVariable = {
+  variable: 'ROUNDTRIP_TASK_LEASE_SECONDS',
+  what: "how long a running task's lease lasts unless renewed, in whole seconds",
+  min: 10,
+  max: 3_600,
+  fallback: 30,
+};
+
+/**
+ * How long the lease on a running task's work lasts unless renewed, for servers sharing a PostgreSQL task
+ * queue (ROUNDTRIP_TASK_LEASE_SECONDS, else 30): the task of a server that died goes to another after about
+ * this long. Throws RoundtripConfigError for a bad value.
+ */
+export function resolveTaskLease(env: NodeJS.ProcessEnv): number {
+  return readSetting(env, TASK_LEASE, undefined);
+}

@@ -5,7 +5,7 @@ import { defaultKeyFilePath } from './key-file-path.ts';
 import { isReadableByOthers, loadOrCreateKeyFile, readKeyFile } from './load-key-file.ts';
 import { type InspectSettings, resolveInspect } from './resolve-inspect.ts';
 import { resolveLedgerPath } from './resolve-ledger-path.ts';
-import { resolveAnswerTimeout, resolveLimits, resolveMaxRequestBytes } from './resolve-limits.ts';
+import { resolveAnswerTimeout, resolveLimits, resolveMaxRequestBytes, resolveTaskLease } from './resolve-limits.ts';
 import { checkSettingNames, SERVER_VARIABLES } from './setting-names.ts';
 
 /** What the server's code sets; the environment overrides it. */
@@ -57,6 +57,8 @@ export interface ServerSettings {
    * supplies its own ledger and ROUNDTRIP_LEDGER is not set.
    */
   ledgerPath: string | undefined;
+  /** The lease on a running task's work when the ledger is in PostgreSQL (tasks across servers). */
+  taskLeaseSeconds: number;
   /** Where round reports go (ROUNDTRIP_INSPECT), and whether they carry answer values (ROUNDTRIP_INSPECT_ANSWERS). */
   inspect: InspectSettings;
   /** Warnings for the operator (e.g. a key file others can read). */
@@ -109,6 +111,8 @@ function keyringFrom(keys: string[], setting: string): Keyring {
  *   an error and skipped (default 4194304, from 65536 to 8388608).
  * - `ROUNDTRIP_INSPECT`: the address of an inspector page to report every round to (never blocks a round);
  *   `ROUNDTRIP_INSPECT_ANSWERS=shown` includes answer values (default: field names only).
+ * - `ROUNDTRIP_TASK_LEASE_SECONDS`: with the ledger in PostgreSQL, how long the lease on a running task's work
+ *   lasts unless renewed: a task whose server died goes to another after about this long (default 30, 10 to 3600).
  * - `ROUNDTRIP_LEDGER`: the SQLite file of the effect ledger (default: the code's ledger, else
  *   `defaultLedgerPath(name)`).
  *
@@ -160,6 +164,7 @@ export function resolveServerSettings(
   }
 
   const ledgerPath = resolveLedgerPath(serverName, env, fromCode.ledger, (message) => warnings.push(message));
+  const taskLeaseSeconds = resolveTaskLease(env);
   const inspect = resolveInspect(env);
-  return { keyring, keySource, principal, limits, legacyAnswerTimeoutMs, maxRequestBytes, ledgerPath, inspect, warnings };
+  return { keyring, keySource, principal, limits, legacyAnswerTimeoutMs, maxRequestBytes, ledgerPath, taskLeaseSeconds, inspect, warnings };
 }

@@ -1,8 +1,8 @@
 // The engine a Node server serves, built the same way by every transport (stdio, HTTP): the effect
 // ledger it opens from its settings (a SQLite file or a PostgreSQL URL) or the one the code gives, the task
-// store beside a ledger it opened (the same file or database), the inspector it reports to, Stately's
-// inspector, and the engine itself over the resolved keyring and limits, with the tasks a process that ended
-// left working taken over.
+// store beside a ledger it opened (the same file or database; in PostgreSQL with its job queue), the inspector
+// it reports to, Stately's inspector, and the engine itself over the resolved keyring and limits, taking the
+// queue's jobs or the tasks a process that ended left working.
 import {
   createEngine,
   type EffectLedger,
@@ -14,7 +14,7 @@ import {
 } from '@roundtrip/engine';
 import { createInspectReporter } from '../inspect-reporter.ts';
 import { openLedgerAt } from './open-ledger.ts';
-import { type OpenedTaskStore, openTaskStoreAt } from './open-task-store.ts';
+import { type OpenedTasks, openTasksAt } from './open-task-store.ts';
 import { isEffectLedger } from './resolve-ledger-path.ts';
 import type { ServerSettings, ServerSettingsFromCode } from './resolve-server-settings.ts';
 import { startStatelyInspector } from './stately-inspector.ts';
@@ -53,9 +53,9 @@ export async function openServedEngine(
   const opened = settings.ledgerPath === undefined ? undefined : await openLedgerAt(settings.ledgerPath);
   // tasks are kept beside a ledger this server opened, so they outlive the process (and, in PostgreSQL, any
   // instance answers them); beside a ledger of the code's own, in this process's memory
-  let taskStore: OpenedTaskStore | undefined;
+  let tasks: OpenedTasks | undefined;
   try {
-    taskStore = settings.ledgerPath === undefined ? undefined : await openTaskStoreAt(settings.ledgerPath);
+    tasks = settings.ledgerPath === undefined ? undefined : await openTasksAt(settings.ledgerPath, settings.taskLeaseSeconds);
   } catch (error) {
     await opened?.close();
     throw error;
@@ -64,14 +64,14 @@ export async function openServedEngine(
   const reporter = settings.inspect.address ? createInspectReporter(settings.inspect.address, options.name, log) : undefined;
   const inspectActors = settings.inspect.stately ? await startStatelyInspector(log, settings.inspect.answers) : undefined;
   let engine: Engine | undefined;
-  // the work of tasks still running stops first (they end cancelled, recorded in the store), then the task
-  // store and the ledger it writes to close
+  // the work of tasks still running stops first (it ends cancelled, recorded in the store, or with a queue is
+  // handed back to it for another server), then the queue, the task store and the ledger it writes to close
   const close = async () => {
     try {
       await engine?.close();
     } finally {
       try {
-        await taskStore?.close();
+        await tasks?.close();
       } finally {
         await opened?.close();
       }
@@ -86,14 +86,14 @@ export async function openServedEngine(
       audience: options.name,
       ...settings.limits,
       ...(ledger && { ledger }),
-      ...(taskStore && { tasks: { store: taskStore } }),
+      ...(tasks && { tasks: { store: tasks.store, ...(tasks.queue && { queue: tasks.queue }) } }),
       ...(reporter && { inspect: reporter.report, inspectTasks: reporter.reportTask, inspectAnswers: settings.inspect.answers }),
       ...(inspectActors && { inspectActors }),
       log,
     });
-    // tasks a process on this machine left working when it was killed run on here (the SQLite store tells a
-    // process gone; PostgreSQL's does not, and its tasks are left as they are)
-    if (taskStore) await engine.resumeTasks();
+    // on PostgreSQL this server takes the queue's jobs (a task whose server died among them); on SQLite the
+    // tasks a process on this machine left working when it was killed run on here
+    if (tasks) await engine.resumeTasks();
     return { engine, close };
   } catch (error) {
     await close();
