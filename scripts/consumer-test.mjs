@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { checkTarball } from './check-tarball.mjs';
+import { nodeHeaders } from './node-headers.mjs';
 import { nodeOnlyImports } from './node-only-imports.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -56,6 +57,9 @@ function pnpmCommand() {
 }
 
 const keep = process.env.ROUNDTRIP_CONSUMER_KEEP === '1';
+// the `node` devDependency's command (what runs this script under pnpm) sets NODE_PATH to the workspace's
+// modules: the project outside it must find only what npm installed there
+delete process.env.NODE_PATH;
 const work = mkdtempSync(join(tmpdir(), 'roundtrip-consumer-'));
 if (!relative(root, work).startsWith('..')) fail('the temporary project is outside the workspace', `${work} is inside ${root}`);
 process.on('exit', () => {
@@ -139,10 +143,16 @@ if (sqliteVersion(installedSqlite) === sqliteVersion(workspaceSqlite)) {
   );
 }
 if (opensSqlite()) pass(`better-sqlite3 ${sqliteVersion(installedSqlite)}: the workspace's build loads here`);
-else
+else {
+  // against this Node's own headers (scripts/node-headers.mjs): npm's nodedir may name another Node's
+  const headers = nodeHeaders();
   run('better-sqlite3: npm rebuild (compiles when no prebuilt binary can be downloaded)', npm, ['rebuild', 'better-sqlite3'], {
     cwd: project,
+    env: headers ? { ...process.env, npm_config_nodedir: headers } : process.env,
   });
+  if (!opensSqlite())
+    fail(`better-sqlite3 ${sqliteVersion(installedSqlite)} loads here after the rebuild, on Node ${process.versions.node}`);
+}
 
 // the engine and the tools keep their definitions in module-level maps: a second copy would not know the first's
 const copiesOf = (name) => {
