@@ -7,9 +7,9 @@
 # required ones, not scored by the revision, held to the same bar by scripts/conformance-summary.mjs). The server
 # is stopped however the run ends.
 #
-# The suite needs Node 22: the Node on PATH when it is 22 or later, else $NODE22_HOME (a folder with bin/node,
-# as scripts/node22.sh prints), else Node 22 installed from npm into a scratch folder. The fixture itself runs
-# on the Node on PATH. Results are kept in $CONFORMANCE_RESULTS when set (a scratch folder otherwise).
+# The suite and the fixture run on the Node of the `node` devDependency (Node 22, as every pnpm script does):
+# node_modules/.bin comes first on PATH here too, so `bash scripts/conformance.sh` works as `pnpm conformance`
+# does, after the install. Results are kept in $CONFORMANCE_RESULTS when set (a scratch folder otherwise).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -35,14 +35,13 @@ trap 'stop_server; rm -rf "$scratch"' EXIT
 trap 'exit 130' INT TERM
 
 # ─── Node 22 for the suite ─────────────────────────────────────────────────────────────────────────
-suite_path="$PATH"
+PATH="$PWD/node_modules/.bin:$PATH"
 if [ "$(node -p 'process.versions.node.split(".")[0]')" -lt 22 ]; then
-  node22_home="${NODE22_HOME:-}"
-  [ -n "$node22_home" ] || node22_home="$(bash scripts/node22.sh "$scratch/node22")"
-  suite_path="$node22_home/bin:$PATH"
+  say "the suite needs Node 22, and node is $(node -v): install first (npx -y pnpm@10.34.9 install --frozen-lockfile)"
+  exit 1
 fi
-suite() { PATH="$suite_path" npx -y "$SUITE" "$@"; }
-say "the suite $SUITE on Node $(PATH="$suite_path" node -v); the fixture on Node $(node -v)"
+suite() { npx -y "$SUITE" "$@"; }
+say "the suite $SUITE and the fixture on Node $(node -v)"
 
 # ─── the fixture on a free port ────────────────────────────────────────────────────────────────────
 log="$scratch/server.log"
