@@ -8,13 +8,14 @@ import {
   ConfirmedValueChangedError,
   defineQuestions,
   defineTool,
+  EffectOutcomeUnknownError,
   safeText,
   type ToolDefinition,
 } from '@roundtrip/engine';
 import { assign, fromPromise, setup, spawnChild } from 'xstate';
 import { z } from 'zod';
 import { formatCents } from './money.ts';
-import type { OrdersStore, RefundResult } from './orders-store.ts';
+import type { Order, OrdersStore, RefundResult } from './orders-store.ts';
 import { demoRefundMs, providerDelay } from './refund-delay.ts';
 
 /** One order to refund, with the amount the user confirmed for it. */
@@ -35,6 +36,11 @@ type Context = {
   refundedCount: number;
   /** What happened to each order not refunded, in words. */
   notRefunded: string[];
+  /**
+   * The attempt at the current order: 2 and on after a refund whose server died before it recorded whether it
+   * happened (the order is read again, and refunded again under a new effect key when it is still paid).
+   */
+  attempt: number;
   /** The order whose amount changed since the confirmation, asked about. */
   changed: { id: string; was: string; now: string; nowCents: number } | null;
 };
@@ -91,6 +97,8 @@ export function createRefundCustomerTool(
         await provider(input, signal);
         return store.refundOrder(input.id, { expectedAmountCents: input.amountCents });
       }),
+      // after a refund whose outcome is unknown: what the order says now
+      readOrder: fromPromise<Order | null, { id: string }>(async ({ input }) => (await store.findOrder(input.id)) ?? null),
     },
     actions: {
       rememberOrders: assign((_, { orders }: { orders: ToRefund[] }) => ({
@@ -100,18 +108,22 @@ export function createRefundCustomerTool(
       })),
       // each order its own child (and so its own ledger record): `refund <order id>`
       refundNext: spawnChild('refundOne', {
-        id: ({ context }) => `refund ${context.orders[context.index]?.id}`,
+        id: ({ context }) => {
+          const id = context.orders[context.index]?.id;
+          return context.attempt === 1 ? `refund ${id}` : `refund ${id} (attempt ${context.attempt})`;
+        },
         input: ({ context }) => context.orders[context.index] as ToRefund,
       }),
       rememberRefund: assign(({ context }, { result }: { result: RefundResult }) => {
         const order = context.orders[context.index] as ToRefund;
         return result.status === 'refunded'
           ? {
+              attempt: 1,
               index: context.index + 1,
               refunded: [...context.refunded, { id: order.id, amountCents: result.amountCents }],
               refundedCount: context.refundedCount + 1,
             }
-          : { index: context.index + 1, notRefunded: [...context.notRefunded, notRefundedWords(order.id, result)] };
+          : { attempt: 1, index: context.index + 1, notRefunded: [...context.notRefunded, notRefundedWords(order.id, result)] };
       }),
       noteChange: assign(({ context }, { nowCents }: { nowCents: number }) => {
         const order = context.orders[context.index] as ToRefund;
@@ -127,9 +139,10 @@ export function createRefundCustomerTool(
         const { error } = event as { error?: unknown };
         throw error instanceof Error ? error : new Error(String(error));
       },
+      tryAgain: assign(({ context }) => ({ attempt: context.attempt + 1 })),
       skipOrder: assign(({ context }, { why }: { why: string }) => {
         const order = context.orders[context.index] as ToRefund;
-        return { index: context.index + 1, changed: null, notRefunded: [...context.notRefunded, `${order.id} ${why}`] };
+        return { attempt: 1, index: context.index + 1, changed: null, notRefunded: [...context.notRefunded, `${order.id} ${why}`] };
       }),
     },
     guards: {
@@ -140,6 +153,10 @@ export function createRefundCustomerTool(
       /** The engine read the amount again before refunding, and it is not the one the user confirmed. */
       amountChanged: (_, { error }: { error: unknown }) => isNewAmount(error),
       orderVanished: (_, { error }: { error: unknown }) => error instanceof ConfirmedValueChangedError && error.current === null,
+      /** The server refunding it died before it recorded whether the refund happened. */
+      outcomeUnknown: (_, { error }: { error: unknown }) => error instanceof EffectOutcomeUnknownError,
+      refundedNow: (_, { order }: { order: Order | null }) => order?.status === 'refunded',
+      paidNow: (_, { order }: { order: Order | null }) => order?.status === 'paid',
     },
   }).createMachine({
     id: 'refund_customer',
@@ -152,6 +169,7 @@ export function createRefundCustomerTool(
       index: 0,
       refunded: [],
       refundedCount: 0,
+      attempt: 1,
       notRefunded: [],
       changed: null,
     }),
@@ -195,8 +213,36 @@ export function createRefundCustomerTool(
               target: 'next',
               actions: { type: 'skipOrder', params: { why: 'no longer exists' } },
             },
+            {
+              guard: { type: 'outcomeUnknown', params: ({ event }) => ({ error: event.error }) },
+              target: 'checkingOrder',
+            },
             // anything else (the database locked, the provider down): the call fails and the log says why; refunds made stay made
             { actions: 'failRefund' },
+          ],
+        },
+      },
+      // a refund whose server died mid-way: made if the order says so, else made again (a new effect key)
+      checkingOrder: {
+        meta: { long: true, progress: 'Refunded {{refundedCount}} of {{count}} orders' },
+        invoke: {
+          id: 'readOrder',
+          src: 'readOrder',
+          input: ({ context }) => ({ id: (context.orders[context.index] as ToRefund).id }),
+          onDone: [
+            {
+              guard: { type: 'refundedNow', params: ({ event }) => ({ order: event.output }) },
+              target: 'next',
+              actions: {
+                type: 'rememberRefund',
+                params: ({ event }) => {
+                  const order = event.output as Order;
+                  return { result: { status: 'refunded', order, refundedAt: order.refundedAt ?? '', amountCents: order.amountCents } };
+                },
+              },
+            },
+            { guard: { type: 'paidNow', params: ({ event }) => ({ order: event.output }) }, target: 'refunding', actions: 'tryAgain' },
+            { target: 'next', actions: { type: 'skipOrder', params: { why: 'no longer exists' } } },
           ],
         },
       },

@@ -70,6 +70,10 @@ type EffectEvent =
   | { level: 'warn'; event: 'task_state_refused'; code: 'tool_not_served' | 'state_not_opened'; tool: string; taskId: string }
   /** A task a process that is gone (killed, crashed) left working, taken over by this one and run on (resumeTasks). */
   | { level: 'info'; event: 'task_resumed'; code: 'owner_gone'; tool: string; taskId: string }
+  /** A task's work taken from the job queue (tasks.queue): it runs in this process now. */
+  | { level: 'info'; event: 'task_running'; code: 'job'; tool: string; taskId: string }
+  /** A task's work stopped here without a cancel (this process stops, or lost its lease): back to the queue for another. */
+  | { level: 'info'; event: 'task_handed_back'; code: 'job_stopped'; tool: string; taskId: string }
   | { level: 'info'; event: 'effect_duplicate'; code: 'running_here'; effect: string }
   /** `thrown`: what the effect threw (its text is in the line; no stack is printed under it). */
   | { level: 'warn'; event: 'effect_failed'; code: 'effect_threw'; effect: string; thrown: unknown }
@@ -154,6 +158,10 @@ function engineEventText(e: EngineEvent): string {
         : `task ${e.taskId}'s parked state did not open: the key that sealed it is not in this server's keyring, or tool '${e.tool}' was changed since (arguments, machine); the task failed`;
     case 'task_resumed':
       return `task ${e.taskId} of tool '${e.tool}' was left working by a process that has ended; this server runs it on from where it last settled`;
+    case 'task_running':
+      return `task ${e.taskId} of tool '${e.tool}' runs in this server now (taken from the job queue)`;
+    case 'task_handed_back':
+      return `task ${e.taskId} of tool '${e.tool}' was stopped in this server before it settled; it goes back to the job queue and runs on in another`;
     case 'effect_still_running':
       return `effect '${e.effect}', started${e.since === undefined ? '' : ` at ${new Date(e.since).toISOString()}`} by another request, recorded no outcome within ${e.timeoutMs} ms (settleTimeoutMs); the client was told to try again`;
     case 'effect_duplicate':

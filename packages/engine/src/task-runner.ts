@@ -155,6 +155,15 @@ export function createTaskRunner({ ctx, store, ttlMs, pollIntervalMs, targetOf, 
     const reopened = reopen(record);
     if (typeof reopened === 'string') return serial(taskId, () => refuse(record, reopened));
     const { round } = reopened;
+    const said = (event: 'task_running' | 'task_handed_back') =>
+      ctx.log &&
+      logEngineEvent(ctx.log, `tool ${record.tool}`, record.run, {
+        level: 'info',
+        ...(event === 'task_running' ? { event, code: 'job' } : { event, code: 'job_stopped' }),
+        tool: record.tool,
+        taskId,
+      });
+    said('task_running');
     const actor = createRoundActor(round, reopened.snapshot);
     actor.start();
     const entry = liveOf(taskId);
@@ -163,8 +172,9 @@ export function createTaskRunner({ ctx, store, ttlMs, pollIntervalMs, targetOf, 
     if (signal.aborted) stop();
     else signal.addEventListener('abort', stop, { once: true });
     try {
-      if ((await work) === 'handed_back')
-        throw new Error(`Task ${taskId} was stopped in this process before it settled; it runs on in another.`);
+      if ((await work) !== 'handed_back') return;
+      said('task_handed_back');
+      throw new Error(`Task ${taskId} was stopped in this process before it settled; it runs on in another.`);
     } finally {
       signal.removeEventListener('abort', stop);
     }

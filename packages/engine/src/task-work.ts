@@ -94,7 +94,9 @@ export function taskWork(ctx: StepContext, store: TaskStore, { live, liveOf, ser
       if (now !== undefined) said = now;
       let sealed: string | undefined;
       try {
-        if (moved) sealed = sealTaskSnapshot(round, actor, record.createdAt + record.ttlMs);
+        // sealed at every recorded change, not only a new state: work that loops in one state (one order after
+        // another) resumes from its last step, not its first
+        if (snapshot.status === 'active') sealed = sealTaskSnapshot(round, actor, record.createdAt + record.ttlMs);
       } catch (error) {
         failedToRecord(round, error);
       }

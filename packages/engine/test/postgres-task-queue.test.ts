@@ -63,14 +63,15 @@ describe.skipIf(skipPostgres)('tasks on two engines sharing a PostgreSQL task st
     for (const close of closing.splice(0).reverse()) await close();
   });
   afterAll(async () => {
-    await db?.sql.query(`DROP SCHEMA IF EXISTS ${jobs} CASCADE`);
     await db?.drop();
   });
 
   /** An engine on the shared store and queue; `takesJobs`: whether it runs tasks' work (resumeTasks). */
   async function server(tool: ReturnType<typeof longTool>, takesJobs: boolean): Promise<TestEngine & { queue: PostgresTaskQueue }> {
     const store: PostgresTaskStore = await createPostgresTaskStore({ url });
-    const queue = await createPostgresTaskQueue({ url, schema: jobs, leaseSeconds: 10, checkIntervalSeconds: 1 });
+    const queue = await createPostgresTaskQueue({ url, leaseSeconds: 10, checkIntervalSeconds: 1 });
+    // the URL's search_path names the queue's schema: deployments kept apart by schema keep their jobs apart
+    expect(queue.schema).toBe(jobs);
     const made = makeEngine([tool], { tasks: { store, queue } });
     closing.push(
       () => store.close(),

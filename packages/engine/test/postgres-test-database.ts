@@ -83,7 +83,9 @@ export async function createTestDatabase(): Promise<TestDatabase> {
             // a session a test left behind may still hold a lock in one of them: then they stay, and the
             // next process to claim this database drops them (postgres-worker-database.ts)
             await client.query("SET lock_timeout = '5s'");
-            await client.query(`DROP SCHEMA IF EXISTS ${schemas.join(', ')} CASCADE`);
+            // with each schema, the job queue's that servers on it made beside it (`<schema>_jobs`: pg-boss)
+            const all = schemas.flatMap((schema) => [schema, `${schema}_jobs`]);
+            await client.query(`DROP SCHEMA IF EXISTS ${all.join(', ')} CASCADE`);
           } catch (error) {
             if ((error as { code?: string }).code !== '55P03') throw error;
           } finally {

@@ -9,7 +9,11 @@ import { parsePostgresUrl } from './postgres-url.ts';
 export interface PostgresTaskQueueOptions {
   /** The server and database (the task store's): `postgres://user:password@host:5432/database`. */
   url: string;
-  /** The schema pg-boss keeps its tables in (created on first start). @defaultValue 'roundtrip_jobs' */
+  /**
+   * The schema pg-boss keeps its tables in (created on first start). @defaultValue `<schema>_jobs` when the URL
+   * sets a search_path (`?options=-c search_path=<schema>`: deployments kept apart by schema keep their queues
+   * apart too), else 'roundtrip_jobs'
+   */
   schema?: string;
   /**
    * How long a running task's lease lasts unless renewed (it is renewed every third of it while the work runs):
@@ -52,6 +56,12 @@ function checkedWhole(name: string, value: number | undefined, fallback: number,
   return value;
 }
 
+/** `<schema>_jobs` for the first schema of the URL's search_path, if it sets one; else 'roundtrip_jobs'. */
+function queueSchemaOf(url: URL): string {
+  const searchPath = /(?:^|\s)-c\s*search_path\s*=\s*"?([A-Za-z_][A-Za-z0-9_]*)/.exec(url.searchParams.get('options') ?? '')?.[1];
+  return searchPath ? `${searchPath.toLowerCase()}_jobs` : 'roundtrip_jobs';
+}
+
 async function loadPgBoss(): Promise<typeof import('pg-boss')> {
   try {
     return await import('pg-boss');
@@ -87,8 +97,9 @@ export async function createPostgresTaskQueue(options: PostgresTaskQueueOptions)
   const checkSeconds = checkedWhole('checkIntervalSeconds', options.checkIntervalSeconds, 5, 1);
   const concurrency = checkedWhole('concurrency', options.concurrency, 10, 1);
   const maxConnections = checkedWhole('maxConnections', options.maxConnections, 4, 1);
-  const schema = options.schema ?? 'roundtrip_jobs';
-  const url = redactUrl(parsePostgresUrl(options.url, 'createPostgresTaskQueue'));
+  const parsed = parsePostgresUrl(options.url, 'createPostgresTaskQueue');
+  const schema = options.schema ?? queueSchemaOf(parsed);
+  const url = redactUrl(parsed);
   const warn = options.onWarning ?? ((message: string) => process.emitWarning(message));
   const { PgBoss } = await loadPgBoss();
   const boss = new PgBoss({
