@@ -1,6 +1,7 @@
 // A Node server keeps its tasks beside the effect ledger it opened (ROUNDTRIP_LEDGER): in the ledger's SQLite
 // file, so a task parked on a question outlives a restart, or in its PostgreSQL database, so any instance
-// answers tasks/get, tasks/update and tasks/cancel of a parked task. The PostgreSQL test needs ROUNDTRIP_TEST_PG
+// answers tasks/get, tasks/update and tasks/cancel of a parked task, and runs its work as a job of the queue
+// beside it. The PostgreSQL test needs ROUNDTRIP_TEST_PG
 // (see the engine's postgres-test-database.ts).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -87,7 +88,9 @@ describe.skipIf(skipPostgres)('Node servers with their ledger in one PostgreSQL 
     const b = await serve(url);
     const taskId = await startReport(a.engine);
     expect(await b.engine.getTask(asAda(taskId))).toMatchObject({ type: 'complete', task: { status: 'working' } });
+    // its work is a job of the queue both servers take from: whichever runs it, its long step may go on
     a.compile.open();
+    b.compile.open();
     await untilStatus(b.engine, taskId, 'input_required');
     await b.engine.updateTask({ ...asAda(taskId), inputResponses: { 'publish.1': { action: 'accept', content: { publish: false } } } });
     const done = await untilStatus(a.engine, taskId, 'completed');
