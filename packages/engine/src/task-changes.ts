@@ -7,7 +7,7 @@ import type { TaskRecord, TaskStore } from './task-store.ts';
 import { TERMINAL } from './task-view.ts';
 
 /** What this process holds of a task besides its record: the signal its work stops on, the queue of its changes. */
-export interface Live {
+interface Live {
   controller: AbortController;
   queue: Promise<void>;
   /** The work running in the background, until it settles and its outcome is recorded. */

@@ -42,7 +42,7 @@ export interface TaskReporting {
 }
 
 /** The report of a task as recorded. */
-export function taskReportOf(record: TaskRecord, at: number): TaskReport {
+function taskReportOf(record: TaskRecord, at: number): TaskReport {
   return {
     tool: record.tool,
     run: record.run,

@@ -14,7 +14,7 @@ import { sealTaskSnapshot } from './task-snapshot.ts';
 import type { TaskRecord, TaskStore } from './task-store.ts';
 import type { CallToolResult } from './wire-shapes.ts';
 
-export interface CarryOptions {
+interface CarryOptions {
   /** The work runs as a queue's job: stopped without a cancel, it is handed back. */
   job?: boolean;
   /** The state value (JSON) of the snapshot the record holds sealed, when the actor may have moved on since. */

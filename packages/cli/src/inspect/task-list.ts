@@ -5,10 +5,10 @@ import type { TaskReport } from '@roundtrip/engine';
 import type { PostedTask } from './task-body.ts';
 
 /** How many characters of a task id a page sees: enough to tell tasks apart and find one in a server's log. */
-export const SHORT_ID_LENGTH = 8;
+const SHORT_ID_LENGTH = 8;
 
 /** A task as a page sees it: its latest report, with its id shortened, and the server that reported it. */
-export interface InspectedTask extends Omit<TaskReport, 'taskId'> {
+interface InspectedTask extends Omit<TaskReport, 'taskId'> {
   readonly server: string;
   /** The task id's first SHORT_ID_LENGTH characters. */
   readonly task: string;
