@@ -164,6 +164,8 @@ function becomesTask(round: Round<unknown>, actor: AnyActorRef): boolean {
 /** Hands the actor to the task runner, which answers with the task once it is recorded. */
 function startTask<TResult>(round: Round<TResult>, actor: AnyActorRef): Promise<StepOutcome<TResult>> {
   round.detached = true;
+  // the inspector's report of this round: where it stopped, as a round that asks does
+  if (round.trace) round.trace.settled = actor.getSnapshot().value;
   return round.target.task!.start(round, actor as Actor<AnyStateMachine>);
 }
 

@@ -133,4 +133,14 @@ describe('the types of task reports', () => {
     expectTypeOf<TaskReport>().not.toHaveProperty('result');
     expectTypeOf<TaskReport>().not.toHaveProperty('principalTag');
   });
+
+  it("reports the round that became a task as settled in the long step's state", async () => {
+    const rounds: RoundReport[] = [];
+    const { work } = heldWork();
+    const made = makeEngine([longTool(work, { task: 'optional' })], { inspect: (report) => rounds.push(report) });
+    const outcome = await made.call({ name: 'slow_compute', arguments: { label: 'x' }, capabilities: TASKS });
+    expect(outcome.type).toBe('task');
+    expect(rounds).toMatchObject([{ outcome: 'task', settled: 'working' }]);
+    await made.engine.close();
+  });
 });
