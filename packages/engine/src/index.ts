@@ -2,6 +2,8 @@
 // memory between rounds. This file is the package's API contract: every export here is a decision.
 // Runtime-neutral: the SQLite effect ledger lives behind the `@roundtrip/engine/sqlite` subpath.
 
+export type { AnswerRelay, RelayedAnswer } from './answer-relay.ts';
+export { createLocalAnswerRelay } from './answer-relay.ts';
 export type {
   ArgumentCompleter,
   Completers,

@@ -50,6 +50,7 @@ describe('the Node subpath, @roundtrip/mcp/node', () => {
       'createStderrLog',
       'defaultKeyFilePath',
       'defaultLedgerPath',
+      'openAnswerRelay',
       'openServedEngine',
       'readKeyFile',
       'resolveServerSettings',

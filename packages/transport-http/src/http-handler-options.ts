@@ -1,4 +1,4 @@
-import type { Engine, EngineLogEntry } from '@roundtrip/engine';
+import type { AnswerRelay, Engine, EngineLogEntry } from '@roundtrip/engine';
 import type { Authentication } from './authentication.ts';
 import type { HostOriginOptions } from './host-origin-check.ts';
 
@@ -59,6 +59,20 @@ export interface HttpHandlerOptions {
   responseMode?: 'auto' | 'sse';
   /** Interval of SSE keep-alive comments, in ms; 0 turns them off. @defaultValue the SDK's (15000) */
   keepAliveMs?: number;
+  /**
+   * Where a 2025-era client's answers to the questions asked on a call's SSE stream go when they reach another
+   * instance than the one holding the call: `createPostgresAnswerRelay` (@roundtrip/engine/postgres) on the
+   * database the instances share. @defaultValue this process only (createLocalAnswerRelay): one instance
+   */
+  relay?: AnswerRelay;
+  /**
+   * How long a 2025-era client may take to answer one question asked over HTTP; then the question is withdrawn
+   * and the call ends with an error saying so. Keep it under the client's own request timeout (60 s in the
+   * official clients). @defaultValue 50000
+   */
+  legacyAnswerTimeoutMs?: number;
+  /** How many questions one 2025-era call may ask in turn (the engine's maxRounds). @defaultValue the SDK's (8) */
+  legacyMaxRounds?: number;
   /** Where refusals (Host, Origin, tokens, sizes) and protocol errors are logged: the operator's log, never the client. */
   log?: (entry: EngineLogEntry) => void;
 }

@@ -2,10 +2,11 @@ import {
   type AuthInfo,
   createMcpHandler,
   isJsonContentType,
+  isLegacyRequest,
   type McpHandlerRequestOptions,
   type McpRequestContext,
 } from '@modelcontextprotocol/server';
-import type { EngineLogEntry } from '@roundtrip/engine';
+import { createLocalAnswerRelay, type EngineLogEntry } from '@roundtrip/engine';
 import { createServerFactory } from '@roundtrip/mcp';
 import { bearerChallengeResponse } from './bearer-challenge.ts';
 import { withClientEchoesCut } from './client-echo.ts';
@@ -22,6 +23,9 @@ import {
   shuttingDownResponse,
   withInstanceHeader,
 } from './http-responses.ts';
+import { createLegacyBridge } from './legacy-bridge.ts';
+import { routeLegacy, withLegacySession } from './legacy-routes.ts';
+import { decodeLegacySession } from './legacy-session.ts';
 import { protectedResourceMetadataResponse, protectedResourceMetadataUrl } from './protected-resource-metadata.ts';
 import { parseJsonBody, readWebBody } from './request-body.ts';
 import type { RequestHead } from './request-head.ts';
@@ -118,7 +122,19 @@ export function createHttpPipeline(options: HttpHandlerOptions): HttpPipeline {
     principal: principalOf,
     onError,
   };
-  const modern = createServerFactory({ engine: options.engine, ...common });
+  // the engine as it is: 2026-07-28 requests, and 2025-era calls the legacy bridge serves with real questions
+  const modern = createServerFactory({
+    engine: options.engine,
+    ...common,
+    ...(options.legacyAnswerTimeoutMs !== undefined && { legacyAnswerTimeoutMs: options.legacyAnswerTimeoutMs }),
+    ...(options.legacyMaxRounds !== undefined && { legacyMaxRounds: options.legacyMaxRounds }),
+  });
+  const bridge = createLegacyBridge({
+    factory: modern,
+    relay: options.relay ?? createLocalAnswerRelay(),
+    keepAliveMs: options.keepAliveMs ?? 15_000,
+    log,
+  });
   const factory = (context: McpRequestContext) =>
     context.era === 'modern'
       ? modern(context)
@@ -206,7 +222,9 @@ export function createHttpPipeline(options: HttpHandlerOptions): HttpPipeline {
     if (path !== mcpPath && path !== `${mcpPath}/`) return { refusal: stamp(notFoundResponse(path, mcpPath), head) };
     // before the token: a browser sends none with a preflight
     if (isPreflight(head)) return { refusal: stamp(preflightResponse(head), head) };
-    if (head.method !== 'POST') return { refusal: stamp(methodNotAllowedResponse(head.method), head) };
+    // DELETE ends a 2025-era client's session: nothing is kept of it, so any instance acknowledges it
+    const endsSession = head.method === 'DELETE' && decodeLegacySession(head.headers.get('mcp-session-id')) !== undefined;
+    if (head.method !== 'POST' && !endsSession) return { refusal: stamp(methodNotAllowedResponse(head.method), head) };
     if (!authentication || !resourceMetadataUrl) return { authInfo: undefined };
     const result = await authentication.authenticator.authenticate(request());
     if (!result.ok) {
@@ -228,6 +246,8 @@ export function createHttpPipeline(options: HttpHandlerOptions): HttpPipeline {
 
   const answer = async (request: Request, authInfo: AuthInfo | undefined, body: Uint8Array | undefined): Promise<Response> => {
     try {
+      // a 2025-era client ending its session (admit let only a session of ours through): nothing is kept of it
+      if (request.method === 'DELETE') return stamp(new Response(null, { status: 200 }), request);
       const options: McpHandlerRequestOptions = {};
       if (authInfo !== undefined) options.authInfo = authInfo;
       // any other media type is the SDK's 415, before a body is looked at
@@ -239,7 +259,11 @@ export function createHttpPipeline(options: HttpHandlerOptions): HttpPipeline {
         }
         options.parsedBody = parsed.value;
       }
-      const response = await mcp.fetch(request, options);
+      const legacy = options.parsedBody !== undefined && (await isLegacyRequest(request, options.parsedBody));
+      const bridged = legacy ? await routeLegacy(bridge, request, options.parsedBody, authInfo) : undefined;
+      if (bridged !== undefined) return stamp(bridged, request);
+      let response = await mcp.fetch(request, options);
+      if (legacy) response = await withLegacySession(response, options.parsedBody);
       return stamp(await withClientEchoesCut(response, request, options.parsedBody), request);
     } catch (error) {
       return failed(request, error);
@@ -268,6 +292,7 @@ export function createHttpPipeline(options: HttpHandlerOptions): HttpPipeline {
     },
     close: async () => {
       accepting = false;
+      await bridge.close();
       await mcp.close();
     },
   };

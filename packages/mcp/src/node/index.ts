@@ -7,6 +7,7 @@ export { RoundtripConfigError } from './config-error.ts';
 export { defaultKeyFilePath } from './key-file-path.ts';
 export { defaultLedgerPath } from './ledger-file-path.ts';
 export { readKeyFile } from './load-key-file.ts';
+export { openAnswerRelay } from './open-answer-relay.ts';
 export type { ServerSettings, ServerSettingsFromCode } from './resolve-server-settings.ts';
 export { resolveServerSettings } from './resolve-server-settings.ts';
 export type { ServedEngine, ServedEngineOptions } from './serve-engine.ts';

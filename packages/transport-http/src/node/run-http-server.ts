@@ -1,4 +1,5 @@
 import {
+  type AnswerRelay,
   type EngineLogEntry,
   type PromptDefinition,
   type ResourceDefinition,
@@ -7,6 +8,7 @@ import {
 } from '@roundtrip/engine';
 import {
   createStderrLog,
+  openAnswerRelay,
   openServedEngine,
   RoundtripConfigError,
   resolveServerSettings,
@@ -104,6 +106,14 @@ export async function runHttpServer(options: HttpServerOptions): Promise<Running
   if (bind.warning) log({ level: 'warn', event: 'settings', message: bind.warning });
   const served = await openServedEngine(options, settings, log);
   const { engine } = served;
+  // 2025-era clients' answers, to whichever instance holds the call: through the ledger's PostgreSQL, if it is there
+  let relay: AnswerRelay;
+  try {
+    relay = await openAnswerRelay(settings.ledgerPath);
+  } catch (error) {
+    await served.close();
+    throw error;
+  }
   let started: Awaited<ReturnType<typeof listenNodeHttp>>;
   let resource: URL | undefined;
   try {
@@ -128,12 +138,16 @@ export async function runHttpServer(options: HttpServerOptions): Promise<Running
           },
           maxRequestBytes: settings.maxRequestBytes,
           instance: http.instance,
+          relay,
+          legacyAnswerTimeoutMs: settings.legacyAnswerTimeoutMs,
+          legacyMaxRounds: settings.limits.maxRounds,
           log,
         });
       },
       onError,
     );
   } catch (error) {
+    await relay.close();
     await served.close();
     throw error;
   }
@@ -171,6 +185,7 @@ export async function runHttpServer(options: HttpServerOptions): Promise<Running
         removeSignals();
         try {
           await options.onClose?.();
+          await relay.close();
         } finally {
           await served.close();
         }

@@ -106,9 +106,9 @@ export async function connectModern(options: ModernClientOptions): Promise<{ cli
   return { client, exchanges };
 }
 
-/** The v1 client (2025-11-25) over real HTTP, declaring elicitation as a 2025 desktop host does (the server cannot send it any over stateless HTTP). */
-export async function connectLegacy(url: URL): Promise<V1Client> {
-  const client = new V1Client({ name: 'v1-http-host', version: '0.0.1' }, { capabilities: { elicitation: {} } });
+/** The v1 client (2025-11-25) over real HTTP, declaring `capabilities` (by default none: it cannot be asked). */
+export async function connectLegacy(url: URL, capabilities: Record<string, object> = {}): Promise<V1Client> {
+  const client = new V1Client({ name: 'v1-http-host', version: '0.0.1' }, { capabilities });
   await client.connect(new V1HttpTransport(url));
   clients.push(client);
   return client;
