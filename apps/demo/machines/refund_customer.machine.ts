@@ -18,6 +18,9 @@ export const refundCustomerMachine = setup({
     allDone: () => false,
     amountChanged: () => false,
     orderVanished: () => false,
+    outcomeUnknown: () => false,
+    refundedNow: () => false,
+    paidNow: () => false,
     refundNew: () => false,
   },
   actions: {
@@ -28,11 +31,13 @@ export const refundCustomerMachine = setup({
     noteChange: () => {},
     skipOrder: () => {}, // params: why
     failRefund: () => {},
+    tryAgain: () => {},
     takeNewAmount: () => {},
   },
   actors: {
     // stubs: the server runs the actors; here they resolve to nothing
     findPaidOrders: fromPromise(async () => undefined),
+    readOrder: fromPromise(async () => undefined),
   },
 }).createMachine({
   id: 'refund_customer',
@@ -56,7 +61,20 @@ export const refundCustomerMachine = setup({
         'xstate.error.actor.*': [
           { guard: { type: 'amountChanged' }, target: 'askingChanged', actions: { type: 'noteChange' } },
           { guard: { type: 'orderVanished' }, target: 'next', actions: { type: 'skipOrder', params: { why: 'no longer exists' } } },
+          { guard: { type: 'outcomeUnknown' }, target: 'checkingOrder' },
           { actions: 'failRefund' },
+        ],
+      },
+    },
+    checkingOrder: {
+      meta: { long: true, progress: 'Refunded {{refundedCount}} of {{count}} orders' },
+      invoke: {
+        id: 'readOrder',
+        src: 'readOrder',
+        onDone: [
+          { guard: { type: 'refundedNow' }, target: 'next', actions: { type: 'rememberRefund' } },
+          { guard: { type: 'paidNow' }, target: 'refunding', actions: 'tryAgain' },
+          { target: 'next', actions: { type: 'skipOrder', params: { why: 'no longer exists' } } },
         ],
       },
     },

@@ -73,6 +73,19 @@ describe('a Node server with its ledger in a SQLite file', () => {
   });
 });
 
+/**
+ * Polls tasks/get with a short pause between polls until the task has `status`: on PostgreSQL its work is a job
+ * of the queue, taken in its own time (NOTIFY, or the queue's next look), not within a few event-loop turns.
+ */
+async function settled(engine: ServedEngine['engine'], taskId: string, status: string) {
+  for (let poll = 0; poll < 1500; poll++) {
+    const got = await engine.getTask(asAda(taskId));
+    if (got.type === 'complete' && got.task.status === status) return got.task;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  throw new Error(`task ${taskId} did not become ${status} within 30 s`);
+}
+
 describe.skipIf(skipPostgres)('Node servers with their ledger in one PostgreSQL database', () => {
   let db: TestDatabase;
   beforeAll(async () => {
@@ -91,13 +104,13 @@ describe.skipIf(skipPostgres)('Node servers with their ledger in one PostgreSQL 
     // its work is a job of the queue both servers take from: whichever runs it, its long step may go on
     a.compile.open();
     b.compile.open();
-    await untilStatus(b.engine, taskId, 'input_required');
+    await settled(b.engine, taskId, 'input_required');
     await b.engine.updateTask({ ...asAda(taskId), inputResponses: { 'publish.1': { action: 'accept', content: { publish: false } } } });
-    const done = await untilStatus(a.engine, taskId, 'completed');
+    const done = await settled(a.engine, taskId, 'completed');
     expect(done.result?.content).toEqual([{ type: 'text', text: 'Report kept.' }]);
 
     const parkedId = await startReport(a.engine);
-    await untilStatus(b.engine, parkedId, 'input_required');
+    await settled(b.engine, parkedId, 'input_required');
     expect(await b.engine.cancelTask(asAda(parkedId))).toEqual({ type: 'complete' });
     expect(await a.engine.getTask(asAda(parkedId))).toMatchObject({ type: 'complete', task: { status: 'cancelled' } });
     const { rows } = await db.sql.query<{ n: string }>(`SELECT count(*) AS n FROM ${schema}.roundtrip_tasks`);

@@ -1,0 +1,119 @@
+// 2025-era clients over HTTP across three instances of the demo on one PostgreSQL database (issue 29): the
+// official v2 client in its 2025 era (2025-11-25) sends each POST to the next instance in turn, so the answer to
+// each question reaches another instance than the one holding the call; the answer is relayed to the holder
+// through PostgreSQL (LISTEN/NOTIFY) and the call goes on. 20 concurrent 2025 conversations refunding one order:
+// every one gets its answer, one refund. An answer whose holder is gone is refused, and nothing acts.
+// The instances run in this process (the demo's HTTP server code, each on its own port). Needs ROUNDTRIP_TEST_PG.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { main } from '../../../packages/cli/src/index.ts';
+import { createTestDatabase, skipPostgres, type TestDatabase } from '../../../packages/engine/test/postgres-test-database.ts';
+import { openDemoStores } from '../src/demo-stores.ts';
+import { type InProcessInstance, startInProcessInstance } from './support/in-process-demo-instance.ts';
+
+describe.skipIf(skipPostgres)('2025-era clients over HTTP, three instances on PostgreSQL', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'rt-legacy-instances-'));
+  let db: TestDatabase;
+  let storesUrl: string;
+  let instances: InProcessInstance[] = [];
+  const clients: Client[] = [];
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    const [stores, ledger] = await Promise.all([db.freshSchema(), db.freshSchema()]);
+    storesUrl = stores.url;
+    const keyFile = join(dir, 'keys');
+    const quiet = { write: () => {} };
+    expect(await main(['keys', 'new', keyFile], { out: quiet, err: quiet, cwd: dir })).toBe(0);
+    const settings = { keyFile, db: stores.url, ledger: ledger.url };
+    const started = await Promise.allSettled(['i1', 'i2', 'i3'].map((name) => startInProcessInstance(settings, name)));
+    instances = started.flatMap((each) => (each.status === 'fulfilled' ? [each.value] : []));
+    for (const each of started) if (each.status === 'rejected') throw each.reason;
+  }, 60_000);
+
+  afterAll(async () => {
+    await Promise.all(clients.map((client) => client.close().catch(() => {})));
+    await Promise.all(instances.map((instance) => instance.stop()));
+    await db?.drop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** What each POST was (a call, an answer, …) and the instance that answered it. */
+  type Post = { kind: string; instance: string | null };
+
+  /**
+   * The v2 client in its 2025 era, each request to the next instance in turn and each answer to the instance after
+   * the one holding its call (as a balancer may), answering every question with `answer`.
+   */
+  async function legacyClient(answer: (message: string) => Record<string, unknown>, start = 0) {
+    const posts: Post[] = [];
+    let next = start;
+    let holding = 0;
+    const roundRobin: typeof fetch = async (_input, init) => {
+      const body = init?.method === 'POST' ? (JSON.parse(String(init.body)) as { method?: string }) : undefined;
+      const isAnswer = body !== undefined && body.method === undefined;
+      const at = isAnswer ? holding + 1 : next++;
+      if (body?.method === 'tools/call') holding = at;
+      const instance = instances[at % instances.length]!;
+      const response = await fetch(new URL('/mcp', `http://127.0.0.1:${instance.port}`), init);
+      if (body) posts.push({ kind: body.method ?? 'answer', instance: response.headers.get('roundtrip-instance') });
+      return response;
+    };
+    const client = new Client({ name: 'legacy-host', version: '0.0.1' }, { capabilities: { elicitation: { form: {} } } });
+    client.setRequestHandler('elicitation/create', async (request) => ({
+      action: 'accept',
+      content: answer((request.params as { message: string }).message) as Record<string, string | number | boolean>,
+    }));
+    await client.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${instances[0]!.port}/mcp`), { fetch: roundRobin }));
+    clients.push(client);
+    return { client, posts };
+  }
+
+  const textOf = (result: unknown) => ((result as { content: { text: string }[] }).content[0] as { text: string }).text;
+
+  it('asks on the instance holding the call; each answer lands on another instance and is relayed to it', async () => {
+    const { client, posts } = await legacyClient(() => ({ confirm: true }));
+    const result = await client.callTool({ name: 'refund_order', arguments: { order_id: 'ord_51' } });
+    expect(textOf(result)).toBe('Refunded $49.00 for order ord_51.');
+    const call = posts.findIndex((post) => post.kind === 'tools/call');
+    const answer = posts.findIndex((post) => post.kind === 'answer');
+    expect(answer).toBeGreaterThan(call);
+    expect(posts[answer]!.instance).not.toBe(posts[call]!.instance);
+  });
+
+  it('answers 20 concurrent conversations refunding one order, each on its own instances, with one refund', async () => {
+    const conversations = await Promise.all(Array.from({ length: 20 }, (_, i) => legacyClient(() => ({ confirm: true }), i)));
+    const results = await Promise.all(
+      conversations.map(({ client }) => client.callTool({ name: 'refund_order', arguments: { order_id: 'ord_52' } })),
+    );
+    const texts = results.map(textOf);
+    expect(texts.filter((text) => text === 'Refunded $120.00 for order ord_52.')).toHaveLength(1);
+    for (const text of texts) expect(text).toMatch(/ord_52/);
+    const relayed = conversations.filter(({ posts }) => {
+      const call = posts.find((post) => post.kind === 'tools/call');
+      return posts.some((post) => post.kind === 'answer' && post.instance !== call?.instance);
+    });
+    expect(relayed).toHaveLength(20);
+    const stores = await openDemoStores(storesUrl);
+    try {
+      expect(await stores.orders.countRefunds('ord_52')).toBe(1);
+    } finally {
+      await stores.close();
+    }
+  });
+
+  it('refuses an answer whose instance is gone, saying nothing was done with it', async () => {
+    const response = await fetch(new URL('/mcp', `http://127.0.0.1:${instances[1]!.port}`), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 'GoneGoneGone.nonceNonce12.0', result: { action: 'accept', content: { confirm: true } } }),
+    });
+    expect(response.status).toBe(404);
+    expect(await response.json()).toMatchObject({
+      error: { message: expect.stringContaining('Nothing was done with the answer; call the tool again.') },
+    });
+  });
+});
