@@ -9,7 +9,7 @@ import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as V1HttpTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CallToolResultSchema, ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
-import { greetTool } from '../../mcp/test/fixtures/greeting-definitions.ts';
+import { greetingCardResource, greetingEmailPrompt, greetTool } from '../../mcp/test/fixtures/greeting-definitions.ts';
 import { makeRefundTool } from '../../mcp/test/fixtures/refund-definitions.ts';
 import { closeAll, startServer } from './support/http-host.ts';
 
@@ -99,6 +99,34 @@ describe('the official v2 client in its 2025 era (2025-11-25) over HTTP', () => 
   });
 });
 
+describe('the official v2 client on 2025-06-18 over HTTP (its initialize asks for that revision)', () => {
+  it('is asked a prompt’s and a resource template’s questions too, with forms of that revision', async () => {
+    const server = await startServer({ tools: [greetTool], prompts: [greetingEmailPrompt], resources: [greetingCardResource] });
+    // the v2 client offers its latest 2025 revision; asking for 2025-06-18 instead is what an older host does
+    const older: typeof fetch = async (input, init) => {
+      const body =
+        typeof init?.body === 'string' ? init.body.replace('"protocolVersion":"2025-11-25"', '"protocolVersion":"2025-06-18"') : init?.body;
+      return fetch(input, { ...init, ...(body !== undefined && { body }) });
+    };
+    const client = new Client({ name: 'v2-legacy-0618', version: '0.0.1' }, { capabilities: { elicitation: { form: {} } } });
+    const modes: unknown[] = [];
+    client.setRequestHandler('elicitation/create', async (request) => {
+      const params = request.params as { message: string; mode?: string };
+      modes.push(params.mode);
+      const content: Record<string, string> = params.message.includes('occasion') ? { occasion: 'birthday' } : { tone: 'warm' };
+      return { action: 'accept' as const, content };
+    });
+    await client.connect(new StreamableHTTPClientTransport(server.url, { fetch: older }));
+    expect(client.getNegotiatedProtocolVersion()).toBe('2025-06-18');
+    const prompt = await client.getPrompt({ name: 'greeting_email', arguments: { recipient: 'Ada' } });
+    expect(JSON.stringify(prompt.messages)).toContain('warm');
+    const card = await client.readResource({ uri: 'greetings://people/Ada' });
+    expect(JSON.stringify(card.contents)).toContain('birthday');
+    expect(modes).toEqual([undefined, undefined]);
+    await client.close();
+  });
+});
+
 describe('a 2025-06-18 client over HTTP, by hand', () => {
   it('gets a session id at initialize, a form question on the call’s stream under an id of the server’s, 202 for its answer, then the result; DELETE ends the session', async () => {
     const server = await startServer({ tools: [greetTool] });
@@ -151,5 +179,24 @@ describe('a 2025-06-18 client over HTTP, by hand', () => {
     expect(await answered.json()).toMatchObject({
       error: { message: 'This server sent no request with id 3: an answer goes under the id of the request it answers.' },
     });
+  });
+
+  it('has its question withdrawn when it does not answer in time (ROUNDTRIP_ANSWER_TIMEOUT_MS), and its late answer is refused', async () => {
+    const server = await startServer({ tools: [greetTool] }, { ROUNDTRIP_ANSWER_TIMEOUT_MS: '50' });
+    const client = rawLegacyClient(server.url, '2025-06-18');
+    const session = await client.initialize({ elicitation: {} });
+    const call = await client.call(session, 'greet', { greeting: 'Hello' });
+    const question = await call.next();
+    expect(question).toMatchObject({ method: 'elicitation/create' });
+    let ended = await call.next();
+    while (ended.id !== 7) ended = await call.next();
+    expect(ended).toMatchObject({
+      result: {
+        isError: true,
+        content: [{ type: 'text', text: expect.stringContaining('The question was not answered within 50 ms, so this request ended.') }],
+      },
+    });
+    const late = await client.answer(session, { jsonrpc: '2.0', id: question.id, result: { action: 'accept', content: { name: 'Ada' } } });
+    expect(late.status).toBe(404);
   });
 });
