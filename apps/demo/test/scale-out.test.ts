@@ -7,7 +7,8 @@
 // instances; 100 concurrent confirmations of one refund refund once; a conversation survives SIGKILL of the
 // process that sealed its state and is serving its next round (its session seen waiting on a locked table):
 // nginx passes that round on, and the round after, refused by the dead process, too; a rolling key rotation
-// (add everywhere, promote, retire, one instance restarted at a time) breaks no conversation in flight.
+// (add everywhere, promote, retire, one instance restarted at a time) breaks no conversation in flight. A 2025-era
+// client through the proxy is asked on its call's SSE stream, its answer taken by whichever instance nginx picks.
 // Needs nginx and ROUNDTRIP_TEST_PG: `eval "$(bash scripts/services.sh)"`.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -170,6 +171,26 @@ describe.skipIf(skipPostgres || skipNginx)('three HTTP instances behind nginx, o
     expect(await refundsOf('ord_52')).toBe(1);
     const effects = await db.sql.query(`SELECT effect, state FROM ${ledgerSchema}.roundtrip_effects WHERE effect = 'refund'`);
     expect(effects.rows).toEqual([{ effect: 'refund', state: 'done' }]);
+  });
+
+  it('serves a 2025-era client through the proxy: asked on its call’s stream, its answer taken by the instance nginx picks', async () => {
+    const instancesSeen: string[] = [];
+    const client = new Client({ name: 'scale-out-2025', version: '0.0.1' }, { capabilities: { elicitation: { form: {} } } });
+    client.setRequestHandler('elicitation/create', async () => ({ action: 'accept', content: { confirm: true } }));
+    const transport = new StreamableHTTPClientTransport(proxy.url, {
+      fetch: async (input, init) => {
+        const response = await fetch(input, init);
+        if (init?.method === 'POST') instancesSeen.push(response.headers.get('Roundtrip-Instance') ?? '(none)');
+        return response;
+      },
+    });
+    await client.connect(transport);
+    clients.push(client);
+    const result = await client.callTool({ name: 'refund_order', arguments: { order_id: 'ord_54' } });
+    expect((result.content as { text: string }[])[0]?.text).toBe('Refunded $30.00 for order ord_54.');
+    expect(await refundsOf('ord_54')).toBe(1);
+    // initialize, initialized, the call, the answer: round-robin spreads them over the instances
+    expect(new Set(instancesSeen).size).toBeGreaterThan(1);
   });
 
   it('finishes a conversation on i1 and i2 when the process of i3, serving its round, is SIGKILLed (nginx passes that round and the next on)', async () => {
