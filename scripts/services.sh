@@ -50,13 +50,16 @@ if ! pg_lsclusters -h "$version" main >/dev/null 2>&1; then
   root pg_createcluster "$version" main >&2
 fi
 
-# loopback only; Debian's postgresql.conf includes conf.d
+# loopback only, and room for the test files that run at once: each demo instance on PostgreSQL holds the
+# ledger's, the task store's, the job queue's and the answer relay's connections (about 25 at a peak), and up to
+# three files start three instances each beside the other tests (Debian's postgresql.conf includes conf.d)
 conf="/etc/postgresql/$version/main/conf.d/roundtrip-loopback.conf"
-wanted="listen_addresses = '127.0.0.1'"
+wanted="listen_addresses = '127.0.0.1'
+max_connections = 400"
 if [ "$(cat "$conf" 2>/dev/null || true)" != "$wanted" ]; then
   printf '%s\n' "$wanted" | root tee "$conf" >/dev/null
   if [ "$(pg_lsclusters -h "$version" main | awk '{print $4}')" = online ]; then
-    say "restarting PostgreSQL $version to listen on 127.0.0.1 only"
+    say "restarting PostgreSQL $version to listen on 127.0.0.1 only, with room for 400 connections"
     root pg_ctlcluster "$version" main restart >&2
   fi
 fi
