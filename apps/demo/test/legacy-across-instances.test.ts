@@ -99,16 +99,6 @@ describe.skipIf(skipPostgres)('2025-era clients over HTTP, three instances on Po
       conversations.map(({ client }) => client.callTool({ name: 'refund_order', arguments: { order_id: 'ord_52' } })),
     );
     const texts = results.map(textOf);
-        instances
-          .map((i) =>
-            i
-              .log()
-              .split('\n')
-              .filter((l) => /^(error|warn)/.test(l))
-              .join('\n'),
-          )
-          .join('\n---\n'),
-      );
     expect(texts.filter((text) => text === 'Refunded $120.00 for order ord_52.')).toHaveLength(1);
     for (const text of texts) expect(text).toMatch(/ord_52/);
     for (const { posts } of conversations) {
