@@ -97,13 +97,13 @@ export function createTaskRunner({ ctx, store, ttlMs, pollIntervalMs, targetOf, 
   async function start(round: Round<CallToolResult>, actor: Actor<AnyStateMachine>): Promise<StepOutcome<CallToolResult>> {
     const machine = round.target.definition.machine.machine;
     let record: TaskRecord;
-    let sealedAt: string | undefined;
+    let sealedSnapshot: AnyMachineSnapshot | undefined;
     try {
       const words = workWords(machine, actor.getSnapshot() as AnyMachineSnapshot);
       // the settled machine, sealed: where a process started after this one dies runs the task on from
       const now = ctx.now();
       const sealed = sealTaskSnapshot(round, actor, now + ttlMs);
-      sealedAt = JSON.stringify(actor.getSnapshot().value);
+      sealedSnapshot = actor.getSnapshot() as AnyMachineSnapshot;
       record = await create(round, {
         createdAt: now,
         lastUpdatedAt: now,
@@ -114,7 +114,7 @@ export function createTaskRunner({ ctx, store, ttlMs, pollIntervalMs, targetOf, 
       endRoundActor(actor);
       return roundThrew(round, error);
     }
-    if (!queue) void carryOn(record, round, actor, { sealedAt });
+    if (!queue) void carryOn(record, round, actor, { sealed: sealedSnapshot });
     else {
       try {
         await handOff(record, actor);
@@ -213,14 +213,14 @@ export function createTaskRunner({ ctx, store, ttlMs, pollIntervalMs, targetOf, 
     if (settledNow(actor)) return conclude(record.taskId, round, actor, 'settled', carried, record.version);
     const words = workWords(machine.machine, actor.getSnapshot() as AnyMachineSnapshot);
     let working: TaskRecord | undefined;
-    let sealedAt: string | undefined;
+    let sealedSnapshot: AnyMachineSnapshot | undefined;
     try {
       working = await change(
         record.taskId,
         (r) => {
           Object.assign(r, { status: 'working', pending: r.pending.filter((p) => !answers.consumed.has(p.key)) });
           r.sealed = sealTaskSnapshot(round, actor, r.createdAt + r.ttlMs);
-          sealedAt = JSON.stringify(actor.getSnapshot().value);
+          sealedSnapshot = actor.getSnapshot() as AnyMachineSnapshot;
           if (words === undefined) delete r.statusMessage;
           else r.statusMessage = words;
           return true;
@@ -233,7 +233,7 @@ export function createTaskRunner({ ctx, store, ttlMs, pollIntervalMs, targetOf, 
     }
     if (working?.status !== 'working') endRoundActor(actor);
     else if (queue) await handOff(working, actor);
-    else void carryOn(working, round, actor, { sealedAt });
+    else void carryOn(working, round, actor, { sealed: sealedSnapshot });
   }
 
   /**

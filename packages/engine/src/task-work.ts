@@ -17,8 +17,8 @@ import type { CallToolResult } from './wire-shapes.ts';
 interface CarryOptions {
   /** The work runs as a queue's job: stopped without a cancel, it is handed back. */
   job?: boolean;
-  /** The state value (JSON) of the snapshot the record holds sealed, when the actor may have moved on since. */
-  sealedAt?: string;
+  /** The snapshot the record holds sealed, when the actor may have moved on since (it is looked at once if it did). */
+  sealed?: AnyMachineSnapshot;
 }
 
 export interface TaskWorkRunner {
@@ -77,14 +77,15 @@ export function taskWork(ctx: StepContext, store: TaskStore, { live, liveOf, ser
     record: TaskRecord,
     round: Round<CallToolResult>,
     actor: Actor<AnyStateMachine>,
-    { job = false, sealedAt }: CarryOptions = {},
+    { job = false, sealed: sealedSnapshot }: CarryOptions = {},
   ): Promise<'handed_back' | undefined> {
     const { taskId } = record;
     const entry = liveOf(taskId);
     if (entry.controller.signal.aborted) entry.controller = new AbortController();
     const machine = round.target.definition.machine.machine;
     let said = record.statusMessage;
-    let at = sealedAt ?? JSON.stringify(actor.getSnapshot().value);
+    const current = actor.getSnapshot() as AnyMachineSnapshot;
+    let at = JSON.stringify((sealedSnapshot ?? current).value);
     const observe = (snapshot: AnyMachineSnapshot) => {
       const now = workWords(machine, snapshot as AnyMachineSnapshot);
       // settled in another state while working: sealed again, the point a resumed task starts from
@@ -109,7 +110,7 @@ export function taskWork(ctx: StepContext, store: TaskStore, { live, liveOf, ser
     };
     const words = actor.subscribe({ next: (snapshot) => observe(snapshot as AnyMachineSnapshot), error: () => {} });
     // what the work did while its record was written (before this subscription) is recorded too
-    observe(actor.getSnapshot() as AnyMachineSnapshot);
+    if (sealedSnapshot !== undefined && current !== sealedSnapshot) observe(current);
     const remaining = Math.max(1, record.createdAt + record.ttlMs - ctx.now());
     let queued: Promise<void> | undefined;
     let handedBack = false;
