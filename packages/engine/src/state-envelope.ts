@@ -1,10 +1,27 @@
 import type { JsonObject, JsonValue } from './wire-shapes.ts';
 
 /**
- * Format version of the plaintext inside a sealed state. Version 2 added the machine's version string;
- * version-1 states (sealed before) are refused as outdated.
+ * Format version of the plaintext inside a sealed state, the one this release seals. Version 2 added the machine's
+ * version string. Every format in {@link ENVELOPE_FORMATS} is still read, so a deploy that changes the format keeps
+ * the states sealed before it open until they expire.
  */
 export const ENVELOPE_VERSION = 2;
+
+/**
+ * How each format version this release reads differs from the one it seals: one entry a version (a new format
+ * adds one, and keeps the entry of the one before it for as long as states of it may live).
+ * `machineVersion`: the header carries the machine's version string after its hash (version 1 did not: such a
+ * state reads as sealed by version '0', the version of a machine that declares none).
+ */
+export const ENVELOPE_FORMATS: Readonly<Record<number, { readonly machineVersion: boolean }>> = {
+  1: { machineVersion: false },
+  2: { machineVersion: true },
+};
+
+/** The versions this release reads, in words: "1 and 2". */
+const READ_VERSIONS = Object.keys(ENVELOPE_FORMATS)
+  .join(' and ')
+  .replace(/ and (?=.* and )/g, ', ');
 
 /** The longest machine version string (UTF-8 bytes) a state can carry. */
 export const MAX_MACHINE_VERSION_BYTES = 64;
@@ -182,10 +199,14 @@ function byte(r: Reader): number {
   return r.bytes[r.at++]!;
 }
 
-/** Reads an envelope; the format version alone when it is not version 2; undefined when the bytes are not an envelope. */
+/**
+ * Reads an envelope of any format in ENVELOPE_FORMATS; the format version alone when it is none of those; undefined
+ * when the bytes are not an envelope.
+ */
 export function decodeEnvelope(bytes: Uint8Array): StateEnvelope | { version: number } | undefined {
   if (bytes.length < 1) return undefined;
-  if (bytes[0] !== ENVELOPE_VERSION) return { version: bytes[0]! };
+  const format = ENVELOPE_FORMATS[bytes[0]!];
+  if (format === undefined) return { version: bytes[0]! };
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const r: Reader = { bytes, at: 1 };
   try {
@@ -197,9 +218,12 @@ export function decodeEnvelope(bytes: Uint8Array): StateEnvelope | { version: nu
     const target = take(r, TAG_BYTES.target);
     const args = take(r, TAG_BYTES.args);
     const machine = take(r, TAG_BYTES.machine);
-    const versionLength = byte(r);
-    if (versionLength > MAX_MACHINE_VERSION_BYTES) return undefined;
-    const machineVersion = shortText(take(r, versionLength));
+    let machineVersion = '0';
+    if (format.machineVersion) {
+      const versionLength = byte(r);
+      if (versionLength > MAX_MACHINE_VERSION_BYTES) return undefined;
+      machineVersion = shortText(take(r, versionLength));
+    }
     const round = view.getUint16(r.at);
     r.at += 2;
     const run = take(r, TAG_BYTES.run);
@@ -265,7 +289,7 @@ export function checkEnvelope(
     return reject(
       'outdated',
       'envelope_version',
-      `envelope format version ${decoded.version}; this server reads version ${ENVELOPE_VERSION}${before}`,
+      `envelope format version ${decoded.version}; this server reads versions ${READ_VERSIONS}${before}`,
     );
   }
   const e = decoded;

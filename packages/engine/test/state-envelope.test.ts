@@ -118,10 +118,10 @@ describe('encodeEnvelope / decodeEnvelope', () => {
     expect(decodeEnvelope(padded.subarray(7))).toEqual(envelope);
   });
 
-  it('reports the version of an envelope of another format version instead of reading it', () => {
+  it('reports the version of an envelope of a format it does not read instead of reading it', () => {
     const bytes = encodeEnvelope(makeEnvelope());
-    bytes[0] = 1;
-    expect(decodeEnvelope(bytes)).toEqual({ version: 1 });
+    bytes[0] = 3;
+    expect(decodeEnvelope(bytes)).toEqual({ version: 3 });
   });
 
   it('returns undefined for every truncation of an envelope', () => {
@@ -237,19 +237,20 @@ describe('checkEnvelope', () => {
     bytes[0] = 7;
     expect(check(bytes)).toEqual({
       ok: false,
-      rejection: { code: 'outdated', why: 'envelope_version', detail: 'envelope format version 7; this server reads version 2' },
+      rejection: { code: 'outdated', why: 'envelope_version', detail: 'envelope format version 7; this server reads versions 1 and 2' },
     });
   });
 
-  it('refuses a version-1 envelope (sealed before machine versions were carried) as outdated', () => {
+  it('refuses a version-0 envelope (older than every format it reads) as sealed by an earlier release', () => {
     const bytes = encodeEnvelope(makeEnvelope());
-    bytes[0] = 1;
+    bytes[0] = 0;
     expect(check(bytes)).toEqual({
       ok: false,
       rejection: {
         code: 'outdated',
         why: 'envelope_version',
-        detail: 'envelope format version 1; this server reads version 2, sealed by an earlier release of Roundtrip (the user starts again)',
+        detail:
+          'envelope format version 0; this server reads versions 1 and 2, sealed by an earlier release of Roundtrip (the user starts again)',
       },
     });
   });
