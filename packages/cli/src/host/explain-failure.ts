@@ -6,15 +6,9 @@ import { ProtocolError, SdkError, SdkErrorCode } from '@modelcontextprotocol/cli
 import { EXIT } from '../exit-codes.ts';
 import { displayLine, displayText } from './display-text.ts';
 import { explainHttpFailure } from './explain-http-failure.ts';
+import type { Failure } from './explained-failure.ts';
 import type { Era, ServerTarget } from './host-args.ts';
 import type { HttpFailure } from './http-link.ts';
-
-export interface Failure {
-  readonly message: string;
-  readonly code: number;
-  /** Whether the server's log helps (it stopped, or could not start); never for a server at a URL, whose log is not here. */
-  readonly showLog: boolean;
-}
 
 /** The connection closed: a server started here stopped (its log says why); one at a URL closed it. */
 function stopped(target: ServerTarget, connecting: boolean): Failure {

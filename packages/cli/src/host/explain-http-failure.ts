@@ -4,7 +4,7 @@
 // values of the headers they gave are never repeated; what the server sent is shown escaped.
 import { EXIT } from '../exit-codes.ts';
 import { displayLine } from './display-text.ts';
-import type { Failure } from './explain-failure.ts';
+import type { Failure } from './explained-failure.ts';
 import type { UrlTarget } from './host-args.ts';
 import type { HttpFailure } from './http-link.ts';
 
