@@ -1,27 +1,10 @@
 // Conditions of declared flows: JSON tests over the tool's input and earlier answers. Evaluated by the
 // `when` guard, checked when a flow is defined (every problem, with its fix), described for diagrams.
 import type { Condition } from './condition-paths.ts';
-import { knownPath, listedPaths } from './known-paths.ts';
+import { type FieldKind, type KnownPath, type KnownPaths, knownPath, listedPaths } from './known-paths.ts';
 
 export type { Condition, ConditionPath, ConditionValue, PathTest } from './condition-paths.ts';
-
-/** What a field holds, as far as conditions care; `any`: a loaded value, whose type is known only at run time. */
-type FieldKind = 'string' | 'number' | 'boolean' | 'enum' | 'array' | 'any';
-
-/** One path a condition may test. */
-export interface KnownPath {
-  readonly kind: FieldKind;
-  /** The choices of an `enum` field, or the items an `array` field may hold (a multi-select). */
-  readonly options?: readonly string[];
-  /** Informational: any form may be unasked, so every path can be missing at run time. */
-  readonly optional: boolean;
-}
-
-/**
- * The paths a flow's conditions may test, by full path (`input.topic`, `when.attendees`), in the order to
- * list them; `order.*` stands for every path under a load step's value.
- */
-export type KnownPaths = ReadonlyMap<string, KnownPath>;
+export type { KnownPath, KnownPaths } from './known-paths.ts';
 
 /** One mistake in a condition: where it is, what is wrong, and how to fix it. */
 export interface ConditionProblem {

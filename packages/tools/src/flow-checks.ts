@@ -3,10 +3,10 @@
 // how to fix it; conditions' own problems are placed under the part that holds them.
 import type { DefinitionProblem, DefinitionProblemCode } from '@roundtrip/engine';
 import type { ProblemList } from '@roundtrip/engine/internal';
-import { checkCondition, didYouMean, type KnownPaths } from './conditions.ts';
+import { checkCondition, didYouMean } from './conditions.ts';
 import { askingBefore, FINISH, type FlowGraph } from './flow-graph.ts';
 import { FINISHING } from './flow-transitions.ts';
-import { knownPath, listedPaths } from './known-paths.ts';
+import { type KnownPaths, knownPath, listedPaths } from './known-paths.ts';
 import type { Loader, LoadStep } from './load-spec.ts';
 import { templatePaths } from './safe-text.ts';
 

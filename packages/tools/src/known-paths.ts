@@ -1,6 +1,23 @@
 // What a condition or a template may read: `input.<argument>`, `<form>.<field>` and `<load step>.<…>`, with each one's kind.
 import { z } from 'zod';
-import type { KnownPath, KnownPaths } from './conditions.ts';
+
+/** What a field holds, as far as conditions care; `any`: a loaded value, whose type is known only at run time. */
+export type FieldKind = 'string' | 'number' | 'boolean' | 'enum' | 'array' | 'any';
+
+/** One path a condition may test. */
+export interface KnownPath {
+  readonly kind: FieldKind;
+  /** The choices of an `enum` field, or the items an `array` field may hold (a multi-select). */
+  readonly options?: readonly string[];
+  /** Informational: any form may be unasked, so every path can be missing at run time. */
+  readonly optional: boolean;
+}
+
+/**
+ * The paths a flow's conditions may test, by full path (`input.topic`, `when.attendees`), in the order to
+ * list them; `order.*` stands for every path under a load step's value.
+ */
+export type KnownPaths = ReadonlyMap<string, KnownPath>;
 
 /** What `known` says of `path`: its own entry, or the `<step>.*` of the load step it is under. */
 export function knownPath(known: KnownPaths, path: string): KnownPath | undefined {

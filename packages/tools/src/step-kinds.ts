@@ -2,11 +2,11 @@
 // against the whole flow and how its state is built. compileFlow knows no kind by name; it asks this table.
 // A new kind is one file (its spec, its builder function and its StepKind, like step-kind-load.ts), its
 // spec in the StepSpec union, and one line in STEP_KINDS below.
-import type { KnownPaths } from './conditions.ts';
 import type { FlowProblems } from './flow-checks.ts';
 import type { FlowGraph, StepWays } from './flow-graph.ts';
 import type { FormSpec, PageStep, ReviewStep, StepSpec } from './flow-spec.ts';
 import type { StateBuilder, StateConfig } from './flow-transitions.ts';
+import type { KnownPaths } from './known-paths.ts';
 import type { Loader, LoadStep } from './load-spec.ts';
 import { askKind } from './step-kind-ask.ts';
 import { loadKind } from './step-kind-load.ts';
