@@ -17,15 +17,13 @@
 // skewed machine clocks do not matter.
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import type { PoolClient } from 'pg';
 import type { EffectKey, EffectLedger, EffectOutcome, EffectRecord } from '../effect-ledger.ts';
 import type { TransactionalLedger } from '../ledger-transaction.ts';
-import { createLeaseRenewal } from './lease-renewal.ts';
-import { codeOf, messageOf, redactUrl } from './ledger-errors.ts';
-import { migrate, NewerSchemaError } from './ledger-migrations.ts';
+import { COMPLETE_EFFECT, claimEffect, renewedLeases } from './ledger-claim.ts';
+import { redactUrl } from './ledger-errors.ts';
+import { openLedgerDatabase } from './ledger-opening.ts';
 import { decodeRecord, type EffectRow, encodeError, encodeValue, SELECT_RECORD } from './ledger-rows.ts';
 import { explainPoolError, openPool } from './open-pool.ts';
-import { claimLock, type OwnerLock, takeOwnerLock } from './owner-lock.ts';
 import { runInPostgresTransaction } from './postgres-transaction.ts';
 import { parsePostgresUrl } from './postgres-url.ts';
 
@@ -152,40 +150,16 @@ export async function createPostgresLedger(options: PostgresLedgerOptions): Prom
     await pool.query("DELETE FROM roundtrip_effects WHERE state = 'done' AND finished_at < $1", [Math.floor(at - retainMs)]);
   };
 
-  let client: PoolClient | undefined;
-  let migrating = false;
-  let ownerLock: OwnerLock | undefined;
-  try {
-    client = await pool.connect();
-    migrating = true;
-    await migrate(client, settings.statementTimeoutMs);
-    migrating = false;
-    client.release();
-    client = undefined;
-    await pruneIfDue();
-    if (options.ownerLock !== false) {
-      const lockConnection = {
-        connectionString: options.url,
-        connectionTimeoutMillis: settings.connectTimeoutMs,
-        statement_timeout: settings.statementTimeoutMs,
-        query_timeout: settings.statementTimeoutMs + settings.connectTimeoutMs,
-        keepAlive: true,
-      };
-      ownerLock = await takeOwnerLock(lockConnection, shown, warn, explain);
-    }
-  } catch (error) {
-    client?.release(true);
-    await pool.end().catch(() => undefined);
-    // the migration waits for another server's migration lock as long as one statement may run
-    const waitedForLock = migrating && (codeOf(error) === '55P03' || codeOf(error) === '57014');
-    const why =
-      error instanceof NewerSchemaError
-        ? `: ${error.message}`
-        : waitedForLock
-          ? `(${messageOf(error)}). The migration did not finish within statementTimeoutMs (${settings.statementTimeoutMs} ms): another server may hold the ledger's migration lock (migrating, or stuck), or the server is slow; look in pg_stat_activity, or raise statementTimeoutMs.`
-          : explain(error);
-    throw new Error(`Cannot open the effect ledger at ${shown} ${why}`, { cause: error });
-  }
+  const ownerLock = await openLedgerDatabase({
+    pool,
+    url: options.url,
+    shown,
+    settings,
+    lock: options.ownerLock !== false,
+    warn,
+    explain,
+    prune: pruneIfDue,
+  });
 
   const query = async <TRow extends object>(what: string, text: string, values: unknown[]) => {
     try {
@@ -194,21 +168,7 @@ export async function createPostgresLedger(options: PostgresLedgerOptions): Prom
       throw new Error(`The effect ledger at ${shown} could not ${what} ${explain(error)}`, { cause: error });
     }
   };
-  const leases = createLeaseRenewal(
-    async (keys) => {
-      await query(
-        'renew the leases of the effects this server runs',
-        `UPDATE roundtrip_effects SET lease_until = clock_timestamp() + make_interval(secs => $4 / 1000.0)
-          WHERE owner = $1 AND state = 'running' AND (run, effect) IN (SELECT * FROM unnest($2::text[], $3::text[]))`,
-        [owner, keys.map((k) => k.run), keys.map((k) => k.effect), leaseMs],
-      );
-    },
-    Math.max(1, Math.floor(leaseMs / 3)),
-    (error, keys) =>
-      warn(
-        `${messageOf(error)} ${keys.length} effect${keys.length === 1 ? '' : 's'} of this server still run; unless a renewal succeeds within ${leaseMs} ms, other servers read ${keys.length === 1 ? 'it' : 'them'} as abandoned (outcome unknown).`,
-      ),
-  );
+  const leases = renewedLeases(query, owner, leaseMs, warn);
   let pruning: Promise<void> = Promise.resolve();
 
   let closed = false;
@@ -233,31 +193,7 @@ export async function createPostgresLedger(options: PostgresLedgerOptions): Prom
     url: shown,
     async claim(key, now) {
       assertOpen();
-      const what = `claim ${describeKey(key)} (the effect was not started)`;
-      const at = toMillis(now);
-      // a row pruned between the insert and the read (only done rows are, after retainMs) is claimed again
-      for (let attempt = 0; attempt < 3; attempt++) {
-        const lock = ownerLock?.key() ?? null;
-        const inserted = await query<{ locked: boolean }>(
-          what,
-          `INSERT INTO roundtrip_effects (run, effect, state, started_at, owner, lease_until, owner_lock)
-                VALUES ($1, $2, 'running', $3, $4, clock_timestamp() + make_interval(secs => $5 / 1000.0), ${claimLock('$6')})
-           ON CONFLICT (run, effect) DO NOTHING
-           RETURNING owner_lock IS NOT NULL AS locked`,
-          [key.run, key.effect, at, owner, leaseMs, lock],
-        );
-        if (inserted.rowCount === 1) {
-          leases.hold(key);
-          // the lock this ledger thought it held is not held: its connection is gone (the claim holds by its lease)
-          if (lock !== null && inserted.rows[0]?.locked === false) ownerLock?.lost(lock);
-          return 'claimed';
-        }
-        const record = await readRecord(key, what);
-        if (record) return record;
-      }
-      throw new Error(
-        `The effect ledger at ${shown} could not ${what}: its row kept disappearing between the insert and the read. Check that nothing else deletes rows from roundtrip_effects.`,
-      );
+      return claimEffect({ query, readRecord, ownerLock, leases, owner, leaseMs, shown }, key, toMillis(now), describeKey(key));
     },
     async complete(key, outcome, now) {
       assertOpen();
@@ -268,12 +204,7 @@ export async function createPostgresLedger(options: PostgresLedgerOptions): Prom
         // a key already done keeps its first outcome
         await query(
           `record the outcome of ${describeKey(key)} (the effect ran; its record stays "running" and reads as abandoned once its lease passes)`,
-          `INSERT INTO roundtrip_effects (run, effect, state, started_at, finished_at, ok, value, error)
-                VALUES ($1, $2, 'done', $3, $3, $4, $5, $6)
-           ON CONFLICT (run, effect) DO UPDATE
-                  SET state = 'done', finished_at = excluded.finished_at, ok = excluded.ok, value = excluded.value,
-                      error = excluded.error, lease_until = NULL
-                WHERE roundtrip_effects.state = 'running'`,
+          COMPLETE_EFFECT,
           [key.run, key.effect, at, outcome.ok, value, outcome.ok ? null : encodeError(outcome.error)],
         );
       } finally {
