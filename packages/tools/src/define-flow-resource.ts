@@ -6,12 +6,12 @@ import type { EndedInfo, StoppedInfo } from './define-flow-tool.ts';
 import { asDeclared, flowResource } from './engine-door.ts';
 import { refuseConfirmed } from './final-action.ts';
 import type { FlowOutcome } from './flow-context.ts';
+import type { FlowLoaders, LoadedOf, LoadersOf } from './flow-loaders.ts';
 import { registerFlow } from './flow-registry.ts';
 import type { StepSpec } from './flow-spec.ts';
 import { type DeclaredSteps, declaredSteps, type FinalAnswersOf, type FlowSteps, type StepsOf } from './flow-steps.ts';
 import { refuseLong } from './flow-tasks.ts';
 import { checkedMigrations, type FlowVersioning, withVersion } from './flow-version.ts';
-import type { FlowLoaders, LoadedOf, LoadersOf } from './load-spec.ts';
 
 /** The `{variables}` of a URI template type. */
 type UriVariables<U extends string> = U extends `${string}{${infer V}}${infer R}` ? V | UriVariables<R> : never;

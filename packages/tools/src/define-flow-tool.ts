@@ -5,13 +5,13 @@ import { declareFlow, endedResult } from './declare-flow.ts';
 import { asDeclared, flowTool } from './engine-door.ts';
 import { confirmedNow, confirmedShown, type FinalFailed, type FinalTransactionArg, withFinalAction } from './final-action.ts';
 import type { FlowOutcome } from './flow-context.ts';
+import type { FlowLoaders, LoadedOf, LoadersOf } from './flow-loaders.ts';
 import { registerFlow } from './flow-registry.ts';
 import { type FinishInput, flowMachine, shownNow } from './flow-setup.ts';
 import type { AnswersOf, StepSpec } from './flow-spec.ts';
 import { type DeclaredSteps, declaredSteps, type FinalAnswersOf, type FlowSteps, type StepsOf } from './flow-steps.ts';
 import { checkFlowTask } from './flow-tasks.ts';
 import { checkedMigrations, type FlowVersioning, withVersion } from './flow-version.ts';
-import type { FlowLoaders, LoadedOf, LoadersOf } from './load-spec.ts';
 
 /** How the user left a flow early: at which step, how, and what was known by then. */
 export interface EndedInfo<TSteps, TInput = Record<string, unknown>, TLoaded = Readonly<Record<string, unknown>>> {

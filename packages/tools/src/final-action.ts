@@ -8,30 +8,11 @@ import type { DeclaredFlow } from './declare-flow.ts';
 import { checkProgress } from './flow-checks.ts';
 import { FINISH } from './flow-graph.ts';
 import type { FinalInput, FinishInput } from './flow-setup.ts';
-import type { ShowArgs, Shown } from './flow-spec.ts';
+import type { ConfirmedValue, ShowArgs, Shown } from './flow-spec.ts';
 import { act, DONE, FINISHING, type Transition } from './flow-transitions.ts';
 
 /** The final action's name when the flow gives none. */
 const DEFAULT_FINAL_NAME = 'finish';
-
-/**
- * A value from the server's data that a form asks the user to confirm (an amount, a price): read again
- * right before the final action; when it changed, the final action does not run and the flow goes to
- * `onChange` instead. Tools only (their final action runs through the engine's effect ledger): a prompt
- * or resource that gives it is refused (see refuseConfirmed).
- */
-export interface ConfirmedValue {
-  /** The value as the form showed it, from what the flow knew when it asked (usually a loaded value): plain JSON. */
-  shown(args: ShowArgs): unknown;
-  /** The value now, read from its source (`async` is fine): compared with `shown` before the final action acts. */
-  current(args: ShowArgs): unknown;
-  /**
-   * The step to go to when the value changed: a load step before the form (it reads the value again, its
-   * loader gets the value it loaded before as `previous`, and the form is asked again), or the form's own
-   * step. The form's answer is forgotten, so it is asked again without it as a default.
-   */
-  readonly onChange: string;
-}
 
 /** What the final action's values look like to the effect ledger's re-check when forms confirm values. */
 interface ConfirmedValues {

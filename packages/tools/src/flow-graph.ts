@@ -1,6 +1,7 @@
 // The steps of a flow as a graph: where each step can go once answered (or loaded), which steps come
 // before it, and how many rounds the shortest way to the final action takes (a load step takes none).
-import type { NextRule, StepSpec } from './flow-spec.ts';
+import type { StepSpec } from './flow-spec.ts';
+import type { NextRule } from './step-next.ts';
 
 /** The target name of the final action in `next`. */
 export const FINISH = 'finish';

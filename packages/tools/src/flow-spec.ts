@@ -1,9 +1,9 @@
 // What an author writes: the steps of a flow as data, built with `ask`, `askAll` and `review`.
 import type { QuestionFallback } from '@roundtrip/engine';
 import type { z } from 'zod';
-import type { Condition } from './conditions.ts';
-import type { ConfirmedValue } from './final-action.ts';
+import type { Condition } from './condition-paths.ts';
 import type { LoadStep } from './load-spec.ts';
+import type { Next } from './step-next.ts';
 
 /**
  * How a question is asked of a host that cannot show forms (it declared no elicitation): `'model'` puts
@@ -26,19 +26,6 @@ export type Leave =
   | 'skip'
   /** Ask the step before this one again. */
   | 'back';
-
-/** Where a step goes once answered: a step name, `'finish'` (the final action), or rules tried in order. */
-export type Next = string | readonly NextRule[];
-
-/**
- * One rule of `next`, applied when `if` holds (no `if`: always): `goto` a step (or `'finish'`), or `end`
- * the flow there with a message for the user, a template like the forms' messages
- * (`{ if: { 'order.found': { eq: false } }, end: 'There is no order {{input.orderId}}.' }`). Nothing is
- * done; the result says why (a tool's is an error result), or `ended` words it.
- */
-export type NextRule =
-  | { readonly if?: Condition; readonly goto: string; readonly end?: undefined }
-  | { readonly if?: Condition; readonly end: string; readonly goto?: undefined };
 
 /** Values loaded by the flow's load steps, by step name (typed in the final action, JSON here). */
 type LoadedValues = Readonly<Record<string, unknown>>;
@@ -116,6 +103,25 @@ export interface ShowArgs {
 
 /** Lines a review shows under the answers (`{ Price: '$40.00' }`): values read from the server's own data. */
 export type Shown = Record<string, string | number | boolean>;
+
+/**
+ * A value from the server's data that a form asks the user to confirm (an amount, a price): read again
+ * right before the final action; when it changed, the final action does not run and the flow goes to
+ * `onChange` instead. Tools only (their final action runs through the engine's effect ledger): a prompt
+ * or resource that gives it is refused (see refuseConfirmed).
+ */
+export interface ConfirmedValue {
+  /** The value as the form showed it, from what the flow knew when it asked (usually a loaded value): plain JSON. */
+  shown(args: ShowArgs): unknown;
+  /** The value now, read from its source (`async` is fine): compared with `shown` before the final action acts. */
+  current(args: ShowArgs): unknown;
+  /**
+   * The step to go to when the value changed: a load step before the form (it reads the value again, its
+   * loader gets the value it loaded before as `previous`, and the form is asked again), or the form's own
+   * step. The form's answer is forgotten, so it is asked again without it as a default.
+   */
+  readonly onChange: string;
+}
 
 /** A step showing the answers so far, with confirm, change one answer, or abandon. */
 export interface ReviewStep extends StepCommon {

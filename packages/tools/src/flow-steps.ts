@@ -4,12 +4,13 @@
 // miss. The builder only types and collects: what it makes is the same record of steps that `ask`,
 // `askAll`, `review`, … make.
 import type { Condition } from './conditions.ts';
-import type { ConfirmedValue } from './final-action.ts';
+import type { LoadedResult } from './flow-loaders.ts';
 import {
   type AnswersOf,
   type AskStep,
   askAll as askAllStep,
   ask as askStep,
+  type ConfirmedValue,
   type Fields,
   type FormAnswer,
   type FormSpec,
@@ -21,7 +22,7 @@ import {
   type StepFallback,
   type StepSpec,
 } from './flow-spec.ts';
-import { type LoadErrorArgs, type LoadedResult, type LoadStep, load as loadStep } from './load-spec.ts';
+import { type LoadErrorArgs, type LoadStep, load as loadStep } from './load-spec.ts';
 import type { CheckedTemplate, Template } from './template-paths.ts';
 
 type Simplify<T> = { [K in keyof T]: T[K] } & {};

@@ -2,7 +2,8 @@
 // targets of `next` rules (a step, the final action, or the end with a message) and what leaving does.
 import type { Condition } from './conditions.ts';
 import { askingBefore, FINISH, type FlowGraph } from './flow-graph.ts';
-import type { Leave, NextRule } from './flow-spec.ts';
+import type { Leave } from './flow-spec.ts';
+import type { NextRule } from './step-next.ts';
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 export type Guard = { type: string; params: { [key: string]: Json } };

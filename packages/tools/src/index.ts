@@ -12,20 +12,19 @@ export type { EndedInfo, FailedInfo, FlowToolConfig, FlowToolResult, StoppedInfo
 export { defineFlowTool } from './define-flow-tool.ts';
 export type { BooleanOptions, MultiSelectOptions, NumberOptions, SelectOptions, TextFormat, TextOptions } from './fields.ts';
 export { field } from './fields.ts';
-export type { ConfirmedValue } from './final-action.ts';
 export type { FlowProblem, FlowProblemCode } from './flow-checks.ts';
+export type { LoadedOf } from './flow-loaders.ts';
 export { flowMachineConfig, flowMachineFrom, flowQuestionFields, flowQuestionTemplates, isDeclaredFlow } from './flow-registry.ts';
 export type { FinalInput } from './flow-setup.ts';
 export type {
   AnswersOf,
   AskStep,
   CheckArgs,
+  ConfirmedValue,
   Fields,
   FormAnswer,
   FormSpec,
   Leave,
-  Next,
-  NextRule,
   PageCheckArgs,
   PageStep,
   ReviewStep,
@@ -49,5 +48,6 @@ export type {
 } from './flow-steps.ts';
 export { flowUserView } from './flow-user-view.ts';
 export type { FlowVersioning } from './flow-version.ts';
-export type { LoadErrorArgs, LoadedOf, Loader, LoaderArgs, LoadStep } from './load-spec.ts';
+export type { LoadErrorArgs, Loader, LoaderArgs, LoadStep } from './load-spec.ts';
 export { load } from './load-spec.ts';
+export type { Next, NextRule } from './step-next.ts';
