@@ -116,33 +116,8 @@ export function createSqliteLedger(options: SqliteLedgerOptions): SqliteLedger {
   const retainMs = checkedDuration('retainMs', options.retainMs ?? DEFAULT_RETAIN_MS, path);
   const clock = options.now ?? Date.now;
 
-  const db = openDatabase(path, busyTimeoutMs);
-  let statements: ReturnType<typeof prepareStatements>;
-  try {
-    db.exec(SCHEMA);
-    addOwnerColumn(db);
-    statements = prepareStatements(db);
-  } catch (error) {
-    db.close();
-    throw openError(path, error);
-  }
-  const { insertRunning, selectRecord, writeOutcome, deleteDoneBefore } = statements;
-
-  const pruneIntervalMs = Math.min(retainMs, MAX_PRUNE_INTERVAL_MS);
-  let lastPrunedAt = Number.NEGATIVE_INFINITY;
-  const pruneIfDue = (): void => {
-    if (retainMs === Number.POSITIVE_INFINITY) return;
-    const at = clock();
-    if (at - lastPrunedAt < pruneIntervalMs) return;
-    deleteDoneBefore.run(Math.floor(at - retainMs));
-    lastPrunedAt = at;
-  };
-  try {
-    if (retainMs !== Number.POSITIVE_INFINITY) db.transaction(pruneIfDue).immediate();
-  } catch (error) {
-    db.close();
-    throw openError(path, error);
-  }
+  const { db, statements, pruneIfDue } = openLedgerFile(path, busyTimeoutMs, retainMs, clock);
+  const { insertRunning, selectRecord, writeOutcome } = statements;
 
   // from here on a lock is waited for in waitForLock, never inside SQLite (which would block the thread)
   db.pragma('busy_timeout = 0');
@@ -228,6 +203,39 @@ export function createSqliteLedger(options: SqliteLedgerOptions): SqliteLedger {
       if (db.open) db.close();
     },
   };
+}
+
+/** Opens the file, creates or updates the table, prepares the statements and prunes old done records; closes it again on failure. */
+function openLedgerFile(path: string, busyTimeoutMs: number, retainMs: number, clock: () => number) {
+  const db = openDatabase(path, busyTimeoutMs);
+  let statements: ReturnType<typeof prepareStatements>;
+  try {
+    db.exec(SCHEMA);
+    addOwnerColumn(db);
+    statements = prepareStatements(db);
+  } catch (error) {
+    db.close();
+    throw openError(path, error);
+  }
+  const { deleteDoneBefore } = statements;
+
+  const pruneIntervalMs = Math.min(retainMs, MAX_PRUNE_INTERVAL_MS);
+  let lastPrunedAt = Number.NEGATIVE_INFINITY;
+  const pruneIfDue = (): void => {
+    if (retainMs === Number.POSITIVE_INFINITY) return;
+    const at = clock();
+    if (at - lastPrunedAt < pruneIntervalMs) return;
+    deleteDoneBefore.run(Math.floor(at - retainMs));
+    lastPrunedAt = at;
+  };
+  try {
+    if (retainMs !== Number.POSITIVE_INFINITY) db.transaction(pruneIfDue).immediate();
+  } catch (error) {
+    db.close();
+    throw openError(path, error);
+  }
+
+  return { db, statements, pruneIfDue };
 }
 
 function openDatabase(path: string, busyTimeoutMs: number): Database.Database {
