@@ -2,6 +2,7 @@
 // collected (where, code, what, fix) and reported together by the define functions.
 import { CLIENT_EVENT } from '@roundtrip/engine';
 import type { z } from 'zod';
+import type { CompiledFlow } from './compiled-flow.ts';
 import { checkConditionAt, checkLoaders, checkName, checkTemplate, type FlowProblems } from './flow-checks.ts';
 import {
   deadEndSteps,
@@ -13,32 +14,13 @@ import {
   stepsLeadingTo,
   unreachableSteps,
 } from './flow-graph.ts';
-import type { FormSpec, PageStep, ReviewStep, StepSpec } from './flow-spec.ts';
+import type { StepSpec } from './flow-spec.ts';
 import { endStates } from './flow-states.ts';
 import { FINISHING, type StateBuilder, type StateConfig } from './flow-transitions.ts';
 import { isAsyncFunction } from './flow-work.ts';
 import { knownPaths, pathsOfSteps } from './known-paths.ts';
-import type { Loader, LoadStep } from './load-spec.ts';
-import { emptyParts, type FlowFacts, type FlowParts, stepKindOf, stepWays } from './step-kinds.ts';
-
-/** A flow written as a machine config, and what its named parts need to know. */
-export interface CompiledFlow {
-  readonly machineId: string;
-  /** The whole machine config: plain JSON. */
-  readonly config: Readonly<Record<string, unknown>>;
-  /** Each form by name: the step asking it and its spec. */
-  readonly forms: ReadonlyMap<string, { readonly step: string; readonly spec: FormSpec }>;
-  /** The forms of each step (none for a review or a load). */
-  readonly formsOfStep: ReadonlyMap<string, readonly string[]>;
-  /** Each review by name, with the steps it can send the user back to. */
-  readonly reviews: ReadonlyMap<string, { readonly spec: ReviewStep; readonly changeable: readonly string[] }>;
-  /** Each page step by name. */
-  readonly pages: ReadonlyMap<string, PageStep>;
-  /** Each load step by name. */
-  readonly loads: ReadonlyMap<string, LoadStep>;
-  /** The loaders the load steps run, by name. */
-  readonly loaders: ReadonlyMap<string, Loader>;
-}
+import type { FlowFacts, FlowParts } from './step-kind-types.ts';
+import { emptyParts, stepKindOf, stepWays } from './step-kinds.ts';
 
 /** The names values are kept under for these steps: their forms (a page's own name) and the load steps among them. */
 function namesOf(f: FlowFacts, steps: ReadonlySet<string>): Set<string> {

@@ -2,21 +2,16 @@
 // the tool, prompt and resource forms; problems from every stage are reported together.
 import { type AnyQuestions, type QuestionFallback, RoundtripDefinitionError } from '@roundtrip/engine';
 import { ProblemList } from '@roundtrip/engine/internal';
-import type { AnyStateMachine } from 'xstate';
 import type { z } from 'zod';
-import { type CompiledFlow, compileFlow } from './compile-flow.ts';
+import { compileFlow } from './compile-flow.ts';
+import type { DeclaredFlow } from './compiled-flow.ts';
 import { asDeclared } from './engine-door.ts';
+import type { FinalInput } from './final-input.ts';
 import type { FlowProblems } from './flow-checks.ts';
 import type { FlowOutcome } from './flow-context.ts';
 import { flowQuestions } from './flow-questions.ts';
-import { type FinalInput, flowMachine } from './flow-setup.ts';
+import { flowMachine } from './flow-setup.ts';
 import type { StepSpec } from './flow-spec.ts';
-
-export interface DeclaredFlow {
-  readonly compiled: CompiledFlow;
-  readonly questions: AnyQuestions;
-  readonly machine: AnyStateMachine;
-}
 
 /** How a flow ended without its final action, for a default message: the flow's own message when it has one. */
 function endedText(owner: string, outcome: Ended): string {

@@ -3,11 +3,10 @@
 // right before it acts, and a hook for when it failed. Written into the compiled machine config.
 import { type LedgerTransaction, ledgerTransactionOf } from '@roundtrip/engine';
 import { canonicalJson, ProblemList } from '@roundtrip/engine/internal';
-import type { CompiledFlow } from './compile-flow.ts';
-import type { DeclaredFlow } from './declare-flow.ts';
+import type { CompiledFlow, DeclaredFlow } from './compiled-flow.ts';
+import type { FinalInput, FinishInput } from './final-input.ts';
 import { checkProgress } from './flow-checks.ts';
 import { FINISH } from './flow-graph.ts';
-import type { FinalInput, FinishInput } from './flow-setup.ts';
 import type { ConfirmedValue, ShowArgs, Shown } from './flow-spec.ts';
 import { act, DONE, FINISHING, type Transition } from './flow-transitions.ts';
 

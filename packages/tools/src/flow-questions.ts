@@ -1,7 +1,7 @@
 // The questions of a compiled flow: one per form and one per review, messages rendered from context.
 import type { AnyQuestions, FormView, QuestionFallback } from '@roundtrip/engine';
 import { z } from 'zod';
-import type { CompiledFlow } from './compile-flow.ts';
+import type { CompiledFlow } from './compiled-flow.ts';
 import { flowQuestionSet } from './engine-door.ts';
 import { type FlowContext, valuesOf } from './flow-context.ts';
 import type { StepFallback } from './flow-spec.ts';

@@ -1,8 +1,9 @@
 // The compiled flow behind each definition made by this package, for export and for tests of the JSON.
 import type { AnyStateMachine } from 'xstate';
-import type { DeclaredFlow } from './declare-flow.ts';
+import type { DeclaredFlow } from './compiled-flow.ts';
+import type { FinalInput } from './final-input.ts';
 import { fieldTitle } from './flow-questions.ts';
-import { type FinalInput, flowMachine } from './flow-setup.ts';
+import { flowMachine } from './flow-setup.ts';
 
 interface Registered {
   readonly flow: DeclaredFlow;

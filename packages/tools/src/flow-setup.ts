@@ -2,9 +2,10 @@
 // JSON config refers to. Only the answers' checks and the final action differ from flow to flow.
 import { ConfirmedValueChangedError } from '@roundtrip/engine';
 import { type AnyStateMachine, assign, fromPromise, setup, spawnChild, stopChild } from 'xstate';
-import type { CompiledFlow } from './compile-flow.ts';
+import type { CompiledFlow } from './compiled-flow.ts';
 import { type Condition, evaluateCondition } from './conditions.ts';
 import { confirmedChanged, finalNameOf, finalTransaction } from './final-action.ts';
+import type { FinalInput, FinishInput } from './final-input.ts';
 import {
   answersOnTrail,
   enteredTrail,
@@ -21,19 +22,6 @@ import type { Shown } from './flow-spec.ts';
 import { changeOption } from './flow-states.ts';
 import { notAPromise, withWorkInputs, workActions, workActors } from './flow-work.ts';
 import { renderText } from './safe-text.ts';
-
-/** What the final action receives. */
-export interface FinalInput {
-  readonly input: Record<string, unknown>;
-  readonly answers: Record<string, Record<string, unknown>>;
-  readonly loaded: Record<string, unknown>;
-}
-
-/** The final actor's input: the final action's, plus what the last review showed, to check again. */
-export interface FinishInput extends FinalInput {
-  readonly review?: string;
-  readonly shown?: Shown;
-}
 
 /** What the final actor returns (and the effect ledger records): the result, and the answers it was made for. */
 interface FinishOutput {

@@ -2,7 +2,7 @@
 // `load` step's `long`, the tool's `finalLong`) only mean something together, so they are checked together.
 // The marks themselves are written into the config as `meta.long` (invoked-states.ts, final-action.ts).
 import { ProblemList } from '@roundtrip/engine/internal';
-import type { CompiledFlow } from './compile-flow.ts';
+import type { CompiledFlow } from './compiled-flow.ts';
 
 /** What has effect only with the other. */
 const LONG_NEEDS_TASK = "long: true has effect only when the tool declares task: 'optional' or 'required'.";

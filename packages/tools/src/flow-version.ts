@@ -1,9 +1,9 @@
 // The version of a declared flow: written into its machine config (XState's own `version`, so exported
 // files and Stately show it), where the engine reads it to seal states and pick migrations.
 import type { MachineMigrations, MigrationSnapshot } from '@roundtrip/engine';
-import type { CompiledFlow } from './compile-flow.ts';
-import type { DeclaredFlow } from './declare-flow.ts';
-import { type FinalInput, flowMachine } from './flow-setup.ts';
+import type { CompiledFlow, DeclaredFlow } from './compiled-flow.ts';
+import type { FinalInput } from './final-input.ts';
+import { flowMachine } from './flow-setup.ts';
 
 /** What every flow definition may say about the versions of its machine. */
 export interface FlowVersioning {

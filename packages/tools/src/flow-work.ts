@@ -3,7 +3,7 @@
 // that keep what they return. The config names them; this file implements the names.
 import { firstNonJson } from '@roundtrip/engine/internal';
 import { type AnyActorLogic, assign, fromPromise, log } from 'xstate';
-import type { CompiledFlow } from './compile-flow.ts';
+import type { CompiledFlow } from './compiled-flow.ts';
 import { answersOnTrail, type FlowContext, type FlowEvent, loadedOnTrail, valuesOf, withLastAnswer } from './flow-context.ts';
 import type { FormParams, StepParams, WhatParams } from './flow-params.ts';
 import type { Shown } from './flow-spec.ts';

@@ -12,10 +12,10 @@ export type { EndedInfo, FailedInfo, FlowToolConfig, FlowToolResult, StoppedInfo
 export { defineFlowTool } from './define-flow-tool.ts';
 export type { BooleanOptions, MultiSelectOptions, NumberOptions, SelectOptions, TextFormat, TextOptions } from './fields.ts';
 export { field } from './fields.ts';
+export type { FinalInput } from './final-input.ts';
 export type { FlowProblem, FlowProblemCode } from './flow-checks.ts';
 export type { LoadedOf } from './flow-loaders.ts';
 export { flowMachineConfig, flowMachineFrom, flowQuestionFields, flowQuestionTemplates, isDeclaredFlow } from './flow-registry.ts';
-export type { FinalInput } from './flow-setup.ts';
 export type {
   AnswersOf,
   AskStep,

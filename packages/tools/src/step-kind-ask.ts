@@ -4,7 +4,7 @@ import { checkConditionAt, checkLeave, checkName, checkProgress, checkTemplate }
 import type { AskStep } from './flow-spec.ts';
 import { parallelAskState, singleAskState } from './flow-states.ts';
 import { isAsyncFunction } from './flow-work.ts';
-import type { StepKind } from './step-kinds.ts';
+import type { StepKind } from './step-kind-types.ts';
 
 /** Where a form's problems are: the step itself for `ask`, the form inside it for `askAll`. */
 const formWhere = (step: AskStep, form: string): string[] => (step.form ? [] : [`form '${form}'`]);

@@ -3,7 +3,7 @@
 import { checkLoadStep } from './flow-checks.ts';
 import { loadState } from './invoked-states.ts';
 import type { LoadStep } from './load-spec.ts';
-import type { StepKind } from './step-kinds.ts';
+import type { StepKind } from './step-kind-types.ts';
 
 export const loadKind: StepKind<LoadStep> = {
   silent: true,

@@ -6,7 +6,7 @@ import type { PageStep } from './flow-spec.ts';
 import { pageState } from './flow-states.ts';
 import { isAsyncFunction } from './flow-work.ts';
 import { NO_ASYNC_CHECK } from './step-kind-ask.ts';
-import type { StepKind } from './step-kinds.ts';
+import type { StepKind } from './step-kind-types.ts';
 
 /** Pages users are sent to: https, or http on this machine only. */
 const PAGE_URL = /^(https:\/\/|http:\/\/(localhost|127\.0\.0\.1)[:/])/;

@@ -4,7 +4,7 @@ import { stepsLeadingTo } from './flow-graph.ts';
 import type { ReviewStep } from './flow-spec.ts';
 import { reviewState } from './flow-states.ts';
 import { isAsyncFunction } from './flow-work.ts';
-import type { StepKind } from './step-kinds.ts';
+import type { StepKind } from './step-kind-types.ts';
 
 const NO_ASYNC_SHOW = {
   why: 'its show is not async (or it has none), so it does no work the user waits for',
