@@ -47,6 +47,7 @@ export type { Keyring } from './keyring.ts';
 export { createKeyring, generateKey, KEY_BYTES, parseKey } from './keyring.ts';
 export type { LedgerTransaction, TransactionalLedger } from './ledger-transaction.ts';
 export { ledgerTransactionOf } from './ledger-transaction.ts';
+export type { LogEventName, ServerEventName } from './log-events.ts';
 export type { MachineMigration, MachineMigrations, MigrationSnapshot, SnapshotValue } from './machine-migrations.ts';
 export type { MemoryLedger, MemoryLedgerOptions } from './memory-ledger.ts';
 export { createMemoryLedger } from './memory-ledger.ts';

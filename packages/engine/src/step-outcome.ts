@@ -1,3 +1,4 @@
+import type { LogEventName } from './log-events.ts';
 import type { TaskHandle } from './task-shapes.ts';
 import type { CallToolResult, InputRequest, JsonObject } from './wire-shapes.ts';
 
@@ -40,8 +41,8 @@ export function invalidStateHint(reason: 'invalid' | 'expired' | 'mismatch' | 'o
 /** One line for the operator's log (stderr in a stdio server). */
 export interface EngineLogEntry {
   level: 'info' | 'warn' | 'error';
-  /** A stable name for the kind of entry, e.g. `state_rejected`. */
-  event: string;
+  /** A stable name for the kind of entry, e.g. `state_rejected`: one of {@link LogEventName}. */
+  event: LogEventName;
   /** Why, as a stable code within the kind (the engine's entries: see EngineEvent), e.g. `other_principal`. */
   code?: string;
   message: string;

@@ -5,7 +5,7 @@
 import type { Readable, Writable } from 'node:stream';
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/server';
 import { parseJSONRPCMessage, serializeMessage } from '@modelcontextprotocol/server';
-import type { EngineLogEntry } from '@roundtrip/engine';
+import type { EngineLogEntry, LogEventName } from '@roundtrip/engine';
 import { oversizedLineShape, type RequestId, requestIdOf } from './oversized-line-shape.ts';
 import { reserveStdout } from './reserve-stdout.ts';
 
@@ -243,7 +243,7 @@ export class StdinLineTransport implements Transport {
     const sizes = `${line.bytes} bytes, over this server's limit of ${this.maxLineBytes} bytes (ROUNDTRIP_MAX_REQUEST_BYTES)`;
     const answered = shape.kind === 'request' || shape.kind === 'unknown';
     const entry = {
-      event: 'request_too_large',
+      event: 'request_too_large' as const,
       message: `a ${shape.kind === 'unknown' ? 'line' : shape.kind} of ${sizes} was dropped unread${
         answered ? `; answered ${shape.id === undefined ? 'without an id' : `request id ${JSON.stringify(shape.id)}`} with -32600` : ''
       }${shape.kind === 'response' ? '; the request it answers gets no answer and will time out' : ''}`,
@@ -260,7 +260,7 @@ export class StdinLineTransport implements Transport {
     );
   }
 
-  private refuse(id: RequestId | undefined, code: number, text: string, logged: { event: string; message: string }): void {
+  private refuse(id: RequestId | undefined, code: number, text: string, logged: { event: LogEventName; message: string }): void {
     this.log({ level: 'warn', ...logged });
     const reply = { jsonrpc: '2.0' as const, ...(id !== undefined && { id }), error: { code, message: text } };
     // an error reply without an id is what the MCP schema allows for "id unknown"
