@@ -2,30 +2,13 @@
 // ledger), in one SQLite file or, for a `postgres://` URL, in one PostgreSQL database that demo servers
 // on several machines share.
 import { isPostgresUrl } from './db-location.ts';
-import type { IncidentsStore } from './incidents-store.ts';
+import type { DemoStores, DemoStoresOptions } from './demo-stores-types.ts';
 import type { MeetingsStore } from './meetings-store.ts';
-import type { OrdersStore } from './orders-store.ts';
 import { openSqliteIncidentsStore } from './sqlite-incidents-store.ts';
 import { openSqliteMeetingsStore } from './sqlite-meetings-store.ts';
 import { openSqliteOrdersStore } from './sqlite-orders-store.ts';
 
-export interface DemoStores {
-  orders: OrdersStore;
-  meetings: MeetingsStore;
-  incidents: IncidentsStore;
-  /** Closes every store. */
-  close(): Promise<void>;
-}
-
-export interface DemoStoresOptions {
-  /**
-   * How long a write waits for another connection's lock before failing with a DatabaseLockedError;
-   * the wait never blocks other requests. @defaultValue 5000
-   */
-  busyTimeoutMs?: number | undefined;
-  /** Clock for refund, booking and report times, for tests. @defaultValue () => new Date() */
-  now?: () => Date;
-}
+export type { DemoStores, DemoStoresOptions } from './demo-stores-types.ts';
 
 /** Each store on its own connection to the file, bringing its own tables up to date. */
 function openSqliteDemoStores(path: string, options: DemoStoresOptions): DemoStores {

@@ -1,6 +1,6 @@
 // The demo's stores in one PostgreSQL database: orders and refunds, meetings, incidents (and, when
 // ROUNDTRIP_LEDGER does not say otherwise, the engine's effect ledger). One pool serves the three.
-import type { DemoStores, DemoStoresOptions } from './demo-stores.ts';
+import type { DemoStores, DemoStoresOptions } from './demo-stores-types.ts';
 import { openPostgresDatabase } from './postgres-database.ts';
 import { openPostgresIncidentsStore } from './postgres-incidents-store.ts';
 import { openPostgresMeetingsStore } from './postgres-meetings-store.ts';
