@@ -177,7 +177,7 @@ export function createEngine(options: EngineOptions): Engine {
   const maxRounds = limit(problems, 'maxRounds', options.maxRounds, 64, 1000);
   const tools = uniqueBy(problems, 'tool', options.tools ?? [], (t) => t.name);
   const prompts = uniqueBy(problems, 'prompt', options.prompts ?? [], (p) => p.name);
-  const resources = uniqueBy(problems, 'resource', options.resources ?? [], (r) => r.uri ?? r.uriTemplate!);
+  const resources = uniqueBy(problems, 'resource', options.resources ?? [], (r) => r.uri ?? r.uriTemplate);
   for (const definition of [...tools.values(), ...prompts.values(), ...resources.values()]) {
     try {
       internalsOf(definition);
@@ -319,7 +319,7 @@ export function createEngine(options: EngineOptions): Engine {
     const parsed = readArguments(definition.args, variables);
     if (!parsed.ok)
       return rpcError(ErrorCode.InvalidParams, `Resource not found: ${clip(request.uri)} (${parsed.problems})`, { uri: clip(request.uri) });
-    const pattern = resource.uri ?? resource.uriTemplate!;
+    const pattern = resource.uri ?? resource.uriTemplate;
     const scope = `resources/read\0${pattern}`;
     const fail = (text: string) => rpcError<ReadResourceResult>(ErrorCode.InternalError, text);
     const outcome = await runStep(
@@ -355,30 +355,18 @@ export function createEngine(options: EngineOptions): Engine {
         description: p.description,
         arguments: [...p.arguments],
       })),
-    listResources: () =>
-      [...resources.values()]
-        .filter((r) => r.uri !== undefined)
-        .map((r) => ({
-          uri: r.uri!,
-          name: r.name,
-          ...optional('title', r.title),
-          description: r.description,
-          ...optional('mimeType', r.mimeType),
-        })),
+    listResources: () => [...resources.values()].flatMap((r) => (r.uri === undefined ? [] : [{ uri: r.uri, ...listed(r) }])),
     listResourceTemplates: () =>
-      [...resources.values()]
-        .filter((r) => r.uriTemplate !== undefined)
-        .map((r) => ({
-          uriTemplate: r.uriTemplate!,
-          name: r.name,
-          ...optional('title', r.title),
-          description: r.description,
-          ...optional('mimeType', r.mimeType),
-        })),
+      [...resources.values()].flatMap((r) => (r.uriTemplate === undefined ? [] : [{ uriTemplate: r.uriTemplate, ...listed(r) }])),
     callTool,
     ...tasks.methods,
     getPrompt,
     readResource,
     ...engineCompletion(prompts, resources, (d) => internalsOf(d), options.log),
   };
+}
+
+/** What a list entry of a resource or template says besides its URI. */
+function listed(r: ResourceDefinition) {
+  return { name: r.name, ...optional('title', r.title), description: r.description, ...optional('mimeType', r.mimeType) };
 }

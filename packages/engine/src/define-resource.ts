@@ -62,20 +62,25 @@ export interface ResourceConfig<U extends string, TVars extends z.ZodObject, Q e
 }
 
 /** A resource the engine can serve. Create it with {@link defineResource}. */
-export interface ResourceDefinition {
+/** What every resource definition has, fixed or template. */
+interface ResourceDefinitionBase {
   readonly kind: 'resource';
   readonly name: string;
   readonly title: string | undefined;
   readonly description: string;
   readonly mimeType: string | undefined;
-  /** The URI of a fixed resource (listed by `resources/list`); undefined for a template. */
-  readonly uri: string | undefined;
-  /** The URI template (listed by `resources/templates/list`); undefined for a fixed resource. */
-  readonly uriTemplate: string | undefined;
   readonly acceptAnswersWithoutState: boolean;
   /** The variables when `uri` matches this resource, else undefined. */
   match(uri: string): Record<string, string> | undefined;
 }
+
+/**
+ * A resource definition: a fixed resource (`uri`, listed by `resources/list`) or a template (`uriTemplate`, listed
+ * by `resources/templates/list`), told apart by which of the two is set.
+ */
+export type ResourceDefinition =
+  | (ResourceDefinitionBase & { readonly uri: string; readonly uriTemplate: undefined })
+  | (ResourceDefinitionBase & { readonly uri: undefined; readonly uriTemplate: string });
 
 /**
  * Defines a resource whose contents come from an XState machine that may ask the user first (which
@@ -148,8 +153,7 @@ export function defineResource<
     title: config.title,
     description: config.description,
     mimeType: config.mimeType,
-    uri: isTemplate ? undefined : config.uri,
-    uriTemplate: isTemplate ? config.uri : undefined,
+    ...(isTemplate ? { uri: undefined, uriTemplate: config.uri } : { uri: config.uri, uriTemplate: undefined }),
     acceptAnswersWithoutState: config.acceptAnswersWithoutState ?? false,
     match: uri.match,
   });
