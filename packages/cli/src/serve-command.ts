@@ -1,10 +1,10 @@
 // `roundtrip serve <module> [options]`: every tool, prompt and resource a module exports, served to an MCP
 // host over stdio until the host closes the connection (stdout carries protocol messages and nothing
 // else), or with --http over Streamable HTTP (serve-http.ts, loaded only then).
-import { RoundtripDefinitionError } from '@roundtrip/engine';
-import { RoundtripConfigError, runStdioServer } from '@roundtrip/transport-stdio';
+import { runStdioServer } from '@roundtrip/transport-stdio';
 import type { CommandIo } from './command-io.ts';
 import { EXIT, EXIT_CODES_HELP } from './exit-codes.ts';
+import { reportServeFailure } from './serve-failure.ts';
 import { SERVE_FLAGS_HELP } from './serve-flags.ts';
 import { SERVE_HTTP_FLAGS, SERVE_HTTP_FLAGS_HELP, takeHttpFlags } from './serve-http-flags.ts';
 import { CLI_VARIABLES, checkSettingValues, environmentWith, parseServeOptions } from './serve-options.ts';
@@ -70,18 +70,7 @@ export async function serveCommand(args: readonly string[], io: CommandIo, env: 
       onClose: () => closed(),
     });
   } catch (error) {
-    if (error instanceof RoundtripConfigError) {
-      const byFlag = options.settings.find((s) => s.variable === error.setting);
-      const message = byFlag ? error.message.replaceAll(byFlag.variable, byFlag.flag) : error.message;
-      io.err.write(`roundtrip serve: cannot start ${served.name}: ${message}\n`);
-      return EXIT.failed;
-    }
-    if (error instanceof RoundtripDefinitionError) {
-      io.err.write(`roundtrip serve: cannot serve ${served.path}: ${error.message}\n`);
-      return EXIT.failed;
-    }
-    io.err.write(`roundtrip serve: cannot start ${served.name}: ${(error as Error).stack ?? String(error)}\n`);
-    return EXIT.failed;
+    return reportServeFailure(io, served, options, error);
   }
   await connectionEnded;
   return EXIT.ok;

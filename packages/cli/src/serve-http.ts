@@ -1,12 +1,11 @@
 // `roundtrip serve <module> --http [host:]port`: the module served over stateless Streamable HTTP at
 // /mcp, until SIGTERM or SIGINT (then the requests in flight finish first). Loaded only for --http, so
 // that a stdio server never loads the HTTP transport.
-import { RoundtripDefinitionError } from '@roundtrip/engine';
-import { decideBind, HttpConfigError } from '@roundtrip/transport-http';
+import { decideBind, RoundtripConfigError } from '@roundtrip/transport-http';
 import { parseListenAddress, runHttpServer } from '@roundtrip/transport-http/node';
-import { RoundtripConfigError } from '@roundtrip/transport-stdio';
 import type { CommandIo } from './command-io.ts';
 import { EXIT } from './exit-codes.ts';
+import { reportServeFailure } from './serve-failure.ts';
 import type { HttpServeFlags } from './serve-http-flags.ts';
 import { CLI_VARIABLES, environmentWith, type ServeOptions } from './serve-options.ts';
 import { loadServerModule } from './server-module.ts';
@@ -26,7 +25,7 @@ function checkHttp(flags: HttpServeFlags, env: NodeJS.ProcessEnv): string | unde
   try {
     address = parseListenAddress(flags.listen);
   } catch (error) {
-    if (error instanceof HttpConfigError) return `${error.message}.`;
+    if (error instanceof RoundtripConfigError) return `${error.message}.`;
     throw error;
   }
   const authenticated = isSet(flags.jwks) || isSet(env.ROUNDTRIP_JWKS);
@@ -57,17 +56,6 @@ export async function serveHttp(options: ServeOptions, flags: HttpServeFlags, io
     });
     return await running.stopped;
   } catch (error) {
-    if (error instanceof RoundtripConfigError) {
-      const byFlag = options.settings.find((s) => s.variable === error.setting);
-      const message = byFlag ? error.message.replaceAll(byFlag.variable, byFlag.flag) : error.message;
-      io.err.write(`roundtrip serve: cannot start ${served.name}: ${message}\n`);
-    } else if (error instanceof HttpConfigError) {
-      io.err.write(`roundtrip serve: cannot start ${served.name}: ${error.message}\n`);
-    } else if (error instanceof RoundtripDefinitionError) {
-      io.err.write(`roundtrip serve: cannot serve ${served.path}: ${error.message}\n`);
-    } else {
-      io.err.write(`roundtrip serve: cannot start ${served.name}: ${(error as Error).stack ?? String(error)}\n`);
-    }
-    return EXIT.failed;
+    return reportServeFailure(io, served, options, error);
   }
 }

@@ -4,6 +4,7 @@
 // Node can run (settings from the environment, key files, the SQLite ledger, the stderr log) is
 // behind the `@roundtrip/mcp/node` subpath.
 
+export { type ConfigErrorCode, type ConfigErrorOptions, RoundtripConfigError } from './config-error.ts';
 export type { ServerFactoryOptions } from './create-server-factory.ts';
 export { createServerFactory } from './create-server-factory.ts';
 export type { InspectReporter } from './inspect-reporter.ts';

@@ -28,8 +28,8 @@ describe('the root entry, @roundtrip/mcp', () => {
     expect(inputs.some((input) => input.includes('@modelcontextprotocol/server/dist/'))).toBe(true);
   });
 
-  it('exports the server factory and the inspect reporter, nothing else', async () => {
-    expect((await bundle(0)).exports.sort()).toEqual(['createInspectReporter', 'createServerFactory']);
+  it('exports the server factory, the inspect reporter and the setting error, nothing else', async () => {
+    expect((await bundle(0)).exports.sort()).toEqual(['RoundtripConfigError', 'createInspectReporter', 'createServerFactory']);
   });
 });
 
@@ -53,6 +53,7 @@ describe('the Node subpath, @roundtrip/mcp/node', () => {
       'openAnswerRelay',
       'openServedEngine',
       'readKeyFile',
+      'reportStartFailure',
       'resolveServerSettings',
       'startupMessage',
       'tuneV8ForServing',

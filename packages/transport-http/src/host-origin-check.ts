@@ -1,6 +1,6 @@
 import { localhostAllowedHostnames, localhostAllowedOrigins, validateHostHeader, validateOriginHeader } from '@modelcontextprotocol/server';
+import { RoundtripConfigError } from '@roundtrip/mcp';
 import { withEchoesCut } from './client-echo.ts';
-import { HttpConfigError } from './http-config-error.ts';
 import { jsonRpcErrorResponse, repeatedHeaderResponse } from './http-responses.ts';
 import { hostForUrl, isLoopbackHost, isWildcardHost } from './loopback-host.ts';
 import { isPlainHost } from './plain-host.ts';
@@ -39,7 +39,7 @@ function hostnameEntry(entry: string, option: string): string {
   const name = hostForUrl(entry.trim().toLowerCase());
   const parsed = URL.canParse(`http://${name}`) ? new URL(`http://${name}`) : undefined;
   if (name === '' || parsed === undefined || parsed.hostname !== name || parsed.port !== '' || parsed.username !== '') {
-    throw new HttpConfigError(
+    throw new RoundtripConfigError(
       option,
       `${option}: ${JSON.stringify(entry)} is not a host name; give the name alone, without scheme, port or path (e.g. mcp.example.com)`,
     );
@@ -111,7 +111,7 @@ function malformedHost(host: string | null): HostOriginVerdict | undefined {
  * SDK's `validateHostHeader` and `validateOriginHeader` (host names compared without the port), the
  * refusal the 403 its `hostHeaderValidationResponse` and `originValidationResponse` give. It reads the
  * headers alone: a web `Request` will do, or any {@link RequestHead}. By default only names of this machine pass; the allow-lists add to them. Throws an
- * {@link HttpConfigError} at once for an allow-list entry that is not a host name.
+ * {@link RoundtripConfigError} at once for an allow-list entry that is not a host name.
  *
  * @example
  * ```ts

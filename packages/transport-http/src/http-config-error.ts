@@ -1,16 +1,9 @@
-/**
- * A setting the HTTP server cannot start with: a JWKS that cannot be read or is not one, a JWKS URL
- * over plain http to another machine, an issuer or audience missing beside a JWKS, an allow-list entry
- * that is not a host name. The message names the setting (flag and variable where there are), what is
- * wrong and what to do; `setting` names the variable or option, for a caller that points at it.
- */
-export class HttpConfigError extends Error {
-  override readonly name = 'HttpConfigError';
-  /** The environment variable or option the problem is about, e.g. `ROUNDTRIP_JWKS`, `allowedHosts`. */
-  readonly setting: string;
+// The HTTP transport's former name for a setting it cannot start with, kept so that code written against it
+// still compiles and still catches: it is RoundtripConfigError itself (one class for every transport), so
+// `instanceof HttpConfigError` holds for every setting error, stdio's and the ledger's included.
+import { RoundtripConfigError } from '@roundtrip/mcp';
 
-  constructor(setting: string, message: string) {
-    super(message);
-    this.setting = setting;
-  }
-}
+/** @deprecated Use {@link RoundtripConfigError}: the same class, under the name every transport shares. */
+export const HttpConfigError = RoundtripConfigError;
+/** @deprecated Use {@link RoundtripConfigError}: the same class, under the name every transport shares. */
+export type HttpConfigError = RoundtripConfigError;

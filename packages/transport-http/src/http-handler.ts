@@ -21,7 +21,7 @@ import { createHttpPipeline } from './http-pipeline.ts';
  * statelessly: a question with a model fallback is put to the model, any other question ends the call
  * with an error naming their revision and what to use instead.
  *
- * Throws HttpConfigError for an option it cannot serve with (no principal nor authentication, an
+ * Throws RoundtripConfigError for an option it cannot serve with (no principal nor authentication, an
  * allow-list entry that is not a host name, a limit that is not a number of bytes).
  *
  * @example

@@ -7,12 +7,11 @@ import {
   type McpRequestContext,
 } from '@modelcontextprotocol/server';
 import { createLocalAnswerRelay, type EngineLogEntry } from '@roundtrip/engine';
-import { createServerFactory } from '@roundtrip/mcp';
+import { createServerFactory, RoundtripConfigError } from '@roundtrip/mcp';
 import { bearerChallengeResponse } from './bearer-challenge.ts';
 import { withClientEchoesCut } from './client-echo.ts';
 import { isPreflight, preflightResponse, withCrossOriginHeaders } from './cross-origin.ts';
 import { createHostOriginCheck } from './host-origin-check.ts';
-import { HttpConfigError } from './http-config-error.ts';
 import type { HttpHandlerOptions } from './http-handler-options.ts';
 import {
   jsonRpcErrorResponse,
@@ -83,7 +82,7 @@ export interface HttpPipeline {
 function checkedLimit(value: number | undefined): number {
   const limit = value ?? DEFAULT_MAX_REQUEST_BYTES;
   if (!Number.isInteger(limit) || limit <= 0) {
-    throw new HttpConfigError(
+    throw new RoundtripConfigError(
       'maxRequestBytes',
       `maxRequestBytes is ${String(value)}; give a whole number of bytes, such as 4194304 (4 MiB)`,
     );
@@ -91,16 +90,17 @@ function checkedLimit(value: number | undefined): number {
   return limit;
 }
 
-/** Builds the pipeline behind {@link createHttpHandler}; throws HttpConfigError for options it cannot serve with. */
+/** Builds the pipeline behind {@link createHttpHandler}; throws RoundtripConfigError for options it cannot serve with. */
 export function createHttpPipeline(options: HttpHandlerOptions): HttpPipeline {
   const log = options.log ?? (() => {});
   const { authentication } = options;
   const mcpPath = options.path ?? '/mcp';
   const limit = checkedLimit(options.maxRequestBytes);
   if (authentication === undefined && (options.principal === undefined || options.principal.trim() === '')) {
-    throw new HttpConfigError(
+    throw new RoundtripConfigError(
       'principal',
       'give a principal (the identity every requestState is bound to, as ROUNDTRIP_PRINCIPAL on stdio), or authentication so that each token’s sub is',
+      { code: 'missing' },
     );
   }
   const checkHostAndOrigin = createHostOriginCheck(options.hostOrigin);

@@ -7,6 +7,9 @@
  * and reading settings from flags, the environment and files, is Node's: `@roundtrip/transport-http/node`.
  * @module
  */
+
+// the one class of setting errors every transport throws (the handler's options too); HttpConfigError is its former name
+export { type ConfigErrorCode, RoundtripConfigError } from '@roundtrip/mcp';
 export type { Authenticated, Authentication, AuthenticationFailure } from './authentication.ts';
 export { type BearerChallengeOptions, bearerChallengeResponse } from './bearer-challenge.ts';
 export { type BindDecision, type BindRequest, DEFAULT_BIND_HOST, decideBind } from './bind-policy.ts';

@@ -1,8 +1,8 @@
 import type { AuthInfo } from '@modelcontextprotocol/server';
+import { type ConfigErrorCode, RoundtripConfigError } from '@roundtrip/mcp';
 import { createLocalJWKSet, createRemoteJWKSet, type JSONWebKeySet, type JWTPayload, type JWTVerifyGetKey, jwtVerify } from 'jose';
 import type { Authentication } from './authentication.ts';
 import { bearerTokenOf } from './bearer-token.ts';
-import { HttpConfigError } from './http-config-error.ts';
 import { checkedSubject } from './jwt-claims.ts';
 import { failureFromVerifyError, keysUnavailableReason } from './jwt-failure.ts';
 import { isLoopbackHost } from './loopback-host.ts';
@@ -92,8 +92,8 @@ export interface JwtAuthenticator {
   readonly requiredScopes: readonly string[];
 }
 
-function configError(message: string): HttpConfigError {
-  return new HttpConfigError('ROUNDTRIP_JWKS', message);
+function configError(message: string, code: ConfigErrorCode = 'invalid_value'): RoundtripConfigError {
+  return new RoundtripConfigError('ROUNDTRIP_JWKS', message, { code });
 }
 
 /** The key resolver, what the log calls its source, and how to fetch it now. */
@@ -111,6 +111,7 @@ function keysOf(options: JwtAuthenticatorOptions): Keys {
       throw configError(
         `--jwks (ROUNDTRIP_JWKS) ${jwks.href}: keys must be fetched over https (plain http only from this machine), ` +
           'or anyone on the network path could swap them and sign tokens of their own; use the https jwks_uri of your authorization server',
+        'unsafe',
       );
     }
     const getKey = createRemoteJWKSet(jwks, {
@@ -133,11 +134,13 @@ function keysOf(options: JwtAuthenticatorOptions): Keys {
     if (key?.kty === 'oct') {
       throw configError(
         `--jwks (ROUNDTRIP_JWKS): ${name} is a shared secret (kty "oct"); only public keys of asymmetric algorithms are accepted`,
+        'unsafe',
       );
     }
     if (key !== null && typeof key === 'object' && 'd' in key) {
       throw configError(
         `--jwks (ROUNDTRIP_JWKS): ${name} is a private key; give only the public keys (what the authorization server serves at its jwks_uri) and keep the private one secret`,
+        'unsafe',
       );
     }
   }
@@ -166,7 +169,7 @@ function typOf(value: string | undefined): string | undefined {
   if (value === undefined) return undefined;
   const typ = value.trim();
   if (!/^[A-Za-z0-9!#$&^_.+-]+(?:\/[A-Za-z0-9!#$&^_.+-]+)?$/.test(typ)) {
-    throw new HttpConfigError(
+    throw new RoundtripConfigError(
       'ROUNDTRIP_JWT_TYP',
       `--jwt-typ (ROUNDTRIP_JWT_TYP) ${JSON.stringify(value)}: give the typ header your access tokens carry, a media type such as at+jwt, or leave it unset`,
     );
@@ -176,14 +179,14 @@ function typOf(value: string | undefined): string | undefined {
 
 function requireText(value: unknown, flag: string, setting: string, what: string): string {
   if (typeof value !== 'string' || value.trim() === '') {
-    throw new HttpConfigError(setting, `${flag} (${setting}) is not set: give ${what}`);
+    throw new RoundtripConfigError(setting, `${flag} (${setting}) is not set: give ${what}`, { code: 'missing' });
   }
   return value.trim();
 }
 
 /**
  * A bearer-token authenticator for an MCP server acting as an OAuth resource server: JWT access tokens
- * verified with `jose` against the authorization server's JWKS. Throws {@link HttpConfigError} at once
+ * verified with `jose` against the authorization server's JWKS. Throws {@link RoundtripConfigError} at once
  * for options it cannot work with (a plain-http JWKS URL to another machine, a key set with private or
  * shared-secret keys, a missing issuer or audience); after that, {@link JwtAuthenticator.authenticate}
  * answers every request with data.
@@ -213,7 +216,7 @@ export function createJwtAuthenticator(options: JwtAuthenticatorOptions): JwtAut
   );
   const clockTolerance = options.clockTolerance ?? 30;
   if (!Number.isFinite(clockTolerance) || clockTolerance < 0) {
-    throw new HttpConfigError('clockTolerance', `clockTolerance ${clockTolerance}: give a number of seconds, 0 or more`);
+    throw new RoundtripConfigError('clockTolerance', `clockTolerance ${clockTolerance}: give a number of seconds, 0 or more`);
   }
   const typ = typOf(options.typ);
   const requiredScopes = [...(options.requiredScopes ?? [])];

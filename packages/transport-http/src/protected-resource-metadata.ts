@@ -1,6 +1,6 @@
 import { getOAuthProtectedResourceMetadataUrl } from '@modelcontextprotocol/server';
+import { RoundtripConfigError } from '@roundtrip/mcp';
 import { clipped } from './client-echo.ts';
-import { HttpConfigError } from './http-config-error.ts';
 import type { RequestHead } from './request-head.ts';
 
 /** The well-known path of RFC 9728 protected resource metadata, at the root of an origin. */
@@ -34,7 +34,7 @@ export interface ProtectedResourceMetadata {
 
 function checkResource(resource: URL): void {
   if (resource.hash !== '') {
-    throw new HttpConfigError('resource', `resource ${resource.href}: a resource identifier has no fragment (RFC 8707); drop the #…`);
+    throw new RoundtripConfigError('resource', `resource ${resource.href}: a resource identifier has no fragment (RFC 8707); drop the #…`);
   }
 }
 

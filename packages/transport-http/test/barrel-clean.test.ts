@@ -34,6 +34,7 @@ describe('the root entry, @roundtrip/transport-http', () => {
       'DEFAULT_BIND_HOST',
       'HttpConfigError',
       'INSTANCE_HEADER',
+      'RoundtripConfigError',
       'bearerChallengeResponse',
       'createHostOriginCheck',
       'createHttpHandler',

@@ -4,6 +4,6 @@
 // and ledger every Node transport shares are @roundtrip/mcp/node's.
 
 // thrown by runStdioServer for a setting it cannot start with, so its callers can tell one from a bug
-export { RoundtripConfigError } from '@roundtrip/mcp/node';
+export { type ConfigErrorCode, RoundtripConfigError } from '@roundtrip/mcp/node';
 export type { RunningStdioServer, StdioServerOptions } from './run-stdio-server.ts';
 export { mainStdioServer, runStdioServer } from './run-stdio-server.ts';

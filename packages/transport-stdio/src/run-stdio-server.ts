@@ -1,11 +1,11 @@
 import type { Readable, Writable } from 'node:stream';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
-import { type PromptDefinition, type ResourceDefinition, RoundtripDefinitionError, type ToolDefinition } from '@roundtrip/engine';
+import type { PromptDefinition, ResourceDefinition, ToolDefinition } from '@roundtrip/engine';
 import { createServerFactory } from '@roundtrip/mcp';
 import {
   createStderrLog,
   openServedEngine,
-  RoundtripConfigError,
+  reportStartFailure,
   resolveServerSettings,
   type ServerSettingsFromCode,
   startupMessage,
@@ -123,11 +123,6 @@ export async function mainStdioServer(options: StdioServerOptions): Promise<Runn
   try {
     return await runStdioServer(options);
   } catch (error) {
-    // a setting or a definition problem says what to fix in its message; anything else is a bug: its stack
-    const explained = error instanceof RoundtripConfigError || error instanceof RoundtripDefinitionError;
-    const message = explained ? error.message : ((error as Error).stack ?? String(error));
-    process.stderr.write(`[${options.name}] cannot start: ${message}\n`);
-    process.exitCode = 1;
-    return undefined;
+    return reportStartFailure(options.name, error);
   }
 }

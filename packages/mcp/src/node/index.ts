@@ -3,7 +3,8 @@
 // PostgreSQL URL), its log on stderr and its startup line, and Stately's inspector. Node only: kept out
 // of the package's root so that a web-standard runtime never loads it. Every export here is a decision.
 
-export { RoundtripConfigError } from './config-error.ts';
+// the one class of setting errors, at the root too (the web-standard HTTP handler throws it): re-exported here
+export { type ConfigErrorCode, RoundtripConfigError } from '../config-error.ts';
 export { defaultKeyFilePath } from './key-file-path.ts';
 export { defaultLedgerPath } from './ledger-file-path.ts';
 export { readKeyFile } from './load-key-file.ts';
@@ -12,6 +13,7 @@ export type { ServerSettings, ServerSettingsFromCode } from './resolve-server-se
 export { resolveServerSettings } from './resolve-server-settings.ts';
 export type { ServedEngine, ServedEngineOptions } from './serve-engine.ts';
 export { openServedEngine } from './serve-engine.ts';
+export { reportStartFailure } from './start-failure.ts';
 export { startupMessage } from './startup-message.ts';
 export { createStderrLog } from './stderr-log.ts';
 export type { PretenuringDecision } from './v8-pretenuring.ts';

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, linkSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { parseKey, RoundtripDefinitionError } from '@roundtrip/engine';
-import { RoundtripConfigError } from './config-error.ts';
+import { RoundtripConfigError } from '../config-error.ts';
 
 const DEFAULT_KEY_FILE = 'the default key file';
 /** A key file holds a few keys; anything larger is not one. */
@@ -43,6 +43,7 @@ function checkKeyFile(path: string, setting: string): string[] {
     throw new RoundtripConfigError(
       setting,
       `The key file ${path} can be written by other users, who could plant a key and forge states. Run \`chmod 600 ${path}\`, then start again.`,
+      { code: 'unsafe' },
     );
   }
   const warnings: string[] = [];
@@ -71,11 +72,13 @@ function readKeyFileText(path: string, setting: string, missingOk: boolean, warn
       throw new RoundtripConfigError(
         setting,
         `Cannot read the key file ${path} (ENOENT): there is no such file. Create it with ${makeOne(path)}, or check the path in ${setting}.`,
+        { code: 'unavailable', cause: error },
       );
     }
     throw new RoundtripConfigError(
       setting,
       `Cannot read the key file ${path} (${code ?? (error as Error).message}). Check the file's permissions (the user running the server must read it) and the path in ${setting}, or point ${setting} at a new key file made with ${makeOne('<file>')}.`,
+      { code: 'unavailable', cause: error },
     );
   }
 }
@@ -151,6 +154,7 @@ export function loadOrCreateKeyFile(path: string, warnings: string[] = []): { ke
     throw new RoundtripConfigError(
       'ROUNDTRIP_KEY_FILE',
       `Cannot create the state key file ${path} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}). Set ROUNDTRIP_KEY or ROUNDTRIP_KEY_FILE, or make ${folder} writable.`,
+      { code: 'unavailable', cause: error },
     );
   }
   return { keys: readKeyFile(path, DEFAULT_KEY_FILE, warnings), created: true };

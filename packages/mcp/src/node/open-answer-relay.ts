@@ -2,7 +2,7 @@
 // sharing it pass 2025-era clients' answers to the instance holding the call (LISTEN/NOTIFY on that database,
 // @roundtrip/engine/postgres loaded only then); otherwise this process's own relay (one instance).
 import { type AnswerRelay, createLocalAnswerRelay } from '@roundtrip/engine';
-import { RoundtripConfigError } from './config-error.ts';
+import { RoundtripConfigError } from '../config-error.ts';
 import { isPostgresUrl } from './resolve-ledger-path.ts';
 
 /** The relay for a server whose ledger is at `location` (ROUNDTRIP_LEDGER, or the code's path); the server closes it. */
@@ -15,6 +15,7 @@ export async function openAnswerRelay(location: string | undefined): Promise<Ans
     throw new RoundtripConfigError(
       'ROUNDTRIP_LEDGER',
       `${(error as Error).message} 2025-era clients' answers are passed between instances through the database of ROUNDTRIP_LEDGER.`,
+      { code: 'unavailable', cause: error },
     );
   }
 }

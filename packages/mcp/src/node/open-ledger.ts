@@ -1,6 +1,6 @@
 import type { EffectLedger } from '@roundtrip/engine';
 import { createSqliteLedger, type SqliteLedger } from '@roundtrip/engine/sqlite';
-import { RoundtripConfigError } from './config-error.ts';
+import { RoundtripConfigError } from '../config-error.ts';
 import { isPostgresUrl } from './resolve-ledger-path.ts';
 
 /** A ledger this server opened, and so closes when it stops. */
@@ -14,7 +14,10 @@ export function openLedger(path: string): SqliteLedger {
   try {
     return createSqliteLedger({ path });
   } catch (error) {
-    throw new RoundtripConfigError('ROUNDTRIP_LEDGER', `${(error as Error).message} ROUNDTRIP_LEDGER sets the ledger path.`);
+    throw new RoundtripConfigError('ROUNDTRIP_LEDGER', `${(error as Error).message} ROUNDTRIP_LEDGER sets the ledger path.`, {
+      code: 'unavailable',
+      cause: error,
+    });
   }
 }
 
@@ -33,11 +36,15 @@ export async function openLedgerAt(location: string): Promise<OpenedLedger> {
       'ROUNDTRIP_LEDGER',
       `ROUNDTRIP_LEDGER is a PostgreSQL URL, and the PostgreSQL ledger could not be loaded (${(error as Error).message}). ` +
         "Install its driver beside @roundtrip/engine ('npm install pg'), or set ROUNDTRIP_LEDGER to a SQLite file.",
+      { code: 'missing_dependency', cause: error },
     );
   }
   try {
     return await postgres.createPostgresLedger({ url: location });
   } catch (error) {
-    throw new RoundtripConfigError('ROUNDTRIP_LEDGER', `${(error as Error).message} ROUNDTRIP_LEDGER sets the ledger's URL.`);
+    throw new RoundtripConfigError('ROUNDTRIP_LEDGER', `${(error as Error).message} ROUNDTRIP_LEDGER sets the ledger's URL.`, {
+      code: 'unavailable',
+      cause: error,
+    });
   }
 }

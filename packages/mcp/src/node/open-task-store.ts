@@ -5,7 +5,7 @@
 // one dies). A ledger in memory (`:memory:`) keeps its tasks in memory too: the engine's own store.
 import type { TaskQueue, TaskStore } from '@roundtrip/engine';
 import { createSqliteTaskStore } from '@roundtrip/engine/sqlite';
-import { RoundtripConfigError } from './config-error.ts';
+import { RoundtripConfigError } from '../config-error.ts';
 import { isPostgresUrl } from './resolve-ledger-path.ts';
 
 /** The task store (and, on PostgreSQL, the job queue) this server opened, and so closes when it stops. */
@@ -46,6 +46,7 @@ export async function openTasksAt(location: string, leaseSeconds: number): Promi
     throw new RoundtripConfigError(
       'ROUNDTRIP_LEDGER',
       `${(error as Error).message} Tasks are kept where ROUNDTRIP_LEDGER keeps the effect ledger.`,
+      { code: 'unavailable', cause: error },
     );
   }
 }

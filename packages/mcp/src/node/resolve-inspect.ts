@@ -1,5 +1,5 @@
 // ROUNDTRIP_INSPECT and ROUNDTRIP_INSPECT_ANSWERS: where a server reports its rounds, and whether with answer values.
-import { RoundtripConfigError } from './config-error.ts';
+import { RoundtripConfigError } from '../config-error.ts';
 
 export interface InspectSettings {
   /** The inspector page's address, or undefined when nothing is reported. */

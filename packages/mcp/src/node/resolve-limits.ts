@@ -1,6 +1,6 @@
 import type { EngineLimits } from '@roundtrip/engine';
 import { DEFAULT_ANSWER_TIMEOUT_MS } from '../answer-timeout.ts';
-import { RoundtripConfigError } from './config-error.ts';
+import { RoundtripConfigError } from '../config-error.ts';
 
 /** Every limit of the engine, with the value it will run with. */
 export type ResolvedLimits = Required<EngineLimits>;

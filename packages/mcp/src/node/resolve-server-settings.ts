@@ -1,6 +1,6 @@
 import { userInfo } from 'node:os';
 import { createKeyring, type EffectLedger, type EngineLimits, type Keyring } from '@roundtrip/engine';
-import { RoundtripConfigError } from './config-error.ts';
+import { RoundtripConfigError } from '../config-error.ts';
 import { defaultKeyFilePath } from './key-file-path.ts';
 import { isReadableByOthers, loadOrCreateKeyFile, readKeyFile } from './load-key-file.ts';
 import { type InspectSettings, resolveInspect } from './resolve-inspect.ts';
@@ -159,6 +159,7 @@ export function resolveServerSettings(
       throw new RoundtripConfigError(
         'ROUNDTRIP_PRINCIPAL',
         'Cannot tell which OS user runs this server; set ROUNDTRIP_PRINCIPAL to the identity its states should be bound to.',
+        { code: 'missing' },
       );
     }
   }

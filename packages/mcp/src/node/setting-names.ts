@@ -2,8 +2,9 @@
 // start, with the setting it was probably meant for, instead of being ignored in silence. A misspelt key
 // setting is refused: with no key given the server would seal with a key file it generates for itself, and
 // behind a balancer the instances would each refuse the others' states (-32602) now and then.
+
+import { RoundtripConfigError } from '../config-error.ts';
 import { closestChoice } from '../did-you-mean.ts';
-import { RoundtripConfigError } from './config-error.ts';
 
 const PREFIX = 'ROUNDTRIP_';
 
@@ -65,6 +66,7 @@ export function checkSettingNames(env: NodeJS.ProcessEnv, known: readonly string
         `${name} is set, but no setting has that name.${guess} With neither ROUNDTRIP_KEY nor ROUNDTRIP_KEY_FILE set, this server ` +
           'would seal its states with a key file it generates for itself, which no other instance shares (behind a balancer, ' +
           `rounds would fail now and then as an invalid requestState). Rename ${name} to ${closest}, or unset it to serve with the generated key file.`,
+        { code: 'unknown_setting' },
       );
     }
     if (noKeyGiven && /KEY/i.test(name.slice(PREFIX.length))) {

@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { HttpConfigError } from '../http-config-error.ts';
+import { RoundtripConfigError } from '@roundtrip/mcp';
 import type { HttpPipeline } from '../http-pipeline.ts';
 import { jsonRpcErrorResponse } from '../http-responses.ts';
 import { hostForUrl } from '../loopback-host.ts';
@@ -41,7 +41,7 @@ export interface NodeHttpListener {
   shutdown(drainTimeoutMs: number): Promise<ShutdownReport>;
 }
 
-function listenError(error: NodeJS.ErrnoException, where: string): HttpConfigError {
+function listenError(error: NodeJS.ErrnoException, where: string): RoundtripConfigError {
   const why =
     error.code === 'EADDRINUSE'
       ? 'the port is in use; stop what uses it, or give another port'
@@ -50,7 +50,10 @@ function listenError(error: NodeJS.ErrnoException, where: string): HttpConfigErr
         : error.code === 'EADDRNOTAVAIL' || error.code === 'ENOTFOUND'
           ? 'this machine has no such address; give one of its own, 127.0.0.1 or 0.0.0.0'
           : error.message;
-  return new HttpConfigError('--http', `cannot listen on ${where}: ${why} (${error.code ?? 'error'})`);
+  return new RoundtripConfigError('--http', `cannot listen on ${where}: ${why} (${error.code ?? 'error'})`, {
+    code: 'unavailable',
+    cause: error,
+  });
 }
 
 /**

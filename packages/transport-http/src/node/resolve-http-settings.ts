@@ -1,5 +1,5 @@
 import { hostname } from 'node:os';
-import { HttpConfigError } from '../http-config-error.ts';
+import { RoundtripConfigError } from '@roundtrip/mcp';
 import type { JwtAuthenticatorOptions } from '../jwt-authenticator.ts';
 import { hostForUrl, isLoopbackHost, isWildcardHost } from '../loopback-host.ts';
 import type { ListenAddress } from './listen-address.ts';
@@ -70,7 +70,7 @@ function insecureOf(flag: boolean | undefined, variable: string | undefined): bo
   const value = variable?.trim().toLowerCase() ?? '';
   if (['', '0', 'false', 'no'].includes(value)) return false;
   if (['1', 'true', 'yes'].includes(value)) return true;
-  throw new HttpConfigError(
+  throw new RoundtripConfigError(
     'ROUNDTRIP_INSECURE_NO_AUTH',
     `ROUNDTRIP_INSECURE_NO_AUTH is ${JSON.stringify(variable)}; give 1 or leave it unset`,
   );
@@ -80,7 +80,7 @@ function publicUrlOf(value: string | undefined): URL | undefined {
   if (value === undefined) return undefined;
   const url = URL.canParse(value) ? new URL(value) : undefined;
   if (url === undefined || (url.protocol !== 'https:' && url.protocol !== 'http:') || url.hash !== '' || url.search !== '') {
-    throw new HttpConfigError(
+    throw new RoundtripConfigError(
       'ROUNDTRIP_PUBLIC_URL',
       `--public-url (ROUNDTRIP_PUBLIC_URL) ${JSON.stringify(value)}: give the http(s) URL clients reach the MCP endpoint at, ` +
         'without query or fragment, e.g. https://mcp.example.com/mcp',
@@ -93,7 +93,7 @@ function drainTimeoutOf(value: string | undefined): number {
   if (value === undefined || value.trim() === '') return DEFAULT_DRAIN_TIMEOUT_MS;
   const ms = /^\d+$/.test(value.trim()) ? Number(value.trim()) : Number.NaN;
   if (!(ms >= 0 && ms <= MAX_DRAIN_TIMEOUT_MS)) {
-    throw new HttpConfigError(
+    throw new RoundtripConfigError(
       'ROUNDTRIP_DRAIN_TIMEOUT_MS',
       `ROUNDTRIP_DRAIN_TIMEOUT_MS is ${JSON.stringify(value)}: give how long a shutdown waits for requests in flight, in whole ` +
         `milliseconds from 0 to ${MAX_DRAIN_TIMEOUT_MS} (default ${DEFAULT_DRAIN_TIMEOUT_MS})`,
@@ -105,7 +105,7 @@ function drainTimeoutOf(value: string | undefined): number {
 function instanceOf(value: string | undefined): string {
   if (value === undefined || value.trim() === '') return `${hostname()}:${process.pid}`;
   if (!/^[\x21-\x7e]{1,100}$/.test(value.trim())) {
-    throw new HttpConfigError(
+    throw new RoundtripConfigError(
       'ROUNDTRIP_INSTANCE',
       'ROUNDTRIP_INSTANCE: give a name of 1 to 100 visible ASCII characters without spaces (it is sent as the Roundtrip-Instance header)',
     );
@@ -117,7 +117,7 @@ function instanceOf(value: string | undefined): string {
  * Reads the HTTP transport's settings from `flags` (the command line's) and the environment: the bearer
  * authentication (see resolveJwtSettings), `ROUNDTRIP_ALLOWED_HOSTS`, `ROUNDTRIP_ALLOWED_ORIGINS`,
  * `ROUNDTRIP_PUBLIC_URL`, `ROUNDTRIP_INSECURE_NO_AUTH`, `ROUNDTRIP_DRAIN_TIMEOUT_MS` (default 20000)
- * and `ROUNDTRIP_INSTANCE`. Throws HttpConfigError naming the flag or variable and the fix.
+ * and `ROUNDTRIP_INSTANCE`. Throws RoundtripConfigError naming the flag or variable and the fix.
  */
 export function resolveHttpSettings(flags: HttpFlags, env: NodeJS.ProcessEnv, cwd: string = process.cwd()): HttpSettings {
   return {
@@ -147,10 +147,11 @@ export function resourceOf(settings: HttpSettings, address: ListenAddress): URL 
   const audience = settings.jwt?.audience ?? '';
   if (/^https?:\/\//i.test(audience) && URL.canParse(audience)) return new URL(audience);
   if (isWildcardHost(address.host) && settings.jwt !== undefined) {
-    throw new HttpConfigError(
+    throw new RoundtripConfigError(
       'ROUNDTRIP_PUBLIC_URL',
       `the audience ${JSON.stringify(audience)} is not a URL and the server listens on every address, so clients cannot be told where ` +
         'this resource is: give --public-url (ROUNDTRIP_PUBLIC_URL), the URL they reach the MCP endpoint at, e.g. https://mcp.example.com/mcp',
+      { code: 'missing' },
     );
   }
   return localEndpoint(address);

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { type ConfigErrorCode, RoundtripConfigError } from '@roundtrip/mcp';
 import type { JSONWebKeySet } from 'jose';
-import { HttpConfigError } from '../http-config-error.ts';
 import type { JwtAuthenticatorOptions } from '../jwt-authenticator.ts';
 import { isLoopbackHost } from '../loopback-host.ts';
 
@@ -26,8 +26,8 @@ function settingOf(flag: string | undefined, variable: string | undefined): stri
   return value === '' ? undefined : value;
 }
 
-function jwksError(message: string): HttpConfigError {
-  return new HttpConfigError('ROUNDTRIP_JWKS', `--jwks (ROUNDTRIP_JWKS) ${message}`);
+function jwksError(message: string, code: ConfigErrorCode = 'invalid_value'): RoundtripConfigError {
+  return new RoundtripConfigError('ROUNDTRIP_JWKS', `--jwks (ROUNDTRIP_JWKS) ${message}`, { code });
 }
 
 function readKeySet(path: string): JSONWebKeySet {
@@ -44,7 +44,7 @@ function readKeySet(path: string): JSONWebKeySet {
           : code === 'EISDIR'
             ? 'a folder, not a file'
             : (error as Error).message;
-    throw jwksError(`${path}: cannot read it: ${why}; ${WHAT_JWKS}`);
+    throw jwksError(`${path}: cannot read it: ${why}; ${WHAT_JWKS}`, 'unavailable');
   }
   try {
     return JSON.parse(text) as JSONWebKeySet;
@@ -65,6 +65,7 @@ function keySetOf(value: string, cwd: string): URL | JSONWebKeySet {
     throw jwksError(
       `${url.href}: keys must be fetched over https (plain http only from this machine), or anyone on the network path could ` +
         'swap them and sign tokens of their own; use the https URL',
+      'unsafe',
     );
   }
   throw jwksError(`${url.href}: a ${scheme} URL; ${WHAT_JWKS}`);
@@ -73,7 +74,7 @@ function keySetOf(value: string, cwd: string): URL | JSONWebKeySet {
 function issuerOf(value: string): string {
   const url = URL.canParse(value) ? new URL(value) : undefined;
   if (url === undefined || !(url.protocol === 'https:' || (url.protocol === 'http:' && isLoopbackHost(url.hostname)))) {
-    throw new HttpConfigError(
+    throw new RoundtripConfigError(
       'ROUNDTRIP_ISSUER',
       `--issuer (ROUNDTRIP_ISSUER) ${JSON.stringify(value)}: give your authorization server’s issuer URL (https; http only on this machine), ` +
         'exactly as the iss claim of its tokens has it; clients find the server from it',
@@ -92,7 +93,7 @@ function issuerOf(value: string): string {
  *
  * `ROUNDTRIP_JWKS` is an https URL (fetched and cached, refetched on an unknown `kid`; http only to a
  * loopback address), or a file of public keys (a path, relative to `cwd`, or a file: URL), read once
- * now. Throws {@link HttpConfigError} saying what to do: a JWKS without an issuer or an audience, an
+ * now. Throws {@link RoundtripConfigError} saying what to do: a JWKS without an issuer or an audience, an
  * issuer or audience without a JWKS, an unreadable or non-JSON file, a plain-http URL to another machine.
  */
 export function resolveJwtSettings(
@@ -111,25 +112,28 @@ export function resolveJwtSettings(
       audience !== undefined && '--audience (ROUNDTRIP_AUDIENCE)',
       typ !== undefined && '--jwt-typ (ROUNDTRIP_JWT_TYP)',
     ].filter(Boolean);
-    throw new HttpConfigError(
+    throw new RoundtripConfigError(
       'ROUNDTRIP_JWKS',
       `${set.join(' and ')} ${set.length > 1 ? 'are' : 'is'} set, but --jwks (ROUNDTRIP_JWKS) is not: without the authorization server’s keys no token ` +
         `can be checked; ${WHAT_JWKS}, or unset them to serve without authentication (loopback only)`,
+      { code: 'missing' },
     );
   }
   if (issuer === undefined) {
-    throw new HttpConfigError(
+    throw new RoundtripConfigError(
       'ROUNDTRIP_ISSUER',
       '--jwks (ROUNDTRIP_JWKS) is set but --issuer (ROUNDTRIP_ISSUER) is not: tokens are accepted only from one issuer; ' +
         'give your authorization server’s issuer URL, exactly as the iss claim of its tokens has it',
+      { code: 'missing' },
     );
   }
   if (audience === undefined) {
-    throw new HttpConfigError(
+    throw new RoundtripConfigError(
       'ROUNDTRIP_AUDIENCE',
       '--jwks (ROUNDTRIP_JWKS) is set but --audience (ROUNDTRIP_AUDIENCE) is not: without it a token issued for any other ' +
         'service would be accepted here; give this server’s resource identifier (usually its public URL, e.g. https://mcp.example.com/mcp), ' +
         'the aud its tokens carry',
+      { code: 'missing' },
     );
   }
   return { jwks: keySetOf(jwks, cwd), issuer: issuerOf(issuer), audience, ...(typ !== undefined && { typ }) };

@@ -1,23 +1,16 @@
-import {
-  type AnswerRelay,
-  type EngineLogEntry,
-  type PromptDefinition,
-  type ResourceDefinition,
-  RoundtripDefinitionError,
-  type ToolDefinition,
-} from '@roundtrip/engine';
+import type { AnswerRelay, EngineLogEntry, PromptDefinition, ResourceDefinition, ToolDefinition } from '@roundtrip/engine';
 import {
   createStderrLog,
   openAnswerRelay,
   openServedEngine,
   RoundtripConfigError,
+  reportStartFailure,
   resolveServerSettings,
   type ServerSettingsFromCode,
   startupMessage,
   tuneV8ForServing,
 } from '@roundtrip/mcp/node';
 import { decideBind } from '../bind-policy.ts';
-import { HttpConfigError } from '../http-config-error.ts';
 import { createHttpPipeline } from '../http-pipeline.ts';
 import { createJwtAuthenticator } from '../jwt-authenticator.ts';
 import { protectedResourceMetadataUrl } from '../protected-resource-metadata.ts';
@@ -101,7 +94,7 @@ export async function runHttpServer(options: HttpServerOptions): Promise<Running
   const settings = resolveServerSettings(options.name, env, options, HTTP_VARIABLES);
   for (const warning of settings.warnings) log({ level: 'warn', event: 'settings', message: warning });
   const bind = decideBind({ ...address, authenticated: http.jwt !== undefined, insecureNoAuth: http.insecureNoAuth });
-  if (!bind.ok) throw new HttpConfigError('--http', bind.message);
+  if (!bind.ok) throw new RoundtripConfigError('--http', bind.message, { code: 'unsafe' });
   const authenticator = http.jwt && createJwtAuthenticator(http.jwt);
   if (bind.warning) log({ level: 'warn', event: 'settings', message: bind.warning });
   const served = await openServedEngine(options, settings, log);
@@ -263,14 +256,6 @@ export async function mainHttpServer(options: HttpServerOptions): Promise<Runnin
   try {
     return await runHttpServer(options);
   } catch (error) {
-    process.stderr.write(`[${options.name}] cannot start: ${startFailure(error)}\n`);
-    process.exitCode = 1;
-    return undefined;
+    return reportStartFailure(options.name, error);
   }
-}
-
-/** What to say of an error that stopped the start: the message of a setting or definition problem, else the stack of a bug. */
-function startFailure(error: unknown): string {
-  const explained = error instanceof HttpConfigError || error instanceof RoundtripConfigError || error instanceof RoundtripDefinitionError;
-  return explained ? error.message : ((error as Error).stack ?? String(error));
 }
