@@ -3,7 +3,8 @@
 // builds on prepack), checks what each tarball holds, installs the tarballs with plain npm into a new
 // project outside the workspace, typechecks a tool written there with a standard NodeNext tsconfig,
 // compiles it, runs the server with plain `node` and drives a conversation with it over stdio (see
-// consumer-project/).
+// consumer-project/); then installs the HTTP transport alone in another project, where npm leaves out
+// better-sqlite3 (an optional peer), and serves over HTTP with the ledger in memory.
 // Prints one PASS or FAIL line per check; exits 1 on the first failure. `pnpm test:consumer`.
 // Set ROUNDTRIP_CONSUMER_KEEP=1 to keep the temporary project for a look.
 import { execFileSync } from 'node:child_process';
@@ -255,5 +256,44 @@ run(
     cwd: project,
   },
 );
+
+// ─── an HTTP server without native code: better-sqlite3 is an optional peer of the libraries ─────
+
+// only the HTTP transport and what it needs (no CLI, which brings better-sqlite3 for its zero-config ledger)
+const httpOnly = join(work, 'http-only');
+mkdirSync(httpOnly);
+writeFileSync(
+  join(httpOnly, 'package.json'),
+  `${JSON.stringify({ name: 'roundtrip-consumer-http', version: '1.0.0', private: true, type: 'module' }, null, 2)}\n`,
+);
+cpSync(join(root, 'scripts', 'consumer-project', 'serve-http-without-sqlite.mjs'), join(httpOnly, 'serve-http-without-sqlite.mjs'));
+const tarballOf = (name) =>
+  join(
+    tarballs,
+    files.find((file) => file.startsWith(`roundtrip-${name}-`)),
+  );
+run(
+  'npm install of @roundtrip/transport-http, @roundtrip/mcp and @roundtrip/engine alone in another project',
+  npm,
+  [
+    'install',
+    '--no-audit',
+    '--no-fund',
+    '--prefer-offline',
+    '--ignore-scripts',
+    ...['engine', 'mcp', 'transport-http'].map(tarballOf),
+    `zod@${versionOf('zod')}`,
+    `xstate@${versionOf('xstate')}`,
+    `@modelcontextprotocol/client@${clientVersion}`,
+  ],
+  { cwd: httpOnly },
+);
+const withoutSqlite = run(
+  'an HTTP server on ROUNDTRIP_LEDGER=:memory: serves without better-sqlite3; a SQLite ledger is refused saying what to install',
+  process.execPath,
+  ['serve-http-without-sqlite.mjs'],
+  { cwd: httpOnly, timeout: 60_000 },
+);
+process.stdout.write(`${withoutSqlite.trimEnd().replace(/^/gm, '  ')}\n`);
 
 say(`consumer test: PASSED in ${seconds()}`);

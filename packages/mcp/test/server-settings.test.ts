@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import { createMemoryLedger, generateKey } from '@roundtrip/engine';
 import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
 import { defaultKeyFilePath, defaultLedgerPath, RoundtripConfigError, resolveServerSettings } from '../src/node/index.ts';
-import { openLedger } from '../src/node/open-ledger.ts';
+import { openLedgerAt } from '../src/node/open-ledger.ts';
 import { createBundles } from './fixtures/suite-bundle.ts';
 
 const folders: string[] = [];
@@ -240,17 +240,27 @@ describe('defaultLedgerPath', () => {
   });
 });
 
-describe('openLedger', () => {
-  it('opens the SQLite ledger, and names ROUNDTRIP_LEDGER when the file cannot be opened', () => {
+describe('openLedgerAt', () => {
+  it('opens the SQLite ledger, and names ROUNDTRIP_LEDGER when the file cannot be opened', async () => {
     const dir = tempDir();
-    const ledger = openLedger(join(dir, 'nested', 'effects.db'));
-    expect(ledger.claim({ run: 'r', effect: 'e' }, 1)).toBe('claimed');
-    ledger.close();
+    const ledger = await openLedgerAt(join(dir, 'nested', 'effects.db'));
+    expect(await ledger.claim({ run: 'r', effect: 'e' }, 1)).toBe('claimed');
+    await ledger.close();
     const notAFolder = join(dir, 'file');
     writeFileSync(notAFolder, '');
-    expect(() => openLedger(join(notAFolder, 'effects.db'))).toThrow(RoundtripConfigError);
-    expect(() => openLedger(join(notAFolder, 'effects.db'))).toThrow(
+    const refused = await openLedgerAt(join(notAFolder, 'effects.db')).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(RoundtripConfigError);
+    expect(refused).toMatchObject({ setting: 'ROUNDTRIP_LEDGER', code: 'unavailable' });
+    expect((refused as Error).message).toMatch(
       /^Cannot open the effect ledger at .*file\/effects\.db .*ROUNDTRIP_LEDGER sets the ledger path\.$/,
     );
+  });
+
+  it('keeps a :memory: ledger in this process, without SQLite', async () => {
+    const ledger = await openLedgerAt(':memory:');
+    expect(await ledger.claim({ run: 'r', effect: 'e' }, 1)).toBe('claimed');
+    expect(await ledger.claim({ run: 'r', effect: 'e' }, 2)).toEqual({ state: 'running', startedAt: 1 });
+    expect('runOnceInTransaction' in ledger).toBe(false);
+    await ledger.close();
   });
 });
