@@ -5,7 +5,6 @@
 import { errorText } from './error-text.ts';
 import type { NonJson } from './json-value.ts';
 import type { EnvelopeRejection, StateRefusal } from './state-envelope.ts';
-import type { EngineLogEntry } from './step-outcome.ts';
 
 /** What one question-asking mode is called in a log line: `form elicitation`, `sampling (sampling/createMessage)`. */
 type ModeSupport = string;
@@ -185,8 +184,11 @@ function engineEventText(e: EngineEvent): string {
   }
 }
 
-/** Hands an entry to the log with its place and text; call only when there is a log. */
-export function logEngineEvent(log: (entry: EngineLogEntry) => void, target: string, run: string | undefined, e: EngineEvent): void {
+/**
+ * Hands an entry to the log with its place and text; call only when there is a log. The log is any that takes
+ * an EngineLogEntry (step-outcome.ts, not imported here: its event names are read from this file's events).
+ */
+export function logEngineEvent(log: (entry: LoggedEngineEvent) => void, target: string, run: string | undefined, e: EngineEvent): void {
   // Object.assign, not { ...e, target }: on Node 20 that spread makes a hidden class per call
   // (BENCHMARKS.md, "Spreads on Node 20")
   const entry = Object.assign(
