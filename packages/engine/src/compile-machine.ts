@@ -4,10 +4,19 @@ import type { ProblemList } from './definition-error.ts';
 import { canonicalJson, digestBytes } from './digest.ts';
 import { firstNonJson } from './json-value.ts';
 import type { MigrationPlan } from './machine-migrations.ts';
+import {
+  allNodes,
+  everyQuestionAsked,
+  finalOutputPassedOn,
+  invokesNamed,
+  metaIsJson,
+  noDelays,
+  questionsAsked,
+  questionsAskedApart,
+  versionFitsAState,
+} from './machine-rules.ts';
 import type { CompiledQuestion } from './questions.ts';
-import { MAX_MACHINE_VERSION_BYTES, TAG_BYTES } from './state-envelope.ts';
-
-const encoder = new TextEncoder();
+import { TAG_BYTES } from './state-envelope.ts';
 
 /** A machine checked for serving: the questions its states ask, and the identity sealed into every state. */
 export interface CompiledMachine {
@@ -26,33 +35,6 @@ export interface CompiledMachine {
   readonly asksByState: ReadonlyMap<string, readonly CompiledQuestion[]>;
   /** The root handles the client event: the engine sends it at the start of every round. */
   readonly handlesClientEvent: boolean;
-}
-
-function allNodes(root: AnyStateNode): AnyStateNode[] {
-  const out: AnyStateNode[] = [];
-  const visit = (node: AnyStateNode) => {
-    out.push(node);
-    for (const child of Object.values(node.states) as AnyStateNode[]) visit(child);
-  };
-  visit(root);
-  return out;
-}
-
-function handledEvents(node: AnyStateNode): Set<string> {
-  const events = new Set<string>();
-  for (let n: AnyStateNode | undefined = node; n; n = n.parent) {
-    for (const event of Object.keys(n.config.on ?? {})) events.add(event);
-  }
-  return events;
-}
-
-function handles(events: Set<string>, event: string): boolean {
-  if (events.has(event) || events.has('*')) return true;
-  const parts = event.split('.');
-  for (let i = parts.length - 1; i > 0; i--) {
-    if (events.has(`${parts.slice(0, i).join('.')}.*`)) return true;
-  }
-  return false;
 }
 
 /** A guard or action as the hash sees it: its name (and params when they are JSON), never its code. */
@@ -119,16 +101,6 @@ function invokesOf(node: AnyStateNode): InvokeShape[] {
   }));
 }
 
-/** True when the two nodes can be active at the same time (one contains the other, or they sit in parallel regions). */
-function canBeActiveTogether(a: AnyStateNode, b: AnyStateNode): boolean {
-  const ancestors = new Set<AnyStateNode>();
-  for (let n: AnyStateNode | undefined = a; n; n = n.parent) ancestors.add(n);
-  let lca: AnyStateNode | undefined = b;
-  while (lca && !ancestors.has(lca)) lca = lca.parent;
-  if (!lca) return false;
-  return lca === a || lca === b || lca.type === 'parallel';
-}
-
 /**
  * Checks a machine for serving over MRTR against the questions of its definition, and computes what
  * gets sealed with its snapshots. Collects every problem into `problems` (paths start with `owner`).
@@ -139,102 +111,20 @@ export function compileMachine(
   questions: ReadonlyMap<string, CompiledQuestion>,
   problems: ProblemList,
 ): CompiledMachine {
-  const finals = allNodes(machine.root).filter((n) => n.type === 'final' && n.parent === machine.root && n.config.output !== undefined);
-  if (finals.length > 0 && machine.config.output === undefined) {
-    problems.add(
-      [owner, `machine '${machine.id}'`],
-      'invalid_option',
-      `its final state '${finals[0]!.key}' has an output but the machine has no top-level 'output', so XState reports no output at all.`,
-      "Add output: ({ event }) => event.output to the machine's config to pass on the output of whichever final state it reached.",
-    );
-  }
+  finalOutputPassedOn(machine, owner, problems);
   const asksByState = new Map<string, CompiledQuestion[]>();
   const askers = new Map<string, AnyStateNode[]>();
   const structure: unknown[] = [];
   for (const node of allNodes(machine.root)) {
     const where = [owner, `state '${node.id}'`];
-    if (node.config.after && Object.keys(node.config.after).length > 0) {
-      problems.add(
-        where,
-        'delayed_transition',
-        "it uses 'after', but XState does not persist delays, so the timer would be lost between rounds.",
-        'Keep the deadline in context and check it with a guard on the next answer instead.',
-      );
-    }
+    noDelays(node, where, problems);
     const invokes = invokesOf(node);
-    for (const invoke of invokes) {
-      if (typeof invoke.id !== 'string' || invoke.id.length === 0) {
-        problems.add(
-          where,
-          'unnamed_invoke',
-          `it invokes ${JSON.stringify(invoke.src)} without an 'id'.`,
-          'Give every invoke an id, so sealed snapshots stay valid and effects can be recorded by it.',
-        );
-      } else if (invoke.src === 'inline') {
-        problems.add(
-          where,
-          'unnamed_invoke',
-          `it invokes inline actor logic '${invoke.id}'.`,
-          'Name the logic in setup({ actors: { … } }) and invoke it by name.',
-        );
-      }
-    }
+    invokesNamed(invokes, where, problems);
     const meta = node.config.meta as Record<string, unknown> | undefined;
-    const nonJson = meta === undefined ? undefined : firstNonJson(meta, 'meta');
-    if (nonJson) {
-      problems.add(
-        where,
-        'not_json',
-        `${nonJson.path} is ${nonJson.what}; a machine config holds plain JSON only, so it can be hashed and exported to Stately.`,
-        "Name questions with defineQuestions and ask them by name: meta: { ask: ['confirm'] }.",
-      );
-    }
-    const asks: CompiledQuestion[] = [];
-    const askConfig = meta?.ask;
-    if (askConfig !== undefined && !nonJson) {
-      if (!Array.isArray(askConfig) || askConfig.some((k) => typeof k !== 'string')) {
-        problems.add(
-          where,
-          'unknown_question',
-          'meta.ask is not a list of question keys.',
-          "Write meta: { ask: ['confirm'] } with keys named in the definition's questions.",
-        );
-      } else {
-        const events = handledEvents(node);
-        for (const key of askConfig as string[]) {
-          const askWhere = [...where, `ask '${key}'`];
-          const question = questions.get(key);
-          if (!question) {
-            const known = [...questions.keys()];
-            problems.add(
-              askWhere,
-              'unknown_question',
-              `'${key}' is not one of the definition's questions (${known.length ? known.map((k) => `'${k}'`).join(', ') : 'it names none'}).`,
-              'Name the question in defineQuestions, or fix the key.',
-            );
-            continue;
-          }
-          if (asks.includes(question)) {
-            problems.add(askWhere, 'question_asked_twice', `the state lists '${key}' twice.`, 'List each key once.');
-            continue;
-          }
-          // the client answers a sampling or roots question with its result: accept only
-          const actions = question.mode === 'sampling' || question.mode === 'roots' ? ['accept'] : ['accept', 'decline', 'cancel'];
-          for (const action of actions) {
-            if (!handles(events, `${key}.${action}`)) {
-              problems.add(
-                askWhere,
-                'unhandled_answer',
-                `no transition handles '${key}.${action}', so that answer would leave the user asked again forever.`,
-                `Add on: { '${key}.${action}': … } to the state or an ancestor (or '${key}.*').`,
-              );
-            }
-          }
-          asks.push(question);
-          askers.set(key, [...(askers.get(key) ?? []), node]);
-        }
-        asksByState.set(node.id, asks);
-      }
+    const asks = metaIsJson(meta, where, problems) ? questionsAsked(node, meta?.ask, where, questions, problems) : undefined;
+    if (asks) {
+      asksByState.set(node.id, asks);
+      for (const question of asks) askers.set(question.key, [...(askers.get(question.key) ?? []), node]);
     }
     structure.push({
       id: node.id,
@@ -249,43 +139,13 @@ export function compileMachine(
       invoke: invokes,
       // a question's text is not structure: a state sealed before a reworded question still opens, and
       // the question is asked again (each answer is pinned to the question's own hash)
-      asks: asks.map((a) => ({ key: a.key, schema: a.requestedSchema, mode: a.mode })),
+      asks: (asks ?? []).map((a) => ({ key: a.key, schema: a.requestedSchema, mode: a.mode })),
     });
   }
-  for (const [key, nodes] of askers) {
-    for (let i = 0; i < nodes.length; i++) {
-      for (let j = i + 1; j < nodes.length; j++) {
-        if (canBeActiveTogether(nodes[i]!, nodes[j]!)) {
-          problems.add(
-            [owner, `ask '${key}'`],
-            'question_asked_twice',
-            `states '${nodes[i]!.id}' and '${nodes[j]!.id}' can be active at the same time and both ask '${key}', so one answer could not tell them apart.`,
-            'Give the question of each parallel region its own key.',
-          );
-        }
-      }
-    }
-  }
-  const asked = new Set(askers.keys());
-  for (const key of questions.keys()) {
-    if (!asked.has(key)) {
-      problems.add(
-        [owner, `question '${key}'`],
-        'unused_question',
-        'no state asks it.',
-        `Ask it from a state (meta: { ask: ['${key}'] }) or remove it.`,
-      );
-    }
-  }
+  questionsAskedApart(askers, owner, problems);
+  everyQuestionAsked(questions, askers, owner, problems);
   const version = machine.version ?? '0';
-  if (typeof version !== 'string' || version.length === 0 || encoder.encode(version).length > MAX_MACHINE_VERSION_BYTES) {
-    problems.add(
-      [owner, `machine '${machine.id}'`],
-      'invalid_option',
-      `its version ${JSON.stringify(version)} is not a string of 1–${MAX_MACHINE_VERSION_BYTES} bytes, so states could not carry it.`,
-      "Write a short version string: createMachine({ version: '2', … }).",
-    );
-  }
+  versionFitsAState(machine, version, owner, problems);
   // a literal context's shape is structure; a context made from input is known only at run time
   const context = machine.config.context;
   const contextShape = context !== null && typeof context === 'object' ? shapeOf(context) : null;
