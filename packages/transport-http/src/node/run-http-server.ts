@@ -14,6 +14,7 @@ import { decideBind } from '../bind-policy.ts';
 import { createHttpPipeline } from '../http-pipeline.ts';
 import { createJwtAuthenticator } from '../jwt-authenticator.ts';
 import { protectedResourceMetadataUrl } from '../protected-resource-metadata.ts';
+import { shutdownOf } from './http-shutdown.ts';
 import { loadKeysAtStart } from './keys-at-start.ts';
 import { DEFAULT_PORT, type ListenAddress, parseListenAddress } from './listen-address.ts';
 import { listenNodeHttp, type ShutdownReport } from './node-http-listener.ts';
@@ -69,8 +70,6 @@ const ALLOW_LIST_SETTINGS = {
   allowedHosts: '--allowed-hosts (ROUNDTRIP_ALLOWED_HOSTS)',
   allowedOrigins: '--allowed-origins (ROUNDTRIP_ALLOWED_ORIGINS)',
 };
-
-const plural = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
 
 /**
  * Serves engine tools, prompts and resources over stateless Streamable HTTP on node:http, at `/mcp`:
@@ -154,76 +153,21 @@ export async function runHttpServer(options: HttpServerOptions): Promise<Running
       : http.insecureNoAuth
         ? 'NO authentication (--insecure-no-auth)'
         : 'no authentication, for this machine only';
-  let stopping: Promise<ShutdownReport> | undefined;
-  let resolveStopped: (code: number) => void = () => {};
-  const stopped = new Promise<number>((resolve) => (resolveStopped = resolve));
-  const close = (why = 'close()') =>
-    (stopping ??= (async () => {
-      keysWatch?.stop();
-      listener.stopAccepting();
-      const waiting = listener.describeInFlight();
-      log({
-        level: 'info',
-        event: 'stopping',
-        message: `${why}: accepting no more requests; ${
-          waiting.length === 0
-            ? 'none in flight'
-            : `waiting up to ${http.drainTimeoutMs} ms for ${plural(waiting.length, 'request')} in flight (${waiting.join(', ')})`
-        }`,
-      });
-      let report: ShutdownReport = { cut: [], waitedFor: 0 };
+  const { close, stopped } = shutdownOf({
+    listener,
+    drainTimeoutMs: http.drainTimeoutMs,
+    handleSignals: options.handleSignals ?? true,
+    log,
+    ...(keysWatch && { stopWatching: () => keysWatch.stop() }),
+    release: async () => {
       try {
-        report = await listener.shutdown(http.drainTimeoutMs);
+        await options.onClose?.();
+        await relay.close();
       } finally {
-        removeSignals();
-        try {
-          await options.onClose?.();
-          await relay.close();
-        } finally {
-          await served.close();
-        }
+        await served.close();
       }
-      if (report.cut.length > 0) {
-        log({
-          level: 'warn',
-          event: 'stopped',
-          message: `cut ${plural(report.cut.length, 'request')} still in flight after ${http.drainTimeoutMs} ms (${report.cut.join(', ')}); their clients got no answer and may send them again`,
-        });
-      } else {
-        log({ level: 'info', event: 'stopped', message: `stopped; ${plural(report.waitedFor, 'request')} in flight finished first` });
-      }
-      resolveStopped(report.cut.length > 0 ? 1 : 0);
-      return report;
-    })());
-
-  let signals = 0;
-  const onSignal = (signal: NodeJS.Signals) => {
-    signals += 1;
-    if (signals > 1) {
-      const cut = listener.describeInFlight();
-      log({
-        level: 'warn',
-        event: 'stopped',
-        message: `${signal} again: exiting now, cutting ${plural(cut.length, 'request')} (${cut.join(', ')})`,
-      });
-      process.exit(1);
-    }
-    void close(signal).then(
-      (report) => exitSoon(report.cut.length > 0 ? 1 : 0),
-      (error: unknown) => {
-        log({ level: 'error', event: 'stopped', message: 'the shutdown failed', error });
-        exitSoon(1);
-      },
-    );
-  };
-  const removeSignals = () => {
-    process.off('SIGTERM', onSignal);
-    process.off('SIGINT', onSignal);
-  };
-  if (options.handleSignals ?? true) {
-    process.on('SIGTERM', onSignal);
-    process.on('SIGINT', onSignal);
-  }
+    },
+  });
   // the handlers are in place before the startup line: whoever reads it may signal at once
   const shown = authenticator ? { ...settings, principal: "each token's sub" } : settings;
   log({
@@ -240,12 +184,6 @@ export async function runHttpServer(options: HttpServerOptions): Promise<Running
   });
 
   return { url, close: () => close(), stopped };
-}
-
-/** Sets the exit code; anything still holding the event loop (a timer of work that was cut) may keep it a second, no more. */
-function exitSoon(code: number): void {
-  process.exitCode = code;
-  setTimeout(() => process.exit(code), 1000).unref();
 }
 
 /**
