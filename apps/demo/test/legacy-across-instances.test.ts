@@ -48,7 +48,11 @@ describe.skipIf(skipPostgres)('2025-era clients over HTTP, three instances on Po
    * The v2 client in its 2025 era, each request to the next instance in turn and each answer to the instance after
    * the one holding its call (as a balancer may), answering every question with `answer`.
    */
-  async function legacyClient(answer: (message: string) => Record<string, unknown> | Promise<Record<string, unknown>>, start = 0) {
+  async function legacyClient(
+    answer: (message: string) => Record<string, unknown> | Promise<Record<string, unknown>>,
+    start = 0,
+    revision: '2025-11-25' | '2025-06-18' = '2025-11-25',
+  ) {
     const posts: Post[] = [];
     let next = start;
     let holding = 0;
@@ -58,7 +62,12 @@ describe.skipIf(skipPostgres)('2025-era clients over HTTP, three instances on Po
       const at = isAnswer ? holding + 1 : next++;
       if (body?.method === 'tools/call') holding = at;
       const instance = instances[at % instances.length]!;
-      const response = await fetch(new URL('/mcp', `http://127.0.0.1:${instance.port}`), init);
+      // the v2 client offers its latest 2025 revision at initialize; an older host asks for 2025-06-18
+      const sent =
+        typeof init?.body === 'string'
+          ? { ...init, body: init.body.replace('"protocolVersion":"2025-11-25"', `"protocolVersion":"${revision}"`) }
+          : init;
+      const response = await fetch(new URL('/mcp', `http://127.0.0.1:${instance.port}`), sent);
       if (body) posts.push({ kind: body.method ?? 'answer', instance: response.headers.get('roundtrip-instance') });
       return response;
     };
@@ -74,15 +83,22 @@ describe.skipIf(skipPostgres)('2025-era clients over HTTP, three instances on Po
 
   const textOf = (result: unknown) => ((result as { content: { text: string }[] }).content[0] as { text: string }).text;
 
-  it('asks on the instance holding the call; each answer lands on another instance and is relayed to it', async () => {
-    const { client, posts } = await legacyClient(() => ({ confirm: true }));
-    const result = await client.callTool({ name: 'refund_order', arguments: { order_id: 'ord_51' } });
-    expect(textOf(result)).toBe('Refunded $49.00 for order ord_51.');
-    const call = posts.findIndex((post) => post.kind === 'tools/call');
-    const answer = posts.findIndex((post) => post.kind === 'answer');
-    expect(answer).toBeGreaterThan(call);
-    expect(posts[answer]!.instance).not.toBe(posts[call]!.instance);
-  });
+  it.each([
+    ['2025-11-25', 'ord_51', '$49.00'],
+    ['2025-06-18', 'ord_54', '$30.00'],
+  ] as const)(
+    'on %s: asks on the instance holding the call; the answer lands on another instance and is relayed to it',
+    async (revision, order, amount) => {
+      const { client, posts } = await legacyClient(() => ({ confirm: true }), 0, revision);
+      expect(client.getNegotiatedProtocolVersion()).toBe(revision);
+      const result = await client.callTool({ name: 'refund_order', arguments: { order_id: order } });
+      expect(textOf(result)).toBe(`Refunded ${amount} for order ${order}.`);
+      const call = posts.findIndex((post) => post.kind === 'tools/call');
+      const answer = posts.findIndex((post) => post.kind === 'answer');
+      expect(answer).toBeGreaterThan(call);
+      expect(posts[answer]!.instance).not.toBe(posts[call]!.instance);
+    },
+  );
 
   it('answers 20 concurrent conversations refunding one order, each asked on one instance and answered on another, with one refund', async () => {
     // every conversation is asked before any answers: then all 20 answers race to refund the order
