@@ -50,6 +50,38 @@ type Sure<TStraight extends boolean, TLeaves, TIf> = TStraight extends false
       ? true
       : false;
 type Given<T> = unknown extends T ? undefined : T;
+
+/**
+ * Whether the flow is straight at step K, given the way before it (`TWay`): `true` or `false`, or the
+ * one step the step before goes on to (its other rules `end` the flow, which never reaches the final
+ * action): straight only when K is that step.
+ */
+type StraightAt<TWay, K> = [TWay] extends [boolean] ? TWay : [TWay] extends [K] ? ([K] extends [TWay] ? true : false) : false;
+/**
+ * The way after a step at which the flow was straight (`TStraight`), with rules `TNext`: straight on
+ * without rules; the one step its rules go to when that is all they go to (an `end` rule never reaches
+ * the final action, so it skips nothing after); else branched (`false`): a `goto` to several steps, to
+ * 'finish' or to a name not known here may pass a later step by.
+ */
+type WayAfter<TStraight, TNext> = TStraight extends true ? ([TNext] extends [undefined] ? true : OneWay<GotoTargets<TNext>>) : false;
+type GotoTargets<TNext> = TNext extends string
+  ? TNext
+  : TNext extends readonly (infer R)[]
+    ? R extends { readonly goto: infer G extends string }
+      ? G
+      : never
+    : string;
+/** The one step of `T` (only `end` rules: straight on), or `false` for several, 'finish' or any `string`. */
+type OneWay<T> = [T] extends [never]
+  ? true
+  : string extends T
+    ? false
+    : [OneOf<T>] extends [never]
+      ? false
+      : T extends 'finish'
+        ? false
+        : T;
+type OneOf<T, TAll = T> = T extends unknown ? ([Exclude<TAll, T>] extends [never] ? T : never) : never;
 /** Sure for form F of a step of several forms: the step's leaves and F's own (its onDecline, onCancel), and F's own `if`. */
 type SureForm<F, TStraight extends boolean, TLeaves, TDeclines, TCancels, TIfs> = Sure<
   TStraight,
@@ -128,16 +160,18 @@ export interface FlowSteps<TSteps extends Record<string, StepSpec> = Record<stri
  * `show`, conditions and messages see the input and the answers of the steps before it.
  *
  * In the final action's answers (and in the checks of later steps), a form is required when it is on
- * every way there: no step before it can branch (has a `next`, or is a page with its `alternative`),
- * it cannot be skipped (`onDecline`/`onCancel: 'skip'`, the step's or the form's), and it is asked
- * always (no `if`). Every other form is optional. This never makes required a form that may be missing;
- * it may leave optional one that every path happens to pass (after a branch whose ways meet again).
+ * every way there: no step before it can branch (a `next` that goes anywhere but on to the step
+ * declared after it, or a page with its `alternative`; an `end` rule is no branch, as the final action
+ * is not reached that way), it cannot be skipped (`onDecline`/`onCancel: 'skip'`, the step's or the
+ * form's), and it is asked always (no `if`). Every other form is optional. This never makes required a
+ * form that may be missing; it may leave optional one that every path happens to pass (after a branch
+ * whose ways meet again). `TWay`: whether the flow is straight so far, or the one step it must go on to.
  */
 export interface StepsBuilder<
   TInput,
   TSteps extends Record<string, StepSpec>,
   TSeen,
-  TStraight extends boolean,
+  TWay extends boolean | string,
   TLoads = Record<never, never>,
   TLoaders = Record<never, never>,
 > extends FlowSteps<TSteps, TSeen> {
@@ -164,8 +198,8 @@ export interface StepsBuilder<
   ): StepsBuilder<
     TInput,
     Simplify<TSteps & { [P in K]: AskStep<{ $self: TFields }> }>,
-    WithAnswer<TSeen, K, FormAnswer<TFields>, Sure<TStraight, TDecline | TCancel, undefined>>,
-    [TNext] extends [undefined] ? TStraight : false,
+    WithAnswer<TSeen, K, FormAnswer<TFields>, Sure<StraightAt<TWay, K>, TDecline | TCancel, undefined>>,
+    WayAfter<StraightAt<TWay, K>, TNext>,
     TLoads,
     TLoaders
   >;
@@ -207,16 +241,16 @@ export interface StepsBuilder<
     Simplify<TSteps & { [P in K]: AskStep<TForms> }>,
     Simplify<
       TSeen & {
-        [F in keyof TForms as SureForm<F, TStraight, TDecline | TCancel, TDeclines, TCancels, TIfs> extends true ? F : never]: FormAnswer<
-          TForms[F]
-        >;
+        [F in keyof TForms as SureForm<F, StraightAt<TWay, K>, TDecline | TCancel, TDeclines, TCancels, TIfs> extends true
+          ? F
+          : never]: FormAnswer<TForms[F]>;
       } & {
-        [F in keyof TForms as SureForm<F, TStraight, TDecline | TCancel, TDeclines, TCancels, TIfs> extends true ? never : F]?: FormAnswer<
-          TForms[F]
-        >;
+        [F in keyof TForms as SureForm<F, StraightAt<TWay, K>, TDecline | TCancel, TDeclines, TCancels, TIfs> extends true
+          ? never
+          : F]?: FormAnswer<TForms[F]>;
       }
     >,
-    [TNext] extends [undefined] ? TStraight : false,
+    WayAfter<StraightAt<TWay, K>, TNext>,
     TLoads,
     TLoaders
   >;
@@ -238,14 +272,7 @@ export interface StepsBuilder<
       /** What progress says while its `async` show runs (see StepCommon). */
       readonly progress?: string;
     },
-  ): StepsBuilder<
-    TInput,
-    Simplify<TSteps & { [P in K]: ReviewStep }>,
-    TSeen,
-    [TNext] extends [undefined] ? TStraight : false,
-    TLoads,
-    TLoaders
-  >;
+  ): StepsBuilder<TInput, Simplify<TSteps & { [P in K]: ReviewStep }>, TSeen, WayAfter<StraightAt<TWay, K>, TNext>, TLoads, TLoaders>;
 
   /** Sends the user to a web page; clients that cannot open one go to `alternative` (see `openPage`). */
   openPage<const K extends string, const TMessage extends string, const TUrl extends string>(
@@ -296,7 +323,7 @@ export interface StepsBuilder<
     TInput,
     Simplify<TSteps & { [P in K]: LoadStep<TRun> }>,
     TSeen,
-    [TNext] extends [undefined] ? TStraight : false,
+    WayAfter<StraightAt<TWay, K>, TNext>,
     Simplify<TLoads & { [P in K]: LoadedBy<TLoaders, TRun> }>,
     TLoaders
   >;

@@ -59,7 +59,7 @@ describe('a load step declared in order types its value for the steps after it',
       final: ({ input, answers, loaded }) => {
         expectTypeOf(loaded).toEqualTypeOf<{ order?: Order | null }>();
         // context-sensitive loaders do not hide the steps from the final action
-        expectTypeOf(answers).toEqualTypeOf<{ confirm?: { ok: boolean } }>();
+        expectTypeOf(answers).toEqualTypeOf<{ confirm: { ok: boolean } }>();
         return { text: `${input.orderId}: ${loaded.order?.amountCents}` };
       },
     });
