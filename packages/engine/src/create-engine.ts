@@ -1,5 +1,4 @@
 import { type CompletionOutcome, type CompletionRequest, engineCompletion } from './argument-completion.ts';
-import { withCacheHint } from './cache-hint.ts';
 import type { PromptArgument, PromptDefinition } from './define-prompt.ts';
 import type { ResourceDefinition } from './define-resource.ts';
 import type { ToolDefinition } from './define-tool.ts';
@@ -7,20 +6,19 @@ import { definitionError, ProblemList } from './definition-error.ts';
 import { internalsOf } from './definition-internals.ts';
 import { canonicalJson, digestBytes } from './digest.ts';
 import type { EffectLedger } from './effect-ledger.ts';
-import { type EngineTaskMethods, engineTasks, type TaskOptions, taskRequired } from './engine-tasks.ts';
-import { fallbackCall } from './fallback-arguments.ts';
+import type { EngineTaskMethods, TaskOptions } from './engine-tasks.ts';
 import type { EngineInspectOptions } from './inspect-options.ts';
-import { clip } from './issue-text.ts';
 import type { Keyring } from './keyring.ts';
 import { createMemoryLedger } from './memory-ledger.ts';
-import { readArguments } from './read-arguments.ts';
-import type { ModelFallback, RoundRequest, StepContext, StepTarget } from './round-types.ts';
-import { runStep } from './run-step.ts';
+import { mrtrMethods } from './mrtr-methods.ts';
+import type { PromptGetRequest } from './prompt-method.ts';
+import type { ResourceReadRequest } from './resource-method.ts';
+import type { StepContext } from './round-types.ts';
 import { TAG_BYTES } from './state-envelope.ts';
-import { type EngineLogEntry, ErrorCode, type StepOutcome } from './step-outcome.ts';
+import type { EngineLogEntry, StepOutcome } from './step-outcome.ts';
 import { tagCache } from './tag-cache.ts';
-import { declaresTasks } from './task-shapes.ts';
-import type { CallToolResult, GetPromptResult, JsonObject, ReadResourceResult, ToolAnnotations, ToolInputSchema } from './wire-shapes.ts';
+import type { ToolCallRequest } from './tool-method.ts';
+import type { CallToolResult, GetPromptResult, ReadResourceResult, ToolAnnotations, ToolInputSchema } from './wire-shapes.ts';
 
 /** The limits of every round; each has a default. */
 export interface EngineLimits {
@@ -58,22 +56,9 @@ export interface EngineOptions extends EngineLimits, EngineInspectOptions {
   tasks?: TaskOptions;
 }
 
-/** One `tools/call` round as the engine sees it, whatever the transport. */
-export interface ToolCallRequest extends RoundRequest {
-  name: string;
-  arguments?: unknown;
-}
-
-/** One `prompts/get` round. */
-export interface PromptGetRequest extends RoundRequest {
-  name: string;
-  arguments?: unknown;
-}
-
-/** One `resources/read` round. */
-export interface ResourceReadRequest extends RoundRequest {
-  uri: string;
-}
+export type { PromptGetRequest } from './prompt-method.ts';
+export type { ResourceReadRequest } from './resource-method.ts';
+export type { ToolCallRequest } from './tool-method.ts';
 
 export interface ToolListing {
   name: string;
@@ -153,12 +138,6 @@ function uniqueBy<T>(problems: ProblemList, kind: string, items: readonly T[], k
   return out;
 }
 
-/** A tool's failure as the client sees it: an error result the model reads. */
-const toolError = (text: string): StepOutcome<CallToolResult> => ({
-  type: 'complete',
-  result: { content: [{ type: 'text', text }], isError: true },
-});
-
 /**
  * Creates the engine that serves definitions over MRTR: each request opens the sealed state it
  * carries, rehydrates the machine, feeds in the answers, runs it until it settles, and answers with
@@ -224,119 +203,7 @@ export function createEngine(options: EngineOptions): Engine {
     // the same arguments come back every round of a conversation
     argsTag: (scope, args) => argsTag(`${scope}\0${canonicalJson(args)}`),
   };
-  const rpcError = <T>(code: number, message: string, data?: Record<string, string | string[]>): StepOutcome<T> => ({
-    type: 'error',
-    error: { code, message, ...optional('data', data) },
-  });
-
-  const continuationTagOf = (tool: string) => targetTag(`tools/call\0${tool}\0continuation`);
-  // what a tool's rounds are bound to and logged as, the same every call
-  const toolTargets = new Map(
-    [...tools.keys()].map((name) => {
-      const scope = `tools/call\0${name}`;
-      return [name, { label: `tool ${name}`, scope, tag: targetTag(scope) }] as const;
-    }),
-  );
-
-  async function callTool(request: ToolCallRequest): Promise<StepOutcome<CallToolResult>> {
-    const tool = tools.get(request.name);
-    if (!tool) return rpcError(ErrorCode.InvalidParams, `Unknown tool: ${clip(request.name)}`, { tools: [...tools.keys()] });
-    // consent to tasks matters only to a tool that can answer one
-    const consents = tool.task !== undefined && (request.tasks ?? declaresTasks(request.capabilities));
-    if (tool.task === 'required' && !consents) return taskRequired(tool.name);
-    const definition = internalsOf(tool);
-    // a tool with fallback questions takes the model's answers and continuation token beside its own arguments
-    const call = fallbackCall(tool, definition.machine, request, continuationTagOf);
-    if (!call.ok) return toolError(call.text);
-    const parsed = readArguments(definition.args, call.args ?? {});
-    const again = 'Call it again with arguments matching its input schema.';
-    if (!parsed.ok) return toolError(`Invalid arguments for tool '${tool.name}': ${parsed.problems}. ${again}`);
-    const target = toolTarget(tool, parsed.data as JsonObject, call.modelFallback);
-    return runStep(ctx, target, tool.task === undefined ? call.round : { ...call.round, tasks: consents });
-  }
-
-  /** A round's target for the tool with these (validated) arguments: one literal, the shape V8 keeps per call site. */
-  function toolTarget(tool: ToolDefinition, args: JsonObject, modelFallback?: ModelFallback<CallToolResult>): StepTarget<CallToolResult> {
-    const { label, scope: argsScope, tag: targetTag } = toolTargets.get(tool.name)!;
-    const task = tool.task === undefined ? undefined : tasks.targetFor(tool);
-    return {
-      label,
-      definition: internalsOf(tool),
-      targetTag,
-      argsScope,
-      args,
-      finishWith: {},
-      fail: toolError,
-      ...(task && { task }),
-      ...(modelFallback && { modelFallback }),
-    };
-  }
-  const tasks = engineTasks(ctx, tools, options.tasks, (name: string, args: JsonObject) =>
-    tools.has(name) ? toolTarget(tools.get(name)!, args) : undefined,
-  );
-
-  async function getPrompt(request: PromptGetRequest): Promise<StepOutcome<GetPromptResult>> {
-    const prompt = prompts.get(request.name);
-    if (!prompt) return rpcError(ErrorCode.InvalidParams, `Unknown prompt: ${clip(request.name)}`, { prompts: [...prompts.keys()] });
-    const definition = internalsOf(prompt);
-    const parsed = readArguments(definition.args, request.arguments ?? {});
-    if (!parsed.ok) {
-      return rpcError(
-        ErrorCode.InvalidParams,
-        `Invalid arguments for prompt '${prompt.name}': ${parsed.problems}. Ask for it again with arguments matching its list entry.`,
-      );
-    }
-    const scope = `prompts/get\0${prompt.name}`;
-    const fail = (text: string) => rpcError<GetPromptResult>(ErrorCode.InternalError, text);
-    return runStep(
-      ctx,
-      {
-        label: `prompt ${prompt.name}`,
-        definition,
-        targetTag: targetTag(scope),
-        argsScope: scope,
-        args: parsed.data,
-        finishWith: {},
-        fail,
-      },
-      request,
-    );
-  }
-
-  async function readResource(request: ResourceReadRequest): Promise<StepOutcome<ReadResourceResult>> {
-    let resource: ResourceDefinition | undefined;
-    let variables: Record<string, string> | undefined;
-    for (const candidate of resources.values()) {
-      variables = candidate.match(request.uri);
-      if (variables) {
-        resource = candidate;
-        break;
-      }
-    }
-    if (!resource || !variables)
-      return rpcError(ErrorCode.InvalidParams, `Resource not found: ${clip(request.uri)}`, { uri: clip(request.uri) });
-    const definition = internalsOf(resource);
-    const parsed = readArguments(definition.args, variables);
-    if (!parsed.ok)
-      return rpcError(ErrorCode.InvalidParams, `Resource not found: ${clip(request.uri)} (${parsed.problems})`, { uri: clip(request.uri) });
-    const pattern = resource.uri ?? resource.uriTemplate;
-    const scope = `resources/read\0${pattern}`;
-    const fail = (text: string) => rpcError<ReadResourceResult>(ErrorCode.InternalError, text);
-    const outcome = await runStep(
-      ctx,
-      {
-        label: `resource ${clip(request.uri)}`,
-        definition,
-        targetTag: targetTag(scope),
-        argsScope: scope,
-        args: parsed.data,
-        finishWith: { uri: request.uri },
-        fail,
-      },
-      request,
-    );
-    return withCacheHint(outcome, definition.cache, request);
-  }
+  const methods = mrtrMethods(ctx, { tools, prompts, resources }, targetTag, options.tasks);
 
   return {
     listTools: () =>
@@ -358,10 +225,7 @@ export function createEngine(options: EngineOptions): Engine {
     listResources: () => [...resources.values()].flatMap((r) => (r.uri === undefined ? [] : [{ uri: r.uri, ...listed(r) }])),
     listResourceTemplates: () =>
       [...resources.values()].flatMap((r) => (r.uriTemplate === undefined ? [] : [{ uriTemplate: r.uriTemplate, ...listed(r) }])),
-    callTool,
-    ...tasks.methods,
-    getPrompt,
-    readResource,
+    ...methods,
     ...engineCompletion(prompts, resources, (d) => internalsOf(d), options.log),
   };
 }
