@@ -55,6 +55,7 @@ describe('the Node subpath, @roundtrip/mcp/node', () => {
       'readKeyFile',
       'reportStartFailure',
       'resolveServerSettings',
+      'runNodeServer',
       'startupMessage',
       'tuneV8ForServing',
     ]);
