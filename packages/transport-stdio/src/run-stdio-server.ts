@@ -2,15 +2,7 @@ import type { Readable, Writable } from 'node:stream';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import type { PromptDefinition, ResourceDefinition, ToolDefinition } from '@roundtrip/engine';
 import { createServerFactory } from '@roundtrip/mcp';
-import {
-  createStderrLog,
-  openServedEngine,
-  reportStartFailure,
-  resolveServerSettings,
-  type ServerSettingsFromCode,
-  startupMessage,
-  tuneV8ForServing,
-} from '@roundtrip/mcp/node';
+import { createStderrLog, reportStartFailure, runNodeServer, type ServerSettingsFromCode } from '@roundtrip/mcp/node';
 import { StdinLineTransport } from './stdin-line-transport.ts';
 
 export interface StdioServerOptions extends ServerSettingsFromCode {
@@ -60,33 +52,41 @@ export interface RunningStdioServer {
  */
 export async function runStdioServer(options: StdioServerOptions): Promise<RunningStdioServer> {
   const given = options.stdio;
-  const v8 = given ? undefined : tuneV8ForServing();
-  const log = createStderrLog(options.name, given && ((line) => given.stderr.write(line)));
-  const settings = resolveServerSettings(options.name, options.env ?? process.env, options);
-  for (const warning of settings.warnings) log({ level: 'warn', event: 'settings', message: warning });
-  const served = await openServedEngine(options, settings, log);
-  const { engine } = served;
-  const onError = (error: Error) => log({ level: 'warn', event: 'protocol', message: error.message });
-  const factory = createServerFactory({
-    engine,
-    name: options.name,
-    version: options.version,
-    ...(options.instructions ? { instructions: options.instructions } : {}),
-    principal: settings.principal,
-    legacyMaxRounds: settings.limits.maxRounds,
-    legacyAnswerTimeoutMs: settings.legacyAnswerTimeoutMs,
-    onError,
+  return runNodeServer(options, {
+    ownsProcess: !given,
+    log: createStderrLog(options.name, given && ((line) => given.stderr.write(line))),
+    start: async ({ served, settings, log, release }) => {
+      const onError = (error: Error) => log({ level: 'warn', event: 'protocol', message: error.message });
+      const factory = createServerFactory({
+        engine: served.engine,
+        name: options.name,
+        version: options.version,
+        ...(options.instructions ? { instructions: options.instructions } : {}),
+        principal: settings.principal,
+        legacyMaxRounds: settings.limits.maxRounds,
+        legacyAnswerTimeoutMs: settings.legacyAnswerTimeoutMs,
+        onError,
+      });
+      // our own line reader: a line over the limit is answered and skipped, where the SDK's would end the session;
+      // it takes process.stdout for the protocol alone
+      const transport = new StdinLineTransport({
+        maxLineBytes: settings.maxRequestBytes,
+        log,
+        ...(given && { stdin: given.stdin, stdout: given.stdout }),
+      });
+      const handle = serveStdio(factory, { onerror: onError, transport });
+      // in place before the startup line: a supervisor that signals as soon as it reads it gets a clean stop
+      return { running: { close: endOnClose(handle, given?.stdin ?? process.stdin, !given, release) }, over: 'stdio' };
+    },
   });
-  // our own line reader: a line over the limit is answered and skipped, where the SDK's would end the session;
-  // it takes process.stdout for the protocol alone
-  const transport = new StdinLineTransport({
-    maxLineBytes: settings.maxRequestBytes,
-    log,
-    ...(given && { stdin: given.stdin, stdout: given.stdout }),
-  });
-  const stdin = given?.stdin ?? process.stdin;
-  const handle = serveStdio(factory, { onerror: onError, transport });
+}
 
+/**
+ * The server's close (once, whoever asks first): on stdin's end, on SIGTERM or SIGINT when it owns the process
+ * (the first ends it; the handlers are gone by a second), or on `close()`. The connection ends, then what was
+ * opened is released; a server owning its process then exits within a second.
+ */
+function endOnClose(handle: { close(): Promise<void> }, stdin: Readable, ownsProcess: boolean, release: () => Promise<void>) {
   let closing: Promise<void> | undefined;
   const close = () =>
     (closing ??= (async () => {
@@ -97,22 +97,19 @@ export async function runStdioServer(options: StdioServerOptions): Promise<Runni
         await handle.close();
       } finally {
         try {
-          await options.onClose?.();
+          await release();
         } finally {
-          await served.close();
           // anything still holding the event loop (a legacy round waiting on the host) must not keep a closed server alive
-          if (!given) setTimeout(() => process.exit(process.exitCode ?? 0), 1000).unref();
+          if (ownsProcess) setTimeout(() => process.exit(process.exitCode ?? 0), 1000).unref();
         }
       }
     })());
   stdin.once('end', close);
-  if (!given) {
+  if (ownsProcess) {
     process.once('SIGTERM', close);
     process.once('SIGINT', close);
   }
-  // logged once the signal handlers are in place: a supervisor that signals as soon as it reads this line gets a clean stop
-  log({ level: 'info', event: 'started', message: startupMessage(options.name, options.version, engine, settings, 'stdio', v8) });
-  return { close };
+  return close;
 }
 
 /**

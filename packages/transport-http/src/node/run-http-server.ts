@@ -1,24 +1,30 @@
-import type { AnswerRelay, EngineLogEntry, PromptDefinition, ResourceDefinition, ToolDefinition } from '@roundtrip/engine';
+import type { EngineLogEntry, PromptDefinition, ResourceDefinition, ToolDefinition } from '@roundtrip/engine';
 import {
-  createStderrLog,
+  type NodeTransportStart,
+  type NodeTransportStarted,
   openAnswerRelay,
-  openServedEngine,
   RoundtripConfigError,
   reportStartFailure,
-  resolveServerSettings,
+  runNodeServer,
   type ServerSettingsFromCode,
-  startupMessage,
-  tuneV8ForServing,
 } from '@roundtrip/mcp/node';
 import { decideBind } from '../bind-policy.ts';
 import { createHttpPipeline } from '../http-pipeline.ts';
-import { createJwtAuthenticator } from '../jwt-authenticator.ts';
+import { createJwtAuthenticator, type JwtAuthenticator } from '../jwt-authenticator.ts';
 import { protectedResourceMetadataUrl } from '../protected-resource-metadata.ts';
 import { shutdownOf } from './http-shutdown.ts';
 import { loadKeysAtStart } from './keys-at-start.ts';
 import { DEFAULT_PORT, type ListenAddress, parseListenAddress } from './listen-address.ts';
 import { listenNodeHttp, type ShutdownReport } from './node-http-listener.ts';
-import { allowedHostsOf, HTTP_VARIABLES, type HttpFlags, localEndpoint, resolveHttpSettings, resourceOf } from './resolve-http-settings.ts';
+import {
+  allowedHostsOf,
+  HTTP_VARIABLES,
+  type HttpFlags,
+  type HttpSettings,
+  localEndpoint,
+  resolveHttpSettings,
+  resourceOf,
+} from './resolve-http-settings.ts';
 
 export interface HttpServerOptions extends ServerSettingsFromCode {
   /** Server name, shown to clients and used as the audience states are sealed for (the same on every instance). */
@@ -84,28 +90,41 @@ const ALLOW_LIST_SETTINGS = {
  * await runHttpServer({ name: 'orders', version: '1.0.0', tools: [refundOrder], listen: '127.0.0.1:3000' });
  */
 export async function runHttpServer(options: HttpServerOptions): Promise<RunningHttpServer> {
-  const v8 = (options.handleSignals ?? true) ? tuneV8ForServing() : undefined;
-  const env = options.env ?? process.env;
-  const log = options.log ?? createStderrLog(options.name);
-  const address = listenAddressOf(options.listen);
-  const http = resolveHttpSettings(options.flags ?? {}, env);
-  // settings (and unknown ROUNDTRIP_* names) first: a misspelt ROUNDTRIP_JWKS is named before the bind refusal it causes
-  const settings = resolveServerSettings(options.name, env, options, HTTP_VARIABLES);
-  for (const warning of settings.warnings) log({ level: 'warn', event: 'settings', message: warning });
-  const bind = decideBind({ ...address, authenticated: http.jwt !== undefined, insecureNoAuth: http.insecureNoAuth });
-  if (!bind.ok) throw new RoundtripConfigError('--http', bind.message, { code: 'unsafe' });
-  const authenticator = http.jwt && createJwtAuthenticator(http.jwt);
-  if (bind.warning) log({ level: 'warn', event: 'settings', message: bind.warning });
-  const served = await openServedEngine(options, settings, log);
-  const { engine } = served;
+  const handleSignals = options.handleSignals ?? true;
+  return runNodeServer<HttpOwn, RunningHttpServer>(options, {
+    ownsProcess: handleSignals,
+    log: options.log,
+    variables: HTTP_VARIABLES,
+    read: (env) => ({ address: listenAddressOf(options.listen), http: resolveHttpSettings(options.flags ?? {}, env) }),
+    // after the shared settings: a misspelt ROUNDTRIP_JWKS is named before the bind refusal it causes
+    check: (own, _settings, log) => {
+      const { address, http } = own;
+      const bind = decideBind({ ...address, authenticated: http.jwt !== undefined, insecureNoAuth: http.insecureNoAuth });
+      if (!bind.ok) throw new RoundtripConfigError('--http', bind.message, { code: 'unsafe' });
+      const authenticator = http.jwt && createJwtAuthenticator(http.jwt);
+      if (bind.warning) log({ level: 'warn', event: 'settings', message: bind.warning });
+      return { ...own, authenticator };
+    },
+    start: (opened) => startHttp(options, opened, handleSignals),
+  });
+}
+
+/** The HTTP server's own settings: where it listens, its HTTP settings, and the authenticator they ask for. */
+interface HttpOwn {
+  address: ListenAddress;
+  http: HttpSettings;
+  authenticator?: JwtAuthenticator | undefined;
+}
+
+/** Listens, with the answer relay beside the served engine, and puts the shutdown (drain, signals, release) in place. */
+async function startHttp(
+  options: HttpServerOptions,
+  { served, settings, own, log, release }: NodeTransportStart<HttpOwn>,
+  handleSignals: boolean,
+): Promise<NodeTransportStarted<RunningHttpServer>> {
+  const { address, http, authenticator } = own;
   // 2025-era clients' answers, to whichever instance holds the call: through the ledger's PostgreSQL, if it is there
-  let relay: AnswerRelay;
-  try {
-    relay = await openAnswerRelay(settings.ledgerPath);
-  } catch (error) {
-    await served.close();
-    throw error;
-  }
+  const relay = await openAnswerRelay(settings.ledgerPath);
   let started: Awaited<ReturnType<typeof listenNodeHttp>>;
   let resource: URL | undefined;
   try {
@@ -116,7 +135,7 @@ export async function runHttpServer(options: HttpServerOptions): Promise<Running
       (bound) => {
         resource = resourceOf(http, bound);
         return createHttpPipeline({
-          engine,
+          engine: served.engine,
           name: options.name,
           version: options.version,
           ...(options.instructions !== undefined && { instructions: options.instructions }),
@@ -139,8 +158,8 @@ export async function runHttpServer(options: HttpServerOptions): Promise<Running
       onError,
     );
   } catch (error) {
+    // the served engine is closed after it
     await relay.close();
-    await served.close();
     throw error;
   }
   const { listener } = started;
@@ -153,37 +172,29 @@ export async function runHttpServer(options: HttpServerOptions): Promise<Running
       : http.insecureNoAuth
         ? 'NO authentication (--insecure-no-auth)'
         : 'no authentication, for this machine only';
+  // the handlers are in place before the startup line: whoever reads it may signal at once
   const { close, stopped } = shutdownOf({
     listener,
     drainTimeoutMs: http.drainTimeoutMs,
-    handleSignals: options.handleSignals ?? true,
+    handleSignals,
     log,
     ...(keysWatch && { stopWatching: () => keysWatch.stop() }),
-    release: async () => {
-      try {
-        await options.onClose?.();
-        await relay.close();
-      } finally {
-        await served.close();
-      }
-    },
+    release: () => release(() => relay.close()),
   });
-  // the handlers are in place before the startup line: whoever reads it may signal at once
-  const shown = authenticator ? { ...settings, principal: "each token's sub" } : settings;
-  log({
-    level: 'info',
-    event: 'started',
-    message: startupMessage(options.name, options.version, engine, shown, `HTTP at ${url.href} with ${auth}`, v8),
-  });
-  log({
-    level: 'info',
-    event: 'http',
-    message:
-      `instance ${http.instance}; request bodies up to ${settings.maxRequestBytes} bytes; ` +
-      `on SIGTERM or SIGINT, requests in flight get up to ${http.drainTimeoutMs} ms to finish`,
-  });
-
-  return { url, close: () => close(), stopped };
+  return {
+    running: { url, close: () => close(), stopped },
+    over: `HTTP at ${url.href} with ${auth}`,
+    ...(authenticator && { principal: "each token's sub" }),
+    after: [
+      {
+        level: 'info',
+        event: 'http',
+        message:
+          `instance ${http.instance}; request bodies up to ${settings.maxRequestBytes} bytes; ` +
+          `on SIGTERM or SIGINT, requests in flight get up to ${http.drainTimeoutMs} ms to finish`,
+      },
+    ],
+  };
 }
 
 /**
