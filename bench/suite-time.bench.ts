@@ -1,17 +1,23 @@
-// The suite's time against a baseline commit measured in the same run (issue 16 item 7): the suite is
-// CPU-bound on two cores, and what the host gives this machine moves its time by half from one hour to the
-// next (BENCHMARKS.md, "The suite"), so one run's seconds say little. This runs `npx vitest run` in clean
-// copies of HEAD and of the baseline (bench/at-commit.sh: both with cold transform caches), alternating,
-// and prints the median ratio HEAD / baseline. For the default baseline, d8181d8, it also prints what that
-// ratio makes of the 13.3 – 13.9 s d8181d8 took in the checkout on a quiet day (2026-12-04).
+// The suite's time, measured two ways so that one run's seconds, which the host moves by half from one hour to the
+// next (BENCHMARKS.md, "The suite"), say something:
+// - against a fixed CPU workload timed beside it (issue 31 item 4; bench/fixed-workload.ts): `--workload [runs]` runs
+//   `npx vitest run` in this checkout, the workload before and after each run, and prints the median of the suite's
+//   Duration over the workload's seconds (goal: at most 9);
+// - against a baseline commit measured in the same run (issue 16 item 7): `npx vitest run` in clean copies of HEAD and
+//   of the baseline (bench/at-commit.sh: both with cold transform caches), alternating, and the median ratio HEAD /
+//   baseline. For the default baseline, d8181d8, it also prints what that ratio makes of the 13.3 – 13.9 s d8181d8
+//   took in the checkout on a quiet day (2026-12-04).
 // Run from the repo root, after `eval "$(bash scripts/services.sh)"`:
-//   pnpm bench:suite [baseline commit] [pairs]   (about a minute a pair)
+//   pnpm bench:suite --workload [runs]             (about a minute a run)
+//   pnpm bench:suite [baseline commit] [pairs]      (about a minute a pair)
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { median } from './e2e-stats.ts';
+import { fixedWorkload } from './fixed-workload.ts';
 
-const baseline = process.argv[2] ?? 'd8181d8';
+const WORKLOAD = process.argv[2] === '--workload';
+const baseline = WORKLOAD ? 'HEAD' : (process.argv[2] ?? 'd8181d8');
 const pairs = Number(process.argv[3] ?? 3);
 if (!Number.isInteger(pairs) || pairs < 1) throw new Error(`pairs must be a whole number from 1: got '${process.argv[3]}'.`);
 if (!process.env.ROUNDTRIP_TEST_PG) {
@@ -37,10 +43,14 @@ interface SuiteRun {
   tests: string;
 }
 
-function runSuite(commit: string): SuiteRun {
+function runSuite(commit: string | undefined): SuiteRun {
   const busyBefore = busySeconds();
   const start = performance.now();
-  const run = spawnSync('bash', ['bench/at-commit.sh', commit, 'npx', 'vitest', 'run'], {
+  const command =
+    commit === undefined
+      ? (['npx', ['vitest', 'run']] as const)
+      : (['bash', ['bench/at-commit.sh', commit, 'npx', 'vitest', 'run']] as const);
+  const run = spawnSync(command[0], [...command[1]], {
     env: { ...process.env, CI: 'true', NO_COLOR: '1' },
     encoding: 'utf8',
     maxBuffer: 64 * 1024 * 1024,
@@ -48,7 +58,8 @@ function runSuite(commit: string): SuiteRun {
   const wall = (performance.now() - start) / 1000;
   const busy = busySeconds() - busyBefore;
   const output = `${run.stdout}\n${run.stderr}`;
-  if (run.status !== 0) throw new Error(`the suite at ${commit} failed (exit ${run.status}); its last lines:\n${output.slice(-3000)}`);
+  if (run.status !== 0)
+    throw new Error(`the suite at ${commit ?? 'the checkout'} failed (exit ${run.status}); its last lines:\n${output.slice(-3000)}`);
   const duration = /Duration\s+([\d.]+)s/.exec(output);
   const tests = /Tests\s+(.+)/.exec(output);
   if (!duration || !tests) throw new Error(`no Duration or Tests line in the output of the suite at ${commit}:\n${output.slice(-3000)}`);
@@ -56,6 +67,24 @@ function runSuite(commit: string): SuiteRun {
 }
 
 const f = (x: number) => x.toFixed(2);
+
+if (WORKLOAD) {
+  // the suite in this checkout, each run between two timings of the fixed workload
+  console.log(`pnpm test's suite in this checkout against a fixed CPU workload (bench/fixed-workload.ts), ${pairs} runs`);
+  const ratios: number[] = [];
+  for (let run = 0; run < pairs; run++) {
+    const before = fixedWorkload();
+    const suite = runSuite(undefined);
+    const after = fixedWorkload();
+    const workload = (before.seconds + after.seconds) / 2;
+    ratios.push(suite.duration / workload);
+    console.log(
+      `  suite ${f(suite.duration)} s (wall ${f(suite.wall)} s, cores busy ${f(suite.busy)} s) ${suite.tests}; workload ${f(before.seconds)} and ${f(after.seconds)} s (${before.proof})`,
+    );
+  }
+  console.log(`suite / workload, median of ${pairs}: ${f(median(ratios))} (runs ${ratios.map(f).join(', ')}; goal: at most 9)`);
+  process.exit(0);
+}
 console.log(`pnpm test's suite, HEAD against ${baseline}, ${pairs} alternating pairs (clean copies, cold caches: bench/at-commit.sh)`);
 const ratios: number[] = [];
 const times: Record<'head' | 'baseline', number[]> = { head: [], baseline: [] };
