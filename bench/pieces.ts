@@ -3,14 +3,12 @@
 // b0938e8 the old code beside the new (the old engine's own modules, loaded from git by engine-before.ts).
 
 import { createRequire } from 'node:module';
-import { createMemoryLedger, type Keyring, parseKey, type StepOutcome } from '../packages/engine/src/index.ts';
+import { canonicalJson, createMemoryLedger, firstNonJson, type Keyring, parseKey, type StepOutcome } from '../packages/engine/src/index.ts';
 import {
   type CompiledMachine,
-  canonicalJson,
   checkEnvelope,
   digestBytes,
   encodeEnvelope,
-  firstNonJson,
   internalsOf,
   openState,
   readAnswer,

@@ -35,14 +35,17 @@ export { defineResource } from './define-resource.ts';
 export type { ToolConfig, ToolDefinition, ToolResultView } from './define-tool.ts';
 export { defineTool } from './define-tool.ts';
 export type { DefinitionProblem, DefinitionProblemCode } from './definition-error.ts';
-export { RoundtripDefinitionError } from './definition-error.ts';
+export { ProblemList, RoundtripDefinitionError } from './definition-error.ts';
 export type { DefinitionView, QuestionView } from './describe-definition.ts';
 export { describeDefinition } from './describe-definition.ts';
+export { canonicalJson } from './digest.ts';
 export type { EffectKey, EffectLedger, EffectOutcome, EffectRecord } from './effect-ledger.ts';
 export type { AnswerSchema } from './elicitation-schema.ts';
 export type { EngineEvent } from './engine-events.ts';
 export type { EngineTaskMethods, TaskOptions } from './engine-tasks.ts';
 export type { EngineInspectOptions } from './inspect-options.ts';
+export type { NonJson } from './json-value.ts';
+export { firstNonJson } from './json-value.ts';
 export type { Keyring } from './keyring.ts';
 export { createKeyring, generateKey, KEY_BYTES, parseKey } from './keyring.ts';
 export type { LedgerTransaction, TransactionalLedger } from './ledger-transaction.ts';
@@ -54,6 +57,8 @@ export { createMemoryLedger } from './memory-ledger.ts';
 export { createMemoryTaskStore } from './memory-task-store.ts';
 export type { EffectSpec } from './once-effect.ts';
 export { EffectOutcomeUnknownError } from './once-effect.ts';
+export type { DefinitionPresentation } from './presentation.ts';
+export { presentationOf, setPresentation } from './presentation.ts';
 export type {
   AnswerEvent,
   AnswerEvents,

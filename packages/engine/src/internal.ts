@@ -4,12 +4,10 @@
 export { activeQuestions } from './active-questions.ts';
 export type { CompiledMachine } from './compile-machine.ts';
 export { compileMachine } from './compile-machine.ts';
-export { ProblemList } from './definition-error.ts';
 export type { DefinitionInternals } from './definition-internals.ts';
 export { internalsOf } from './definition-internals.ts';
-export { canonicalJson, digestBytes } from './digest.ts';
+export { digestBytes } from './digest.ts';
 export { setEffectScope } from './effect-scope.ts';
-export { firstNonJson } from './json-value.ts';
 export type { MigrationPlan } from './machine-migrations.ts';
 export { migrateSnapshot, planMigrations } from './machine-migrations.ts';
 export { readAnswer } from './read-answer.ts';

@@ -12,8 +12,9 @@ import {
   type JsonObject,
   type MachineMigrations,
   OUTDATED_STATE_HINT,
+  ProblemList,
 } from '../src/index.ts';
-import { compileMachine, internalsOf, ProblemList } from '../src/internal.ts';
+import { compileMachine, internalsOf } from '../src/internal.ts';
 import { accept, complete, failed, inputRequired, makeEngine, problemsOf } from './support.ts';
 
 type Ctx = { orderId: string; channel?: string };

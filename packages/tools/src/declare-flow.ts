@@ -1,7 +1,6 @@
 // One flow, checked and built: compile the declaration, name its questions, make its machine. Shared by
 // the tool, prompt and resource forms; problems from every stage are reported together.
-import { type AnyQuestions, type QuestionFallback, RoundtripDefinitionError } from '@roundtrip/engine';
-import { ProblemList } from '@roundtrip/engine/internal';
+import { type AnyQuestions, ProblemList, type QuestionFallback, RoundtripDefinitionError } from '@roundtrip/engine';
 import type { z } from 'zod';
 import { compileFlow } from './compile-flow.ts';
 import type { DeclaredFlow } from './compiled-flow.ts';

@@ -1,8 +1,7 @@
 // What a flow tool may say about its final action beyond the action itself: the name it runs under (the
 // effect ledger's record, progress, logs), values its forms asked the user to confirm that are read again
 // right before it acts, and a hook for when it failed. Written into the compiled machine config.
-import { type LedgerTransaction, ledgerTransactionOf } from '@roundtrip/engine';
-import { canonicalJson, ProblemList } from '@roundtrip/engine/internal';
+import { canonicalJson, type LedgerTransaction, ledgerTransactionOf, ProblemList } from '@roundtrip/engine';
 import type { CompiledFlow, DeclaredFlow } from './compiled-flow.ts';
 import type { FinalInput, FinishInput } from './final-input.ts';
 import { checkProgress } from './flow-checks.ts';

@@ -1,8 +1,7 @@
 // The checks of a declared flow's parts that are not conditions: names, message templates, ways of
 // leaving a step, load steps and the loaders they run. Each problem says where it is, what is wrong and
 // how to fix it; conditions' own problems are placed under the part that holds them.
-import type { DefinitionProblem, DefinitionProblemCode } from '@roundtrip/engine';
-import type { ProblemList } from '@roundtrip/engine/internal';
+import type { DefinitionProblem, DefinitionProblemCode, ProblemList } from '@roundtrip/engine';
 import { checkCondition, didYouMean } from './conditions.ts';
 import { askingBefore, FINISH, type FlowGraph } from './flow-graph.ts';
 import { FINISHING } from './flow-transitions.ts';

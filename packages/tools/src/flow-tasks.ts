@@ -1,7 +1,7 @@
 // Tasks (MCP SEP-2663) in declared flows: a tool's `task` option and the work its steps mark long (a
 // `load` step's `long`, the tool's `finalLong`) only mean something together, so they are checked together.
 // The marks themselves are written into the config as `meta.long` (invoked-states.ts, final-action.ts).
-import { ProblemList } from '@roundtrip/engine/internal';
+import { ProblemList } from '@roundtrip/engine';
 import type { CompiledFlow } from './compiled-flow.ts';
 
 /** What has effect only with the other. */

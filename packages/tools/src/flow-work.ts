@@ -1,7 +1,7 @@
 // The invoked work of a declared flow: its loaders (each an actor named after the loader), async checks
 // and async shows, what each is given (read from the flow's context when it starts), and the actions
 // that keep what they return. The config names them; this file implements the names.
-import { firstNonJson } from '@roundtrip/engine/internal';
+import { firstNonJson } from '@roundtrip/engine';
 import { type AnyActorLogic, assign, fromPromise, log } from 'xstate';
 import type { CompiledFlow } from './compiled-flow.ts';
 import { answersOnTrail, type FlowContext, type FlowEvent, loadedOnTrail, valuesOf, withLastAnswer } from './flow-context.ts';

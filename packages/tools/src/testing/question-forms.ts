@@ -1,8 +1,7 @@
 // What the engine knows of a declared flow's questions: for each key, the form it sends (the
 // elicitation requestedSchema) and the zod schema an answer is checked against; and how it reads the
-// arguments. Read through the engine's internal entry, the one place that holds them.
-import type { AnswerSchema, ElicitationSchema } from '@roundtrip/engine';
-import { internalsOf } from '@roundtrip/engine/internal';
+// arguments. Read from the engine's public view of the definition (describeDefinition).
+import { type AnswerSchema, describeDefinition, type ElicitationSchema } from '@roundtrip/engine';
 
 /** One question of a definition, as the engine asks and checks it. */
 export interface QuestionForm {
@@ -23,20 +22,18 @@ export interface DefinitionForms {
 
 /** The questions and the argument parser of a definition made by defineFlowTool, defineFlowPrompt or defineFlowResource. */
 export function definitionForms(definition: object): DefinitionForms {
-  const internals = internalsOf(definition);
+  const view = describeDefinition(definition);
   const questions = new Map<string, QuestionForm>();
-  for (const asked of internals.machine.asksByState.values()) {
-    for (const question of asked) {
-      questions.set(question.key, { key: question.key, requestedSchema: question.requestedSchema, schema: question.schema });
-    }
+  for (const question of view.questions) {
+    questions.set(question.key, { key: question.key, requestedSchema: question.requestedSchema, schema: question.schema });
   }
   const parseInput = (input: Record<string, unknown>) => {
-    const parsed = internals.args.safeParse(input);
+    const parsed = view.arguments.safeParse(input);
     if (!parsed.success) {
       const reasons = parsed.error.issues.map((issue) => `${issue.path.join('.') || '(input)'}: ${issue.message}`).join('; ');
-      throw new TypeError(`conversationsOf: the input does not fit ${internals.owner} (${reasons}). Pass its arguments as options.input.`);
+      throw new TypeError(`conversationsOf: the input does not fit ${view.owner} (${reasons}). Pass its arguments as options.input.`);
     }
     return parsed.data as Record<string, unknown>;
   };
-  return { owner: internals.owner, questions, parseInput };
+  return { owner: view.owner, questions, parseInput };
 }
