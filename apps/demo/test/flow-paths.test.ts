@@ -17,7 +17,7 @@ import {
   type ToolDefinition,
 } from '@roundtrip/engine';
 import { createServerFactory } from '@roundtrip/mcp';
-import { flowMachineConfig } from '@roundtrip/tools';
+import { flowMachineConfig } from '@roundtrip/tools/internal';
 import { type Conversation, type ConversationEnd, conversationsOf, maxRounds, playConversation } from '@roundtrip/tools/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SERVER_NAME } from '../src/demo-definitions.ts';

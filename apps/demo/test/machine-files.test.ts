@@ -1,9 +1,9 @@
 // The demo's machines as exported files: the JSON of each, parsed and given to createMachine with the
 // machine's own implementations (for declared flows, the shared setup), has the structure hash of the
 // machine the server runs.
-import { describeDefinition } from '@roundtrip/engine';
-import { compileMachine, internalsOf, ProblemList } from '@roundtrip/engine/internal';
-import { flowMachineFrom } from '@roundtrip/tools';
+import { describeDefinition, ProblemList } from '@roundtrip/engine';
+import { compileMachine, internalsOf } from '@roundtrip/engine/internal';
+import { flowMachineFrom } from '@roundtrip/tools/internal';
 import { exportMachine } from '@roundtrip/visualize';
 import { describe, expect, it } from 'vitest';
 import { type AnyStateMachine, createMachine } from 'xstate';

@@ -1,8 +1,10 @@
-// The compiled flow behind each definition made by this package, for export and for tests of the JSON.
+// The compiled flow behind each definition made by this package, for tests of the JSON and the testing
+// entry; registering a flow also gives its definition the engine's presentation view.
+import { setPresentation } from '@roundtrip/engine';
 import type { AnyStateMachine } from 'xstate';
 import type { DeclaredFlow } from './compiled-flow.ts';
 import type { FinalInput } from './final-input.ts';
-import { fieldTitle } from './flow-questions.ts';
+import { configCopy, flowPresentation, questionFields, questionTemplates } from './flow-presentation.ts';
 import { flowMachine } from './flow-setup.ts';
 
 interface Registered {
@@ -14,6 +16,7 @@ const registry = new WeakMap<object, Registered>();
 
 export function registerFlow(definition: object, flow: DeclaredFlow, final: (input: FinalInput) => unknown): void {
   registry.set(definition, { flow, final });
+  setPresentation(definition, () => flowPresentation(flow.compiled));
 }
 
 /**
@@ -30,14 +33,12 @@ function registered(definition: object): Registered {
   return found;
 }
 
-const deepCopy = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
-
 /**
  * The machine config of a declared flow: plain JSON (states, transitions, named guards and actions with
  * JSON params, questions asked by name), ready for a file or Stately. A fresh copy on every call.
  */
 export function flowMachineConfig(definition: object): Record<string, unknown> {
-  return deepCopy(registered(definition).flow.compiled.config as Record<string, unknown>);
+  return configCopy(registered(definition).flow.compiled);
 }
 
 /**
@@ -51,19 +52,10 @@ export function flowMachineFrom(definition: object, config: Record<string, unkno
 
 /** The message template of each question of a declared flow (forms, reviews and pages), by question key. */
 export function flowQuestionTemplates(definition: object): Record<string, string> {
-  const { compiled } = registered(definition).flow;
-  const templates: Record<string, string> = {};
-  for (const [form, { spec }] of compiled.forms) templates[form] = spec.message;
-  for (const [review, { spec }] of compiled.reviews) templates[review] = spec.message;
-  for (const [page, spec] of compiled.pages) templates[page] = spec.message;
-  return templates;
+  return questionTemplates(registered(definition).flow.compiled);
 }
 
 /** The titles of each form's fields, by question key (forms only: a review's choice and a page list none). */
 export function flowQuestionFields(definition: object): Record<string, string[]> {
-  const { compiled } = registered(definition).flow;
-  const fields: Record<string, string[]> = {};
-  for (const [form, { spec }] of compiled.forms)
-    fields[form] = Object.entries(spec.fields).map(([name, schema]) => fieldTitle(schema, name));
-  return fields;
+  return questionFields(registered(definition).flow.compiled);
 }

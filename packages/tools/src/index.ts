@@ -1,9 +1,9 @@
 // @roundtrip/tools: multi-question MCP tools, prompts and resources declared as data (steps of forms,
 // branches on earlier answers, a review, a final action run once) and compiled to XState machines the
-// engine serves. This file is the package's API contract.
+// engine serves. This file is the package's API contract. Each definition it makes carries the engine's
+// presentation view (presentationOf), which is how exporters and diagrams read a flow.
 
 export type { Condition, ConditionPath, ConditionValue, PathTest } from './conditions.ts';
-export { describeCondition } from './conditions.ts';
 export type { FlowPromptConfig } from './define-flow-prompt.ts';
 export { defineFlowPrompt } from './define-flow-prompt.ts';
 export type { FlowResourceConfig } from './define-flow-resource.ts';
@@ -15,7 +15,6 @@ export { field } from './fields.ts';
 export type { FinalInput } from './final-input.ts';
 export type { FlowProblem, FlowProblemCode } from './flow-checks.ts';
 export type { LoadedOf } from './flow-loaders.ts';
-export { flowMachineConfig, flowMachineFrom, flowQuestionFields, flowQuestionTemplates, isDeclaredFlow } from './flow-registry.ts';
 export type {
   AnswersOf,
   AskStep,
@@ -46,7 +45,6 @@ export type {
   OrderedNextRule,
   StepsBuilder,
 } from './flow-steps.ts';
-export { flowUserView } from './flow-user-view.ts';
 export type { FlowVersioning } from './flow-version.ts';
 export type { LoadErrorArgs, Loader, LoaderArgs, LoadStep } from './load-spec.ts';
 export { load } from './load-spec.ts';

@@ -13,7 +13,8 @@ import {
 } from '@roundtrip/engine';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { ask, defineFlowPrompt, defineFlowResource, defineFlowTool, field, flowMachineConfig, load } from '../src/index.ts';
+import { ask, defineFlowPrompt, defineFlowResource, defineFlowTool, field, load } from '../src/index.ts';
+import { flowMachineConfig } from '../src/internal.ts';
 import { accept, converse, decline } from './conversation.ts';
 
 /** A shop with one price, which the test changes between rounds; what was bought, and what each load saw before. */

@@ -2,18 +2,8 @@ import { describeDefinition } from '@roundtrip/engine';
 import { describe, expect, it } from 'vitest';
 import { createActor } from 'xstate';
 import { z } from 'zod';
-import {
-  ask,
-  askAll,
-  defineFlowPrompt,
-  defineFlowResource,
-  defineFlowTool,
-  field,
-  flowMachineConfig,
-  flowMachineFrom,
-  form,
-  review,
-} from '../src/index.ts';
+import { ask, askAll, defineFlowPrompt, defineFlowResource, defineFlowTool, field, form, review } from '../src/index.ts';
+import { flowMachineConfig, flowMachineFrom } from '../src/internal.ts';
 
 const confirmIt = defineFlowTool({
   name: 'confirm_it',

@@ -19,7 +19,8 @@ import {
 } from '@roundtrip/engine';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { ask, defineFlowPrompt, defineFlowTool, field, flowMachineConfig, load } from '../src/index.ts';
+import { ask, defineFlowPrompt, defineFlowTool, field, load } from '../src/index.ts';
+import { flowMachineConfig } from '../src/internal.ts';
 
 /** A client that accepts tasks and can be asked forms; one that can only be asked forms. */
 const TASKS: ClientCapabilities = { elicitation: {}, extensions: { [TASKS_EXTENSION]: {} } };

@@ -13,7 +13,8 @@ import {
 } from '@roundtrip/engine';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { ask, defineFlowPrompt, defineFlowTool, field, flowMachineConfig } from '../src/index.ts';
+import { ask, defineFlowPrompt, defineFlowTool, field } from '../src/index.ts';
+import { flowMachineConfig } from '../src/internal.ts';
 
 const keyring = createKeyring([generateKey()]);
 

@@ -3,7 +3,8 @@
 // that must fail; tsc reports any that no longer fails. The runtime cases run under vitest.
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
-import { ask, defineFlowPrompt, defineFlowResource, defineFlowTool, field, flowMachineConfig, review } from '../src/index.ts';
+import { ask, defineFlowPrompt, defineFlowResource, defineFlowTool, field, review } from '../src/index.ts';
+import { flowMachineConfig } from '../src/internal.ts';
 
 const input = z.object({ topic: z.string() });
 const when = { date: field.text({ format: 'date' }), attendees: field.integer({ min: 1 }) };

@@ -8,7 +8,8 @@ import {
 } from '@roundtrip/engine';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { ask, defineFlowTool, field, flowMachineConfig, openPage } from '../src/index.ts';
+import { ask, defineFlowTool, field, openPage } from '../src/index.ts';
+import { flowMachineConfig } from '../src/internal.ts';
 import { conversationsOf } from '../src/testing/index.ts';
 
 const paid = new Set<string>();

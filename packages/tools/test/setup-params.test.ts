@@ -2,7 +2,8 @@
 // (typed in flow-params.ts): walked over flows that use every kind of step, leave and review.
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { ask, askAll, defineFlowTool, field, flowMachineConfig, form, load, openPage, review } from '../src/index.ts';
+import { ask, askAll, defineFlowTool, field, form, load, openPage, review } from '../src/index.ts';
+import { flowMachineConfig } from '../src/internal.ts';
 
 /** Each named guard or action: the params it requires, and those it may have. */
 const PARAMS: Record<string, { required: string[]; optional?: string[] }> = {

@@ -1,7 +1,6 @@
 // The machine behind a tool, prompt or resource as plain JSON, with every part that is code (not data)
 // named: mappers left out on purpose, and inline functions that make a machine impossible to export.
-import { describeDefinition, type PromptDefinition, type ResourceDefinition, type ToolDefinition } from '@roundtrip/engine';
-import { flowMachineConfig, flowQuestionFields, flowQuestionTemplates, flowUserView, isDeclaredFlow } from '@roundtrip/tools';
+import { describeDefinition, type PromptDefinition, presentationOf, type ResourceDefinition, type ToolDefinition } from '@roundtrip/engine';
 
 export type Definition = ToolDefinition | PromptDefinition | ResourceDefinition;
 
@@ -19,13 +18,15 @@ export interface MachineExport {
   /** The machine config: plain JSON, importable into Stately. */
   readonly config: Record<string, unknown>;
   /**
-   * The config as diagrams draw it by default, for people: a declared flow without the engine's internal
-   * edges (passing answered steps through while reviewing, dropping kept answers that fail now); any other
-   * machine as it is. Draw `config` for every edge.
+   * The config as diagrams draw it by default, for people: the definition's presentation view when it
+   * has one (a declared flow without the engine's internal edges: passing answered steps through while
+   * reviewing, dropping kept answers that fail now); any other machine as it is. Draw `config` for every edge.
    */
   readonly userView: Record<string, unknown>;
   /** Question key → the titles of its form's fields (declared flows' forms only). */
   readonly fields: Readonly<Record<string, readonly string[]>>;
+  /** A guard's `condition` param (its JSON text) → the condition in words (declared flows' only). */
+  readonly conditions: Readonly<Record<string, string>>;
   /** Question key → message template (`undefined` when the message is written as a function). */
   readonly questions: Readonly<Record<string, string | undefined>>;
   /** The engine's structure hash of the machine the server runs. */
@@ -66,26 +67,18 @@ function jsonOf(value: unknown, path: string, key: string | number, parts: { omi
 export function exportMachine(definition: Definition): MachineExport {
   const view = describeDefinition(definition);
   const parts = { omitted: [] as MachinePart[], inline: [] as MachinePart[] };
-  let config: Record<string, unknown>;
-  let templates: Record<string, string> = {};
-  let fields: Record<string, string[]> = {};
-  let userView: Record<string, unknown> | undefined;
-  if (isDeclaredFlow(definition)) {
-    // a declared flow: its config is JSON by construction (its one output mapper is shared, not its own)
-    config = flowMachineConfig(definition);
-    templates = flowQuestionTemplates(definition);
-    fields = flowQuestionFields(definition);
-    userView = flowUserView(config);
-  } else {
-    // a hand-written machine, walked for code
-    config = jsonOf(view.machine.config, '', '', parts) as Record<string, unknown>;
-  }
+  // a definition its library presents (a declared flow: its config is JSON by construction, its one output
+  // mapper shared, not its own), or a hand-written machine, walked for code
+  const presented = presentationOf(definition);
+  const config = presented?.config ?? (jsonOf(view.machine.config, '', '', parts) as Record<string, unknown>);
+  const templates = presented?.questionTemplates ?? {};
   return {
     name: definition.name,
     kind: definition.kind,
     config,
-    userView: userView ?? config,
-    fields,
+    userView: presented?.userView ?? config,
+    fields: presented?.questionFields ?? {},
+    conditions: presented?.conditions ?? {},
     questions: Object.fromEntries(view.questions.map((q) => [q.key, q.message ?? templates[q.key]])),
     structureHash: view.structureHash,
     omitted: parts.omitted,

@@ -1,6 +1,5 @@
 // The text of a Mermaid state diagram: transition labels (`event [guard]`), guards with their params in
 // short, and the escaping that keeps any text inside a label, a note or a quoted state name.
-import { type Condition, describeCondition } from '@roundtrip/tools';
 import { isRecord, nameOf, type TransitionJson, type Trigger } from './machine-code-walk.ts';
 
 const MAX_GUARD = 80;
@@ -42,15 +41,19 @@ function valueText(value: unknown): string {
   return JSON.stringify(value) ?? String(value);
 }
 
-/** A guard as one short line: `isValid`, `answerFails(form=when)`, `when(when.attendees > 5)` (a `condition` param described). */
-export function guardText(guard: unknown): string | undefined {
+/**
+ * A guard as one short line: `isValid`, `answerFails(form=when)`, `when(when.attendees > 5)` (a
+ * `condition` param in the words `conditions` gives for its JSON text).
+ */
+export function guardText(guard: unknown, conditions: Readonly<Record<string, string>> = {}): string | undefined {
   const name = nameOf(guard);
   if (name === undefined) return undefined;
   const params = isRecord(guard) && isRecord(guard.params) ? Object.entries(guard.params) : [];
   if (params.length === 0) return name;
-  const shown = params.map(([key, value]) =>
-    key === 'condition' && value !== undefined ? describeCondition(value as Condition) : `${key}=${valueText(value)}`,
-  );
+  const shown = params.map(([key, value]) => {
+    const described = key === 'condition' && value !== undefined ? conditions[JSON.stringify(value)] : undefined;
+    return described ?? `${key}=${valueText(value)}`;
+  });
   return shorten(`${name}(${shown.join(', ')})`, MAX_GUARD);
 }
 
@@ -72,8 +75,8 @@ const triggerText = (trigger: Trigger): string => {
 };
 
 /** A transition's label, escaped: `event [guard]`; a target-less one also names its actions (`… / store`). */
-export function transitionLabel(transition: TransitionJson): string {
-  const guard = guardText(transition.guard);
+export function transitionLabel(transition: TransitionJson, conditions: Readonly<Record<string, string>> = {}): string {
+  const guard = guardText(transition.guard, conditions);
   let text = guard === undefined ? triggerText(transition.trigger) : `${triggerText(transition.trigger)} [${guard}]`;
   if (transition.targets.length === 0) {
     const actions = transition.actions.map(nameOf).filter((name): name is string => name !== undefined);

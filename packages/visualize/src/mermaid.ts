@@ -10,6 +10,11 @@ export interface MermaidOptions {
   readonly questions?: Readonly<Record<string, string>>;
   /** Question key → the titles of its form's fields, listed in the note of each state that asks it. */
   readonly fields?: Readonly<Record<string, readonly string[]>>;
+  /**
+   * A guard's `condition` param (its JSON text) → the condition in words, shown in its place
+   * (`MachineExport.conditions`); a condition not listed is shown as its JSON.
+   */
+  readonly conditions?: Readonly<Record<string, string>>;
 }
 
 const isParallel = (state: DiagramState) => state.json.type === 'parallel';
@@ -25,7 +30,12 @@ function labelOf(state: DiagramState): string {
  * a state into the block of any edge that names it inside a composite state, so an edge goes inside
  * only when its ends are children of that (not parallel) state; every other edge goes at the top level.
  */
-function edgeLines(root: DiagramState, states: readonly DiagramState[], wrapped: boolean): Map<DiagramState | null, string[]> {
+function edgeLines(
+  root: DiagramState,
+  states: readonly DiagramState[],
+  wrapped: boolean,
+  conditions: Readonly<Record<string, string>>,
+): Map<DiagramState | null, string[]> {
   const byId = idIndex({ root, states });
   const out = new Map<DiagramState | null, string[]>();
   const push = (block: DiagramState | null, line: string) => out.set(block, [...(out.get(block) ?? []), line]);
@@ -33,7 +43,7 @@ function edgeLines(root: DiagramState, states: readonly DiagramState[], wrapped:
     a.parent && a.parent === b.parent && !isParallel(a.parent) ? a.parent : wrapped ? null : root;
   for (const state of wrapped ? [root, ...states] : states) {
     for (const transition of transitionsOf(state.json)) {
-      const label = transitionLabel(transition) || 'event';
+      const label = transitionLabel(transition, conditions) || 'event';
       // a target-less transition is drawn as a self-loop when it guards or acts; otherwise it changes nothing
       const selfLoop = transition.targets.length === 0 && (transition.guard !== undefined || transition.actions.length > 0);
       if (selfLoop) push(blockOf(state, state), `${state.id} --> ${state.id} : ${label}`);
@@ -66,7 +76,7 @@ export function toMermaid(config: MachineJson, options: MermaidOptions = {}): st
   const { root, states } = readTree(config);
   // the machine itself is drawn as a state only when it has to be: parallel at the top, or with transitions of its own
   const wrapped = isParallel(root) || transitionsOf(config).length > 0;
-  const edges = edgeLines(root, states, wrapped);
+  const edges = edgeLines(root, states, wrapped, options.conditions ?? {});
   const lines = ['stateDiagram-v2'];
   const emit = (depth: number, text: string) => lines.push(`${'  '.repeat(depth)}${text}`);
 

@@ -1,6 +1,6 @@
 // The words on the SVG's arrows: the event (or `always`), then the guard in brackets, a declared flow's
-// `when` guard written as its condition (`when.attendees > 5`).
-import { type Condition, describeCondition } from '@roundtrip/tools';
+// `when` guard written as its condition (`when.attendees > 5`, the words the definition's presentation
+// gives for it).
 import { oneLine, truncate } from './svg-text.ts';
 
 const MAX_LABEL_CHARS = 64;
@@ -24,14 +24,14 @@ function paramsText(params: Json): string {
 
 /**
  * A guard by name, with its plain params (`changeStep(room)`); the `when` guard as its condition, other
- * guards with a condition followed by it (`answeredBefore(when): when.attendees > 5`).
+ * guards with a condition followed by it (`answeredBefore(when): when.attendees > 5`): a condition in
+ * the words `conditions` gives for its JSON text, left out when it gives none.
  */
-function guardText(guard: unknown): string | undefined {
+function guardText(guard: unknown, conditions: Readonly<Record<string, string>>): string | undefined {
   if (typeof guard === 'string') return guard;
   if (!isRecord(guard) || typeof guard.type !== 'string') return undefined;
   const params = isRecord(guard.params) ? guard.params : {};
-  // describeCondition shows any shape it is given; the flow's checks made it a condition
-  const condition = params.condition === undefined ? undefined : describeCondition(params.condition as Condition);
+  const condition = params.condition === undefined ? undefined : conditions[JSON.stringify(params.condition)];
   if (guard.type === 'when' && condition !== undefined) return condition;
   const values = paramsText(params);
   const named = values === '' ? guard.type : `${guard.type}(${values})`;
@@ -45,7 +45,7 @@ export function eventText(event: string): string {
 }
 
 /** The label of one transition: `event [guard]`, one line, cut to a readable length. */
-export function transitionLabel(event: string, guard: unknown): string {
-  const condition = guard === undefined ? undefined : guardText(guard);
+export function transitionLabel(event: string, guard: unknown, conditions: Readonly<Record<string, string>> = {}): string {
+  const condition = guard === undefined ? undefined : guardText(guard, conditions);
   return truncate(oneLine(condition ? `${event} [${condition}]` : event), MAX_LABEL_CHARS);
 }

@@ -132,14 +132,14 @@ function declared(json: Readonly<Record<string, unknown>>): [string, unknown][] 
  * The states and transitions of a machine config. Throws for a transition whose target names no state
  * of the machine, as XState does when it creates the machine.
  */
-export function readMachine(config: MachineJson): MachineModel {
+export function readMachine(config: MachineJson, conditions: Readonly<Record<string, string>> = {}): MachineModel {
   const { root, all, byId } = readStates(config);
   const transitions: TransitionModel[] = [];
   for (const found of all.values()) {
     for (const [event, transition] of declared(found.json)) {
       const spec = typeof transition === 'string' ? { target: transition } : isRecord(transition) ? transition : undefined;
       if (!spec) continue;
-      const label = transitionLabel(event, spec.guard);
+      const label = transitionLabel(event, spec.guard, conditions);
       const targets = strings(spec.target);
       if (targets.length === 0) found.state.stays.push(label);
       for (const target of targets) {

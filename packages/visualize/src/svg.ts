@@ -10,6 +10,11 @@ export interface SvgOptions {
   readonly questions?: Readonly<Record<string, string>>;
   /** Question key → the titles of its form's fields, listed under the question in each state that asks it. */
   readonly fields?: Readonly<Record<string, readonly string[]>>;
+  /**
+   * A guard's `condition` param (its JSON text) → the condition in words, drawn in the guard's label
+   * (`MachineExport.conditions`); a condition not listed is left out of the label.
+   */
+  readonly conditions?: Readonly<Record<string, string>>;
 }
 
 /**
@@ -22,7 +27,7 @@ export interface SvgOptions {
  * const svg = await toSvg(exportMachine(tool).config, { questions: { confirm: 'Refund {{amount}}?' } });
  */
 export async function toSvg(config: MachineJson, options: SvgOptions = {}): Promise<string> {
-  const model = readMachine(config);
+  const model = readMachine(config, options.conditions);
   const layout = await layoutMachine(model, { messages: options.questions ?? {}, fields: options.fields ?? {} });
   const { width, height } = layout;
   const body = [

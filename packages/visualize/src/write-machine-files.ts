@@ -49,8 +49,8 @@ async function filesOf(
   const files = new Map<string, string>([
     [`${stem}.machine.json`, `${JSON.stringify(exported.config, null, 2)}\n`],
     [`${stem}.machine.ts`, toMachineCode(exported.config, { name: definition.name })],
-    [`${stem}.mmd`, toMermaid(drawn, { questions, fields: exported.fields })],
-    [`${stem}.svg`, await toSvg(drawn, { questions, fields: exported.fields })],
+    [`${stem}.mmd`, toMermaid(drawn, { questions, fields: exported.fields, conditions: exported.conditions })],
+    [`${stem}.svg`, await toSvg(drawn, { questions, fields: exported.fields, conditions: exported.conditions })],
   ]);
   return { files, notes };
 }

@@ -1,6 +1,9 @@
 // A flow that loads, drawn: the load step is a state named after the step, its loader named on the
 // transitions out of it (and inside its box in the SVG); an async check is a state of its own.
-import { ask, defineFlowTool, field, flowMachineConfig, flowQuestionTemplates, load } from '@roundtrip/tools';
+
+import { presentationOf } from '@roundtrip/engine';
+import { ask, defineFlowTool, field, load } from '@roundtrip/tools';
+import { flowMachineConfig } from '@roundtrip/tools/internal';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { exportMachine } from '../src/machine-export.ts';
@@ -24,7 +27,9 @@ const refund = defineFlowTool({
 
 describe('the diagrams of a flow that loads', () => {
   it('draw the load step as a state whose ways out name its loader, and the async check as a state', () => {
-    const mermaid = toMermaid(flowMachineConfig(refund), { questions: flowQuestionTemplates(refund) });
+    // what the tools package presents of its flow is what the diagram needs
+    const shown = presentationOf(refund)!;
+    const mermaid = toMermaid(shown.config, { questions: shown.questionTemplates, conditions: shown.conditions });
     expect(mermaid.split('\n')).toEqual(
       expect.arrayContaining([
         '  [*] --> order',

@@ -2,7 +2,8 @@
 // its own JSON config, question templates, fields and user view; a hand-written machine is walked for
 // code; and an error inside a flow's own parts is the author's to see, not taken for "not a flow".
 import { type AnswerEvents, type AskMeta, defineQuestions, defineTool } from '@roundtrip/engine';
-import { ask, defineFlowTool, field, flowMachineConfig, isDeclaredFlow } from '@roundtrip/tools';
+import { ask, defineFlowTool, field } from '@roundtrip/tools';
+import { flowMachineConfig, isDeclaredFlow } from '@roundtrip/tools/internal';
 import { describe, expect, it } from 'vitest';
 import { assign, setup } from 'xstate';
 import { z } from 'zod';

@@ -1,10 +1,15 @@
-import { ask, askAll, defineFlowTool, field, flowMachineConfig, form, review } from '@roundtrip/tools';
+import { ask, askAll, type Condition, defineFlowTool, field, form, review } from '@roundtrip/tools';
+import { describeCondition, flowMachineConfig } from '@roundtrip/tools/internal';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { toMermaid } from '../src/mermaid.ts';
 import { escapeLabel, guardText } from '../src/mermaid-labels.ts';
 
 const text = (...lines: string[]) => `${lines.join('\n')}\n`;
+
+/** The words of each condition, by its JSON text: what a declared flow's presentation gives a diagram. */
+const described = (...conditions: Condition[]) => Object.fromEntries(conditions.map((c) => [JSON.stringify(c), describeCondition(c)]));
+const refundCondition: Condition = { all: [{ 'confirm.ok': { eq: true } }, { 'input.amount': { lte: 100 } }] };
 
 const door = {
   id: 'door',
@@ -29,7 +34,7 @@ const refund = {
       on: {
         'confirm.accept': [
           {
-            guard: { type: 'when', params: { condition: { all: [{ 'confirm.ok': { eq: true } }, { 'input.amount': { lte: 100 } }] } } },
+            guard: { type: 'when', params: { condition: refundCondition } },
             target: 'refunding',
           },
           {
@@ -71,7 +76,7 @@ describe('toMermaid', () => {
   });
 
   it('should label eventless, delayed, done and invoke transitions, draw guarded or acting target-less ones as self-loops, and note what a state asks', () => {
-    expect(toMermaid(refund, { questions: { confirm: 'Refund {{amount}}: sure?' } })).toBe(
+    expect(toMermaid(refund, { questions: { confirm: 'Refund {{amount}}: sure?' }, conditions: described(refundCondition) })).toBe(
       text(
         'stateDiagram-v2',
         '  [*] --> lookingUp',
@@ -188,7 +193,10 @@ describe('labels', () => {
     expect(guardText({ type: 'answeredBefore', params: { step: 'when', forms: ['a', 'b'], n: 2 } })).toBe(
       'answeredBefore(step=when, forms=[a, b], n=2)',
     );
-    expect(guardText({ type: 'when', params: { condition: { 'when.attendees': { gt: 5 } } } })).toBe('when(when.attendees > 5)');
+    const condition: Condition = { 'when.attendees': { gt: 5 } };
+    expect(guardText({ type: 'when', params: { condition } }, described(condition))).toBe('when(when.attendees > 5)');
+    // a condition the presentation does not describe is shown as its JSON
+    expect(guardText({ type: 'when', params: { condition } })).toBe('when(condition={"when.attendees":{"gt":5}})');
     expect(guardText({ type: 'g', params: { text: 'x'.repeat(100) } })).toHaveLength(80);
     expect(guardText({ params: {} })).toBeUndefined();
   });

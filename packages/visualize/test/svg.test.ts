@@ -1,5 +1,7 @@
 // toSvg, read back as XML: well formed, every state and transition written, the markings there, every
 // coordinate inside the viewBox, every text escaped, the same bytes for the same config.
+import type { Condition } from '@roundtrip/tools';
+import { describeCondition } from '@roundtrip/tools/internal';
 import { describe, expect, it } from 'vitest';
 import { toSvg } from '../src/svg.ts';
 
@@ -192,7 +194,14 @@ function outside(svg: string): string[] {
   return problems;
 }
 
-const draw = (config: Record<string, unknown>, questions?: Record<string, string>) => toSvg(config, { questions });
+// the words of the configs' conditions, by JSON text, as a declared flow's presentation gives them
+const conditions = Object.fromEntries(
+  ([{ 'when.attendees': { gt: 5 } }, { 'severity.level': { eq: 'high' } }] satisfies Condition[]).map((c) => [
+    JSON.stringify(c),
+    describeCondition(c),
+  ]),
+);
+const draw = (config: Record<string, unknown>, questions?: Record<string, string>) => toSvg(config, { questions, conditions });
 // the three demo machines are laid out once each and every case below reads the same drawing (a layout is the
 // costly part); 'gives the same bytes for the same config' draws one anew
 const drawings = new Map<Record<string, unknown>, Promise<string>>();

@@ -21,7 +21,12 @@ async function machineOf(definition: Definition): Promise<InspectedMachine> {
     Object.entries(exported.questions).filter((entry): entry is [string, string] => entry[1] !== undefined),
   );
   try {
-    return { name: exported.name, kind: exported.kind, machine, svg: await toSvg(exported.config, { questions }) };
+    return {
+      name: exported.name,
+      kind: exported.kind,
+      machine,
+      svg: await toSvg(exported.config, { questions, conditions: exported.conditions }),
+    };
   } catch (error) {
     return { name: exported.name, kind: exported.kind, machine, problem: (error as Error).message };
   }
