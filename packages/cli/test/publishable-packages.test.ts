@@ -1,7 +1,8 @@
 // What every published package needs before `pnpm pack` or `pnpm publish`: a prepack that builds it (a
 // package packed unbuilt would ship without dist), the repository it comes from, and a README whose links
 // work on npm, where the package stands alone (no `../../README.md`). The real pack, from a clean state,
-// is the consumer test's (`pnpm test:consumer`); these checks are the fast half.
+// is the consumer test's (`pnpm test:consumer`); these checks are the fast half. The packages release in lockstep:
+// one version, and each names its siblings at exactly that version.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -12,6 +13,10 @@ const readJson = (...path: string[]) => JSON.parse(readFileSync(join(root, ...pa
 
 interface Manifest {
   name: string;
+  version?: string;
+  dependencies?: Record<string, string>;
+  peerDependencies?: Record<string, string>;
+  devDependencies?: Record<string, string>;
   private?: boolean;
   files?: string[];
   scripts?: Record<string, string>;
@@ -40,6 +45,19 @@ it('finds the published packages, the same ones the root build compiles', () => 
     (reference) => reference.path.split('/')[1],
   );
   expect(published.map(({ folder }) => folder).sort()).toEqual([...built].sort());
+});
+
+it('releases every package in lockstep: one version, and each depends on its siblings at exactly that version', () => {
+  const versions = new Set(published.map(({ manifest }) => manifest.version));
+  expect([...versions], 'every published package carries the same version').toHaveLength(1);
+  for (const { manifest } of published) {
+    for (const field of ['dependencies', 'peerDependencies', 'devDependencies'] as const) {
+      for (const [name, range] of Object.entries(manifest[field] ?? {})) {
+        // workspace:* packs as the exact version; workspace:^ would let a sibling of another release in
+        if (name.startsWith('@roundtrip/')) expect(range, `${manifest.name} ${field} ${name}`).toBe('workspace:*');
+      }
+    }
+  }
 });
 
 describe.each(published.map(({ folder, manifest }) => [manifest.name, folder, manifest] as const))('%s', (_, folder, manifest) => {
