@@ -16,7 +16,7 @@ import {
 } from './flow-graph.ts';
 import type { StepSpec } from './flow-spec.ts';
 import { endStates } from './flow-states.ts';
-import { FINISHING, type StateBuilder, type StateConfig } from './flow-transitions.ts';
+import { act, FINISHING, type StateBuilder, type StateConfig } from './flow-transitions.ts';
 import { isAsyncFunction } from './flow-work.ts';
 import { knownPaths, pathsOfSteps } from './known-paths.ts';
 import type { FlowFacts, FlowParts } from './step-kind-types.ts';
@@ -157,10 +157,10 @@ export function compileFlow(
     id: machineId,
     initial: graph.order[0] ?? FINISHING,
     context: {},
-    entry: [{ type: 'takeInput' }],
+    entry: [act('takeInput')],
   };
   // a flow that sends users to pages learns each round whether the client can open them
-  if (pages.size > 0) config.on = { [CLIENT_EVENT]: { actions: [{ type: 'noteClient' }] } };
+  if (pages.size > 0) config.on = { [CLIENT_EVENT]: { actions: [act('noteClient')] } };
   config.states = states;
   return { machineId, config, forms, formsOfStep, reviews, pages, loads, loaders: loaderFns };
 }

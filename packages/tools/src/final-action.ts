@@ -7,7 +7,7 @@ import type { FinalInput, FinishInput } from './final-input.ts';
 import { checkProgress } from './flow-checks.ts';
 import { FINISH } from './flow-graph.ts';
 import type { ConfirmedValue, ShowArgs, Shown } from './flow-spec.ts';
-import { act, DONE, FINISHING, type Transition } from './flow-transitions.ts';
+import { act, DONE, FINISHING, guard, type Transition } from './flow-transitions.ts';
 
 /** The final action's name when the flow gives none. */
 const DEFAULT_FINAL_NAME = 'finish';
@@ -176,7 +176,7 @@ export function withFinalAction(
     .filter(([, { spec }]) => spec.confirmed !== undefined)
     .map(([form, { spec }]) => ({
       target: spec.confirmed!.onChange,
-      guard: { type: 'confirmedChanged', params: { form } },
+      guard: guard('confirmedChanged', { form }),
       actions: [act('forgetConfirmed', { form })],
     }));
   if (name === DEFAULT_FINAL_NAME && changes.length === 0 && !options.handlesFailure && options.progress === undefined && !options.long)

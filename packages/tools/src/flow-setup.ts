@@ -1,7 +1,7 @@
 // The one setup() behind every declared flow: the named guards, actions and the final actor that the
 // JSON config refers to. Only the answers' checks and the final action differ from flow to flow.
 import { ConfirmedValueChangedError } from '@roundtrip/engine';
-import { type AnyStateMachine, assign, fromPromise, setup, spawnChild, stopChild } from 'xstate';
+import { type AnyStateMachine, assign, fromPromise, type PromiseActorLogic, setup, spawnChild, stopChild } from 'xstate';
 import type { CompiledFlow } from './compiled-flow.ts';
 import { type Condition, evaluateCondition } from './conditions.ts';
 import { confirmedChanged, finalNameOf, finalTransaction } from './final-action.ts';
@@ -17,7 +17,7 @@ import {
   valuesOf,
   withLastAnswer,
 } from './flow-context.ts';
-import type { ConditionParams, EndParams, FormParams, FormsParams, OptionParams, StepParams, StepRuleParams } from './flow-params.ts';
+import type { ActionImplementations, GuardImplementations } from './flow-params.ts';
 import type { Shown } from './flow-spec.ts';
 import { changeOption } from './flow-states.ts';
 import { notAPromise, withWorkInputs, workActions, workActors } from './flow-work.ts';
@@ -28,6 +28,9 @@ interface FinishOutput {
   readonly result: unknown;
   readonly answers: string;
 }
+
+/** The final action, as the actor setup() is given (under its own name at run time, see finalNameOf). */
+type FinishActor = { src: 'finish'; logic: PromiseActorLogic<FinishOutput, FinishInput>; id: string | undefined };
 
 /** The last review on the way here that showed values from the server's data. */
 function lastShowingReview(flow: CompiledFlow, context: FlowContext): string | undefined {
@@ -99,30 +102,28 @@ export function flowMachine(flow: CompiledFlow, final: (input: FinalInput) => un
       ...({ [finalName]: finishActor } as { finish: typeof finishActor }),
     },
     guards: {
-      when: ({ context, event }, { condition }: ConditionParams) => holds(condition, context, event),
-      answeredBefore: ({ context, event }, { step, condition }: StepRuleParams) =>
+      when: ({ context, event }, { condition }) => holds(condition, context, event),
+      answeredBefore: ({ context, event }, { step, condition }) =>
         context.reviewing && formsOf(step).every((form) => context.answers[form] !== undefined) && holds(condition, context, event),
-      formAnsweredBefore: ({ context }, { form }: FormParams) => context.reviewing && context.answers[form] !== undefined,
+      formAnsweredBefore: ({ context }, { form }) => context.reviewing && context.answers[form] !== undefined,
       // an answer given before (not skipped), to check again while reviewing
-      keptAnswer: ({ context }, { form }: FormParams) => context.reviewing && Boolean(context.answers[form]),
+      keptAnswer: ({ context }, { form }) => context.reviewing && Boolean(context.answers[form]),
       checkRefused: ({ event }) => typeof event.output === 'string',
-      keptAnswerFails: ({ context }, { forms = [] }: FormsParams) =>
+      keptAnswerFails: ({ context }, { forms = [] }) =>
         context.reviewing && forms.some((form) => keptAnswerReason(form, context) !== undefined),
-      answerFails: ({ context, event }, { form }: FormParams) => reasonFor(form, context, event) !== undefined,
+      answerFails: ({ context, event }, { form }) => reasonFor(form, context, event) !== undefined,
       // a value a form asked to confirm changed before the final action could act (final-action.ts)
-      confirmedChanged: ({ event }, { form }: FormParams) =>
-        event.error instanceof ConfirmedValueChangedError && confirmedChanged(event.error, form),
-      shownChanged: ({ context, event }, { step }: StepParams) =>
+      confirmedChanged: ({ event }, { form }) => event.error instanceof ConfirmedValueChangedError && confirmedChanged(event.error, form),
+      shownChanged: ({ context, event }, { step }) =>
         event.error instanceof ConfirmedValueChangedError && lastShowingReview(flow, context) === step,
       clientOpensPages: ({ context }) => context.client?.url === true,
       clientKnown: ({ context }) => context.client !== undefined,
-      cameFrom: ({ context }, { step }: StepParams) => askedBefore(context.trail) === step,
-      reviewChoice: ({ context, event }, { option, condition }: OptionParams) =>
-        chosen(event) === option && holds(condition, context, event),
-      changeStep: ({ context, event }, { step }: StepParams) => chosen(event) === changeOption(step) && context.trail.includes(step),
-    },
+      cameFrom: ({ context }, { step }) => askedBefore(context.trail) === step,
+      reviewChoice: ({ context, event }, { option, condition }) => chosen(event) === option && holds(condition, context, event),
+      changeStep: ({ context, event }, { step }) => chosen(event) === changeOption(step) && context.trail.includes(step),
+    } satisfies GuardImplementations,
     actions: {
-      ...(workActions(flow, formsOf) as Record<never, never>),
+      ...workActions(flow, formsOf),
       takeInput: assign(({ event }) => ({
         input: (event.input ?? {}) as Record<string, unknown>,
         answers: {},
@@ -131,8 +132,8 @@ export function flowMachine(flow: CompiledFlow, final: (input: FinalInput) => un
         problems: {},
         reviewing: false,
       })),
-      enterStep: assign(({ context }, { step }: StepParams) => ({ trail: enteredTrail(context.trail, step) })),
-      store: assign(({ context, event }, { form }: FormParams) => {
+      enterStep: assign(({ context }, { step }) => ({ trail: enteredTrail(context.trail, step) })),
+      store: assign(({ context, event }, { form }) => {
         const { [form]: _solved, ...problems } = context.problems;
         return {
           answers: { ...context.answers, [form]: event.content ?? {} },
@@ -140,15 +141,15 @@ export function flowMachine(flow: CompiledFlow, final: (input: FinalInput) => un
           ...withLastAnswer(context, form, event.content),
         };
       }),
-      skipStep: assign(({ context }, { step }: StepParams) => ({
+      skipStep: assign(({ context }, { step }) => ({
         answers: { ...context.answers, ...Object.fromEntries(formsOf(step).map((form) => [form, null])) },
       })),
-      skipForm: assign(({ context }, { form }: FormParams) => ({ answers: { ...context.answers, [form]: null } })),
-      forgetStep: assign(({ context }, { step }: StepParams) => {
+      skipForm: assign(({ context }, { form }) => ({ answers: { ...context.answers, [form]: null } })),
+      forgetStep: assign(({ context }, { step }) => {
         const forget = new Set(formsOf(step));
         return { answers: Object.fromEntries(Object.entries(context.answers).filter(([form]) => !forget.has(form))) };
       }),
-      dropFailingAnswers: assign(({ context }, { forms = [] }: FormsParams) => {
+      dropFailingAnswers: assign(({ context }, { forms = [] }) => {
         const answers = { ...context.answers };
         const problems = { ...context.problems };
         for (const form of forms) {
@@ -159,22 +160,22 @@ export function flowMachine(flow: CompiledFlow, final: (input: FinalInput) => un
         }
         return { answers, problems };
       }),
-      rememberProblem: assign(({ context, event }, { form }: FormParams) => {
+      rememberProblem: assign(({ context, event }, { form }) => {
         // a refused answer is kept to fill the form in again; a review's choice is not
         const kept = flow.forms.has(form) ? withLastAnswer(context, form, event.content) : {};
         return { problems: { ...context.problems, [form]: reasonFor(form, context, event) ?? NOT_ON_THE_WAY }, ...kept };
       }),
-      endFlow: assign(({ context }, { step, how, message }: EndParams) => {
+      endFlow: assign(({ context }, { step, how, message }) => {
         // an `end` rule's message, rendered with what the flow knows now
         return { ended: message === undefined ? { step, how } : { step, how, message: renderText(message, valuesOf(context)) } };
       }),
       startReview: assign({ reviewing: true }),
       noteClient: assign(({ event }) => ({ client: event.elicitation })),
-      noteShown: assign(({ context }, { step }: StepParams) => {
+      noteShown: assign(({ context }, { step }) => {
         const shown = notAPromise(shownNow(flow, step, seen(context)), `the show of review '${step}'`);
         return { shown: { ...context.shown, [step]: shown ?? {} } };
       }),
-      rememberChange: assign(({ context }, { step }: StepParams) => ({ problems: { ...context.problems, [step]: CHANGED } })),
+      rememberChange: assign(({ context }, { step }) => ({ problems: { ...context.problems, [step]: CHANGED } })),
       keepResult: assign(({ context, event }) => {
         const output = event.output as FinishOutput;
         return { result: output.result, earlier: output.answers !== stableJson(answersOnTrail(context, formsOf)) };
@@ -189,7 +190,7 @@ export function flowMachine(flow: CompiledFlow, final: (input: FinalInput) => un
       }),
       stopFinal: stopChild(finalName),
       // the confirmed value changed: the form is asked again, without its answer (it confirmed the old value)
-      forgetConfirmed: assign(({ context }, { form }: FormParams) => {
+      forgetConfirmed: assign(({ context }, { form }) => {
         const { [form]: _answer, ...answers } = context.answers;
         const { [form]: _last, ...lastAnswers } = context.lastAnswers ?? {};
         return { answers, lastAnswers };
@@ -199,13 +200,14 @@ export function flowMachine(flow: CompiledFlow, final: (input: FinalInput) => un
       failFinal: ({ event }) => {
         throw event.error instanceof Error ? event.error : new Error(String(event.error));
       },
-    },
+    } satisfies ActionImplementations<FinishActor>,
   });
-  // the config is JSON made from the steps at run time: XState types a config written out in the code, so
-  // the machine is checked by the engine when it compiles the definition (every guard, action and actor named)
+  // the config is JSON made from the steps at run time, its references typed by the map (guard(), act()):
+  // XState types a config written out in the code, so the engine checks this one when it compiles the
+  // definition (every guard, action and actor named)
   return machineSetup.createMachine({
     ...withWorkInputs(flow.config, flow),
     output: ({ context }: { context: FlowContext }) =>
       context.failure === undefined ? outcomeOf(context, formsOf) : { status: 'failed', error: context.failure, ...seen(context) },
-  } as never) as unknown as AnyStateMachine;
+  } as Parameters<typeof machineSetup.createMachine>[0]);
 }

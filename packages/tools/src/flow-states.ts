@@ -10,6 +10,7 @@ import {
   ENDED,
   FINISHING,
   type Guard,
+  guard,
   type Json,
   json,
   leaveTransitions,
@@ -36,14 +37,14 @@ function dropFailing(b: StateBuilder, forms: readonly string[], target?: string)
   const checked = forms.filter((form) => b.syncCheck(form));
   if (checked.length === 0) return [];
   const t: Transition = {
-    guard: { type: 'keptAnswerFails', params: { forms: checked } },
+    guard: guard('keptAnswerFails', { forms: checked }),
     actions: [act('dropFailingAnswers', { forms: checked })],
   };
   return [target ? { target, ...t } : t];
 }
 
 const checkFirst = (b: StateBuilder, form: string): Transition[] =>
-  b.syncCheck(form) ? [{ guard: { type: 'answerFails', params: { form } }, actions: [act('rememberProblem', { form })] }] : [];
+  b.syncCheck(form) ? [{ guard: guard('answerFails', { form }), actions: [act('rememberProblem', { form })] }] : [];
 
 /** A step asking one form, named after the step. */
 export function singleAskState(b: StateBuilder, name: string, step: AskStep): StateConfig {
@@ -72,7 +73,7 @@ function formRegion(b: StateBuilder, name: string, step: AskStep, form: string):
   const checked = b.asyncCheck(form);
   // an async check runs in its own state; a kept answer (while reviewing) is checked there again
   const keep: Transition[] = checked
-    ? [{ target: 'checking', guard: { type: 'keptAnswer', params: { form } }, actions: [act('holdKept', { form })] }]
+    ? [{ target: 'checking', guard: guard('keptAnswer', { form }), actions: [act('holdKept', { form })] }]
     : dropFailing(b, [form], 'asking');
   return json({
     initial: 'deciding',
@@ -80,7 +81,7 @@ function formRegion(b: StateBuilder, name: string, step: AskStep, form: string):
       deciding: {
         always: [
           ...keep,
-          { target: 'answered', guard: { type: 'formAnsweredBefore', params: { form } } },
+          { target: 'answered', guard: guard('formAnsweredBefore', { form }) },
           ...(spec.if === undefined ? [ask] : [withGuard(ask, when(spec.if)), ...skipForm]),
         ],
       },
@@ -130,10 +131,10 @@ export function pageState(b: StateBuilder, name: string, step: PageStep): StateC
       choosing: {
         always: [
           ...passThrough(b, name, rules, true),
-          { target: 'asking', guard: { type: 'clientOpensPages', params: {} } },
+          { target: 'asking', guard: guard('clientOpensPages') },
           {
             target: targetOf(b, step.alternative, true),
-            guard: { type: 'clientKnown', params: {} },
+            guard: guard('clientKnown'),
             actions: [act('skipStep', { step: name })],
           },
         ],
@@ -162,10 +163,8 @@ export function pageState(b: StateBuilder, name: string, step: PageStep): StateC
 export function reviewState(b: StateBuilder, name: string, step: ReviewStep, changeable: readonly string[]): StateConfig {
   const rules = b.graph.rules.get(name)!;
   const nested = b.asyncShow(name);
-  const choice = (option: string, condition?: Condition): Guard => ({
-    type: 'reviewChoice',
-    params: condition === undefined ? { option } : { option, condition: json(condition) },
-  });
+  const choice = (option: string, condition?: Condition): Guard =>
+    guard('reviewChoice', condition === undefined ? { option } : { option, condition });
   const ended = targetOf(b, ENDED, nested);
   const abandoned: Action[] = [act('endFlow', { step: name, how: 'abandoned' })];
   const on = {
@@ -174,7 +173,7 @@ export function reviewState(b: StateBuilder, name: string, step: ReviewStep, cha
       { target: ended, guard: choice(ABANDON), actions: abandoned },
       ...changeable.map((target) => ({
         target: targetOf(b, target, nested),
-        guard: { type: 'changeStep', params: { step: target } },
+        guard: guard('changeStep', { step: target }),
         actions: [act('forgetStep', { step: target })],
       })),
       // a change to a step this conversation did not pass through: say so and ask again
@@ -193,7 +192,7 @@ export function endStates(b: StateBuilder): { [key: string]: StateConfig } {
   // shown values that changed since their review: back to that review, which shows the new ones
   const changed: Transition[] = b.showingReviews.map((review) => ({
     target: review,
-    guard: { type: 'shownChanged', params: { step: review } },
+    guard: guard('shownChanged', { step: review }),
     actions: [act('rememberChange', { step: review })],
   }));
   return {

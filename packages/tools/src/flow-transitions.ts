@@ -2,12 +2,14 @@
 // targets of `next` rules (a step, the final action, or the end with a message) and what leaving does.
 import type { Condition } from './conditions.ts';
 import { askingBefore, FINISH, type FlowGraph } from './flow-graph.ts';
+import type { ActionName, FlowActions, FlowGuards, GuardName } from './flow-params.ts';
 import type { Leave } from './flow-spec.ts';
 import type { NextRule } from './step-next.ts';
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-export type Guard = { type: string; params: { [key: string]: Json } };
-export type Action = { type: string; params?: { [key: string]: Json } };
+type JsonParams = { [key: string]: Json };
+export type Guard = { type: GuardName; params: JsonParams };
+export type Action = { type: ActionName; params?: JsonParams };
 export type Transition = { target?: string; guard?: Guard; actions?: Action[] };
 export type StateConfig = { [key: string]: Json | undefined };
 
@@ -32,12 +34,23 @@ export interface StateBuilder {
 }
 
 export const json = (value: unknown): Json => value as Json;
-export const act = (type: string, params?: { [key: string]: Json }): Action => (params ? { type, params } : { type });
+
+/** The params of a reference to `P`'s guard or action: none when it takes none, optional when it may. */
+type ParamsArg<P> = [P] extends [undefined] ? [] : undefined extends P ? [params?: Exclude<P, undefined>] : [params: P];
+
+/** A reference to a named guard with its params, typed by FlowGuards; `{}` when it takes none. */
+export const guard = <N extends GuardName>(type: N, ...params: ParamsArg<FlowGuards[N]>): Guard => ({
+  type,
+  params: (params[0] ?? {}) as JsonParams,
+});
+/** A reference to a named action with its params, typed by FlowActions; without params when it takes none. */
+export const act = <N extends ActionName>(type: N, ...params: ParamsArg<FlowActions[N]>): Action =>
+  params[0] === undefined ? { type } : { type, params: params[0] as JsonParams };
 export const withGuard = (t: Transition, guard: Guard | undefined): Transition => (guard ? { ...t, guard } : t);
 
 /** The `when` guard of a condition. */
 export const when = (condition: Condition | undefined): Guard | undefined =>
-  condition === undefined ? undefined : { type: 'when', params: { condition: json(condition) } };
+  condition === undefined ? undefined : guard('when', { condition });
 
 /** A target written from a top-level step (`nested`: from inside a step's own states or regions). */
 export function targetOf(b: StateBuilder, name: string, nested: boolean): string {
@@ -75,7 +88,7 @@ export function passThrough(b: StateBuilder, step: string, rules: readonly NextR
   return rules.map((rule) =>
     withoutEmptyActions({
       ...ruleTarget(b, step, rule, nested, []),
-      guard: { type: 'answeredBefore', params: rule.if === undefined ? { step } : { step, condition: json(rule.if) } },
+      guard: guard('answeredBefore', rule.if === undefined ? { step } : { step, condition: rule.if }),
     }),
   );
 }
@@ -95,7 +108,7 @@ export function leaveTransitions(
     // back to the asking step before this one; a load between them runs again on the way here
     const back = [...askingBefore(b.graph, step)].map((before) => ({
       target: targetOf(b, before, nested),
-      guard: { type: 'cameFrom', params: { step: before } },
+      guard: guard('cameFrom', { step: before }),
       actions: [act('forgetStep', { step: before })],
     }));
     return [...back, end];

@@ -1,9 +1,12 @@
 // What a declared flow's diagram shows people: its steps and the ways an answer moves between them,
 // without the engine's own edges (passing answered steps through while reviewing, dropping kept answers
 // whose check fails now), and going back drawn as one `back` edge per step before.
+import type { GuardName } from './flow-params.ts';
 
 /** Guards of transitions the engine takes by itself, never on the user's word. */
-const INTERNAL = new Set(['answeredBefore', 'formAnsweredBefore', 'keptAnswer', 'keptAnswerFails']);
+const INTERNAL: ReadonlySet<unknown> = new Set<GuardName>(['answeredBefore', 'formAnsweredBefore', 'keptAnswer', 'keptAnswerFails']);
+/** The guard of going back to a step before: drawn as `back`. */
+const CAME_FROM: GuardName = 'cameFrom';
 
 type Json = Record<string, unknown>;
 const isRecord = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -13,8 +16,8 @@ const guardType = (t: unknown) => (isRecord(t) && isRecord(t.guard) ? t.guard.ty
 function shown(transitions: unknown): unknown {
   const list = Array.isArray(transitions) ? transitions : [transitions];
   const kept = list
-    .filter((t) => !INTERNAL.has(String(guardType(t))))
-    .map((t) => (guardType(t) === 'cameFrom' ? { ...(t as Json), guard: { type: 'back' } } : t));
+    .filter((t) => !INTERNAL.has(guardType(t)))
+    .map((t) => (guardType(t) === CAME_FROM ? { ...(t as Json), guard: { type: 'back' } } : t));
   if (kept.length === 0) return undefined;
   return Array.isArray(transitions) ? kept : kept[0];
 }

@@ -4,13 +4,12 @@
 import { firstNonJson } from '@roundtrip/engine';
 import { type AnyActorLogic, assign, fromPromise, log } from 'xstate';
 import type { CompiledFlow } from './compiled-flow.ts';
-import { answersOnTrail, type FlowContext, type FlowEvent, loadedOnTrail, valuesOf, withLastAnswer } from './flow-context.ts';
-import type { FormParams, StepParams, WhatParams } from './flow-params.ts';
+import { answersOnTrail, type FlowContext, loadedOnTrail, valuesOf, withLastAnswer } from './flow-context.ts';
+import type { ActionImplementations } from './flow-params.ts';
 import type { Shown } from './flow-spec.ts';
 import { renderText } from './safe-text.ts';
 
 type Params = Record<string, unknown>;
-type Args = { context: FlowContext; event: FlowEvent };
 
 /** What every piece of invoked work is given: the input, the answers and the values loaded on the way here. */
 interface WorkInput {
@@ -127,7 +126,7 @@ function failureMessage(flow: CompiledFlow, step: string, context: FlowContext, 
 /** The named actions that keep what invoked work returned, and end the flow when a load failed. */
 export function workActions(flow: CompiledFlow, formsOf: (step: string) => readonly string[]) {
   return {
-    keepLoaded: assign(({ context, event }: Args, { step }: StepParams) => {
+    keepLoaded: assign(({ context, event }, { step }) => {
       const value = event.output === undefined ? null : event.output;
       const found = firstNonJson(value, 'result');
       if (found)
@@ -136,38 +135,38 @@ export function workActions(flow: CompiledFlow, formsOf: (step: string) => reado
         );
       return { loaded: { ...context.loaded, [step]: value } };
     }),
-    loadFailed: assign(({ context, event }: Args, { step }: StepParams) => {
+    loadFailed: assign(({ context, event }, { step }) => {
       const message = failureMessage(flow, step, context, event.error, formsOf);
       return { ended: message === undefined ? { step, how: 'failed' as const } : { step, how: 'failed' as const, message } };
     }),
     // the user reads the step's message; the author reads why in the server's log
-    logLoadFailure: log(({ event }: Args, { step }: StepParams) => {
+    logLoadFailure: log(({ event }, { step }) => {
       const spec = flow.loads.get(step);
       const tries = 1 + (spec?.retries ?? 0);
       return `load step '${step}': loader '${spec?.run}' failed (${tries === 1 ? 'one try' : `${tries} tries`}), so the flow ended: ${errorText(event.error)}`;
     }),
-    hold: assign(({ context, event }: Args, { form }: FormParams) => ({
+    hold: assign(({ context, event }, { form }) => ({
       held: { ...context.held, [form]: event.content ?? {} },
       ...withLastAnswer(context, form, event.content),
     })),
-    holdKept: assign(({ context }: Args, { form }: FormParams) => {
+    holdKept: assign(({ context }, { form }) => {
       return { held: { ...context.held, [form]: context.answers[form] ?? {} } };
     }),
-    storeHeld: assign(({ context }: Args, { form }: FormParams) => {
+    storeHeld: assign(({ context }, { form }) => {
       const { [form]: answer, ...held } = context.held ?? {};
       const { [form]: _solved, ...problems } = context.problems;
       return { answers: { ...context.answers, [form]: answer ?? {} }, held, problems };
     }),
-    rememberRefusal: assign(({ context, event }: Args, { form }: FormParams) => {
+    rememberRefusal: assign(({ context, event }, { form }) => {
       const { [form]: _refused, ...held } = context.held ?? {};
       const { [form]: _kept, ...answers } = context.answers;
       return { answers, held, problems: { ...context.problems, [form]: String(event.output) } };
     }),
-    keepShown: assign(({ context, event }: Args, { step }: StepParams) => ({
+    keepShown: assign(({ context, event }, { step }) => ({
       shown: { ...context.shown, [step]: (event.output ?? {}) as Shown },
     })),
-    failStep: ({ event }: Args, { what }: WhatParams) => {
+    failStep: ({ event }, { what }) => {
       throw new Error(`${what} failed: ${errorText(event.error)}`, { cause: event.error });
     },
-  };
+  } satisfies Partial<ActionImplementations>;
 }

@@ -6,6 +6,7 @@ import {
   type Action,
   act,
   ENDED,
+  guard,
   json,
   leaveTransitions,
   passThrough,
@@ -71,7 +72,7 @@ export function checkingState(form: string, ok: Transition[], progress: string |
       id: checkId(form),
       src: 'check',
       input: { form },
-      onDone: json([{ target: 'asking', guard: { type: 'checkRefused', params: {} }, actions: [act('rememberRefusal', { form })] }, ...ok]),
+      onDone: json([{ target: 'asking', guard: guard('checkRefused'), actions: [act('rememberRefusal', { form })] }, ...ok]),
       onError: { actions: [act('failStep', { what: `the check of '${form}'` })] },
     },
   };
@@ -89,7 +90,7 @@ export function checkedAskState(b: StateBuilder, name: string, step: AskStep): S
         meta: { ask: [name] },
         // while reviewing, an answer given before is checked again (and asked again if it no longer passes)
         always: json([
-          { target: 'checking', guard: { type: 'keptAnswer', params: { form: name } }, actions: [act('holdKept', { form: name })] },
+          { target: 'checking', guard: guard('keptAnswer', { form: name }), actions: [act('holdKept', { form: name })] },
           ...passThrough(b, name, rules, true),
         ]),
         on: {
