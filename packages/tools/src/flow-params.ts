@@ -17,36 +17,36 @@ export interface FormParams {
 }
 
 /** The forms of a step whose kept answers are checked again while reviewing. */
-export interface FormsParams {
+interface FormsParams {
   readonly forms?: readonly string[];
 }
 
 /** A condition that must hold too (none: it holds). */
-export interface ConditionParams {
+interface ConditionParams {
   readonly condition?: Condition;
 }
 
 /** A rule of a step's `next`, taken again while reviewing when the step was answered before. */
-export interface StepRuleParams extends StepParams, ConditionParams {}
+interface StepRuleParams extends StepParams, ConditionParams {}
 
 /** A review's option, and the condition of the rule it goes by. */
-export interface OptionParams extends ConditionParams {
+interface OptionParams extends ConditionParams {
   readonly option: string;
 }
 
 /** Where and how the flow ended early; an `end` rule's message template. */
-export interface EndParams extends StepParams {
+interface EndParams extends StepParams {
   readonly how: EndedHow;
   readonly message?: string;
 }
 
 /** What failed, in words, for the error of a failed piece of work. */
-export interface WhatParams {
+interface WhatParams {
   readonly what: string;
 }
 
 /** The final action's actor, when the tool names it (`finalName`): none for the default `finish`. */
-export interface ActorParams {
+interface ActorParams {
   readonly actor: string;
 }
 

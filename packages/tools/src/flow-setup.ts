@@ -47,13 +47,8 @@ const NOT_ON_THE_WAY = 'that step was not part of this conversation, so there is
 /** Why a review is shown again: what it showed changed before the final action could run. */
 const CHANGED = 'what was shown changed before it could be done; the new values are above';
 
-/**
- * The machine of a compiled flow: its JSON config with the shared implementations. `final` is the
- * declared final action; the flow's output is `{ status: 'done', result }` or `{ status: 'ended', … }`.
- */
-export function flowMachine(flow: CompiledFlow, final: (input: FinalInput) => unknown): AnyStateMachine {
-  // the final action runs as the actor (and effect) of this name: 'finish' unless the tool names it
-  const finalName = finalNameOf(flow.config);
+/** What the guards and actions of a flow read: its forms, what the flow has seen on the way here, its checks and conditions. */
+function flowReads(flow: CompiledFlow) {
   const formsOf = (step: string) => flow.formsOfStep.get(step) ?? [];
   const seen = (context: FlowContext) => ({
     input: context.input,
@@ -87,7 +82,127 @@ export function flowMachine(flow: CompiledFlow, final: (input: FinalInput) => un
   const holds = (condition: Condition | undefined, context: FlowContext, event?: FlowEvent) =>
     condition === undefined || evaluateCondition(condition, withLoading(valuesOf(context, event), context, event));
   const chosen = (event: FlowEvent) => event.content?.choice;
+  return { formsOf, seen, reasonFor, askedBefore, keptAnswerReason, holds, chosen };
+}
+type FlowReads = ReturnType<typeof flowReads>;
 
+/** The named guards of every declared flow: exactly the names of FlowGuards, each reading its params from the map. */
+function flowGuards(flow: CompiledFlow, { formsOf, reasonFor, askedBefore, keptAnswerReason, holds, chosen }: FlowReads) {
+  return {
+    when: ({ context, event }, { condition }) => holds(condition, context, event),
+    answeredBefore: ({ context, event }, { step, condition }) =>
+      context.reviewing && formsOf(step).every((form) => context.answers[form] !== undefined) && holds(condition, context, event),
+    formAnsweredBefore: ({ context }, { form }) => context.reviewing && context.answers[form] !== undefined,
+    // an answer given before (not skipped), to check again while reviewing
+    keptAnswer: ({ context }, { form }) => context.reviewing && Boolean(context.answers[form]),
+    checkRefused: ({ event }) => typeof event.output === 'string',
+    keptAnswerFails: ({ context }, { forms = [] }) =>
+      context.reviewing && forms.some((form) => keptAnswerReason(form, context) !== undefined),
+    answerFails: ({ context, event }, { form }) => reasonFor(form, context, event) !== undefined,
+    // a value a form asked to confirm changed before the final action could act (final-action.ts)
+    confirmedChanged: ({ event }, { form }) => event.error instanceof ConfirmedValueChangedError && confirmedChanged(event.error, form),
+    shownChanged: ({ context, event }, { step }) =>
+      event.error instanceof ConfirmedValueChangedError && lastShowingReview(flow, context) === step,
+    clientOpensPages: ({ context }) => context.client?.url === true,
+    clientKnown: ({ context }) => context.client !== undefined,
+    cameFrom: ({ context }, { step }) => askedBefore(context.trail) === step,
+    reviewChoice: ({ context, event }, { option, condition }) => chosen(event) === option && holds(condition, context, event),
+    changeStep: ({ context, event }, { step }) => chosen(event) === changeOption(step) && context.trail.includes(step),
+  } satisfies GuardImplementations;
+}
+
+/** The named actions of every declared flow (FlowActions): the invoked work's (flow-work.ts) and these. */
+function flowActions(flow: CompiledFlow, finalName: string, { formsOf, seen, reasonFor, keptAnswerReason }: FlowReads) {
+  return {
+    ...workActions(flow, formsOf),
+    takeInput: assign(({ event }) => ({
+      input: (event.input ?? {}) as Record<string, unknown>,
+      answers: {},
+      loaded: {},
+      trail: [],
+      problems: {},
+      reviewing: false,
+    })),
+    enterStep: assign(({ context }, { step }) => ({ trail: enteredTrail(context.trail, step) })),
+    store: assign(({ context, event }, { form }) => {
+      const { [form]: _solved, ...problems } = context.problems;
+      return {
+        answers: { ...context.answers, [form]: event.content ?? {} },
+        problems,
+        ...withLastAnswer(context, form, event.content),
+      };
+    }),
+    skipStep: assign(({ context }, { step }) => ({
+      answers: { ...context.answers, ...Object.fromEntries(formsOf(step).map((form) => [form, null])) },
+    })),
+    skipForm: assign(({ context }, { form }) => ({ answers: { ...context.answers, [form]: null } })),
+    forgetStep: assign(({ context }, { step }) => {
+      const forget = new Set(formsOf(step));
+      return { answers: Object.fromEntries(Object.entries(context.answers).filter(([form]) => !forget.has(form))) };
+    }),
+    dropFailingAnswers: assign(({ context }, { forms = [] }) => {
+      const answers = { ...context.answers };
+      const problems = { ...context.problems };
+      for (const form of forms) {
+        const reason = keptAnswerReason(form, context);
+        if (reason === undefined) continue;
+        delete answers[form];
+        problems[form] = reason;
+      }
+      return { answers, problems };
+    }),
+    rememberProblem: assign(({ context, event }, { form }) => {
+      // a refused answer is kept to fill the form in again; a review's choice is not
+      const kept = flow.forms.has(form) ? withLastAnswer(context, form, event.content) : {};
+      return { problems: { ...context.problems, [form]: reasonFor(form, context, event) ?? NOT_ON_THE_WAY }, ...kept };
+    }),
+    endFlow: assign(({ context }, { step, how, message }) => {
+      // an `end` rule's message, rendered with what the flow knows now
+      return { ended: message === undefined ? { step, how } : { step, how, message: renderText(message, valuesOf(context)) } };
+    }),
+    startReview: assign({ reviewing: true }),
+    noteClient: assign(({ event }) => ({ client: event.elicitation })),
+    noteShown: assign(({ context }, { step }) => {
+      const shown = notAPromise(shownNow(flow, step, seen(context)), `the show of review '${step}'`);
+      return { shown: { ...context.shown, [step]: shown ?? {} } };
+    }),
+    rememberChange: assign(({ context }, { step }) => ({ problems: { ...context.problems, [step]: CHANGED } })),
+    keepResult: assign(({ context, event }) => {
+      const output = event.output as FinishOutput;
+      return { result: output.result, earlier: output.answers !== stableJson(answersOnTrail(context, formsOf)) };
+    }),
+    runFinal: spawnChild(finalName as 'finish', {
+      id: finalName,
+      input: ({ context }): FinishInput => {
+        const review = lastShowingReview(flow, context);
+        const base = seen(context);
+        return review ? { ...base, review, shown: context.shown?.[review] ?? {} } : base;
+      },
+    }),
+    stopFinal: stopChild(finalName),
+    // the confirmed value changed: the form is asked again, without its answer (it confirmed the old value)
+    forgetConfirmed: assign(({ context }, { form }) => {
+      const { [form]: _answer, ...answers } = context.answers;
+      const { [form]: _last, ...lastAnswers } = context.lastAnswers ?? {};
+      return { answers, lastAnswers };
+    }),
+    // the tool words a failed final action (its `failed`): the error is kept for the result, this round only
+    keepFailure: assign(({ event }) => ({ failure: event.error ?? null })),
+    failFinal: ({ event }) => {
+      throw event.error instanceof Error ? event.error : new Error(String(event.error));
+    },
+  } satisfies ActionImplementations<FinishActor>;
+}
+
+/**
+ * The machine of a compiled flow: its JSON config with the shared implementations. `final` is the
+ * declared final action; the flow's output is `{ status: 'done', result }` or `{ status: 'ended', … }`.
+ */
+export function flowMachine(flow: CompiledFlow, final: (input: FinalInput) => unknown): AnyStateMachine {
+  // the final action runs as the actor (and effect) of this name: 'finish' unless the tool names it
+  const finalName = finalNameOf(flow.config);
+  const reads = flowReads(flow);
+  const { formsOf, seen } = reads;
   const finishActor = fromPromise<FinishOutput, FinishInput>(async ({ input, system }) => ({
     // with finalInLedgerTransaction, the ledger's transaction it runs in too (never in the input: it is not sealed)
     result: await final({ input: input.input, answers: input.answers, loaded: input.loaded, ...finalTransaction(system) }),
@@ -101,106 +216,8 @@ export function flowMachine(flow: CompiledFlow, final: (input: FinalInput) => un
       // the result is recorded with the answers it was made for, so a later round can tell a replay for other answers
       ...({ [finalName]: finishActor } as { finish: typeof finishActor }),
     },
-    guards: {
-      when: ({ context, event }, { condition }) => holds(condition, context, event),
-      answeredBefore: ({ context, event }, { step, condition }) =>
-        context.reviewing && formsOf(step).every((form) => context.answers[form] !== undefined) && holds(condition, context, event),
-      formAnsweredBefore: ({ context }, { form }) => context.reviewing && context.answers[form] !== undefined,
-      // an answer given before (not skipped), to check again while reviewing
-      keptAnswer: ({ context }, { form }) => context.reviewing && Boolean(context.answers[form]),
-      checkRefused: ({ event }) => typeof event.output === 'string',
-      keptAnswerFails: ({ context }, { forms = [] }) =>
-        context.reviewing && forms.some((form) => keptAnswerReason(form, context) !== undefined),
-      answerFails: ({ context, event }, { form }) => reasonFor(form, context, event) !== undefined,
-      // a value a form asked to confirm changed before the final action could act (final-action.ts)
-      confirmedChanged: ({ event }, { form }) => event.error instanceof ConfirmedValueChangedError && confirmedChanged(event.error, form),
-      shownChanged: ({ context, event }, { step }) =>
-        event.error instanceof ConfirmedValueChangedError && lastShowingReview(flow, context) === step,
-      clientOpensPages: ({ context }) => context.client?.url === true,
-      clientKnown: ({ context }) => context.client !== undefined,
-      cameFrom: ({ context }, { step }) => askedBefore(context.trail) === step,
-      reviewChoice: ({ context, event }, { option, condition }) => chosen(event) === option && holds(condition, context, event),
-      changeStep: ({ context, event }, { step }) => chosen(event) === changeOption(step) && context.trail.includes(step),
-    } satisfies GuardImplementations,
-    actions: {
-      ...workActions(flow, formsOf),
-      takeInput: assign(({ event }) => ({
-        input: (event.input ?? {}) as Record<string, unknown>,
-        answers: {},
-        loaded: {},
-        trail: [],
-        problems: {},
-        reviewing: false,
-      })),
-      enterStep: assign(({ context }, { step }) => ({ trail: enteredTrail(context.trail, step) })),
-      store: assign(({ context, event }, { form }) => {
-        const { [form]: _solved, ...problems } = context.problems;
-        return {
-          answers: { ...context.answers, [form]: event.content ?? {} },
-          problems,
-          ...withLastAnswer(context, form, event.content),
-        };
-      }),
-      skipStep: assign(({ context }, { step }) => ({
-        answers: { ...context.answers, ...Object.fromEntries(formsOf(step).map((form) => [form, null])) },
-      })),
-      skipForm: assign(({ context }, { form }) => ({ answers: { ...context.answers, [form]: null } })),
-      forgetStep: assign(({ context }, { step }) => {
-        const forget = new Set(formsOf(step));
-        return { answers: Object.fromEntries(Object.entries(context.answers).filter(([form]) => !forget.has(form))) };
-      }),
-      dropFailingAnswers: assign(({ context }, { forms = [] }) => {
-        const answers = { ...context.answers };
-        const problems = { ...context.problems };
-        for (const form of forms) {
-          const reason = keptAnswerReason(form, context);
-          if (reason === undefined) continue;
-          delete answers[form];
-          problems[form] = reason;
-        }
-        return { answers, problems };
-      }),
-      rememberProblem: assign(({ context, event }, { form }) => {
-        // a refused answer is kept to fill the form in again; a review's choice is not
-        const kept = flow.forms.has(form) ? withLastAnswer(context, form, event.content) : {};
-        return { problems: { ...context.problems, [form]: reasonFor(form, context, event) ?? NOT_ON_THE_WAY }, ...kept };
-      }),
-      endFlow: assign(({ context }, { step, how, message }) => {
-        // an `end` rule's message, rendered with what the flow knows now
-        return { ended: message === undefined ? { step, how } : { step, how, message: renderText(message, valuesOf(context)) } };
-      }),
-      startReview: assign({ reviewing: true }),
-      noteClient: assign(({ event }) => ({ client: event.elicitation })),
-      noteShown: assign(({ context }, { step }) => {
-        const shown = notAPromise(shownNow(flow, step, seen(context)), `the show of review '${step}'`);
-        return { shown: { ...context.shown, [step]: shown ?? {} } };
-      }),
-      rememberChange: assign(({ context }, { step }) => ({ problems: { ...context.problems, [step]: CHANGED } })),
-      keepResult: assign(({ context, event }) => {
-        const output = event.output as FinishOutput;
-        return { result: output.result, earlier: output.answers !== stableJson(answersOnTrail(context, formsOf)) };
-      }),
-      runFinal: spawnChild(finalName as 'finish', {
-        id: finalName,
-        input: ({ context }): FinishInput => {
-          const review = lastShowingReview(flow, context);
-          const base = seen(context);
-          return review ? { ...base, review, shown: context.shown?.[review] ?? {} } : base;
-        },
-      }),
-      stopFinal: stopChild(finalName),
-      // the confirmed value changed: the form is asked again, without its answer (it confirmed the old value)
-      forgetConfirmed: assign(({ context }, { form }) => {
-        const { [form]: _answer, ...answers } = context.answers;
-        const { [form]: _last, ...lastAnswers } = context.lastAnswers ?? {};
-        return { answers, lastAnswers };
-      }),
-      // the tool words a failed final action (its `failed`): the error is kept for the result, this round only
-      keepFailure: assign(({ event }) => ({ failure: event.error ?? null })),
-      failFinal: ({ event }) => {
-        throw event.error instanceof Error ? event.error : new Error(String(event.error));
-      },
-    } satisfies ActionImplementations<FinishActor>,
+    guards: flowGuards(flow, reads),
+    actions: flowActions(flow, finalName, reads),
   });
   // the config is JSON made from the steps at run time, its references typed by the map (guard(), act()):
   // XState types a config written out in the code, so the engine checks this one when it compiles the
