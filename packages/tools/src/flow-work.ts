@@ -124,7 +124,19 @@ function failureMessage(flow: CompiledFlow, step: string, context: FlowContext, 
 }
 
 /** The named actions that keep what invoked work returned, and end the flow when a load failed. */
-export function workActions(flow: CompiledFlow, formsOf: (step: string) => readonly string[]) {
+/** The actions workActions implements. */
+type WorkActionName =
+  | 'keepLoaded'
+  | 'loadFailed'
+  | 'logLoadFailure'
+  | 'hold'
+  | 'holdKept'
+  | 'storeHeld'
+  | 'rememberRefusal'
+  | 'keepShown'
+  | 'failStep';
+
+export function workActions(flow: CompiledFlow, formsOf: (step: string) => readonly string[]): Pick<ActionImplementations, WorkActionName> {
   return {
     keepLoaded: assign(({ context, event }, { step }) => {
       const value = event.output === undefined ? null : event.output;
