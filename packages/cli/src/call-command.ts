@@ -23,7 +23,7 @@ export const hostNotes = (extra = '') => `Server: a module of definitions is ser
   A server already running over Streamable HTTP is reached with --url (e.g. one roundtrip serve --http
   started), sent each --header on every request; nothing is started, so serve's options and
   --server-log do not apply. Header values are never shown in messages (Authorization is a secret).
-  On a 2025 era a stateless HTTP server cannot send this host its questions: keep 2026-07-28 there.
+  On a 2025 era a server at a URL asks on the call's stream if it can (roundtrip serve --http does); 2026-07-28 works with any.
 Questions: each field shows its title, what fits and its [default]. Enter keeps the default or skips
   an optional field; a bad value is asked again with the reason. :decline refuses the question,
   :cancel cancels it (the server decides what follows), Ctrl-D (end of input) cancels too; Ctrl-C

@@ -76,7 +76,7 @@ describe('roundtrip call and chat --url', () => {
     expect(out).toContain('Error (the tool reported isError):');
     expect(out).toContain('did not declare the elicitation capability');
     expect(err).toContain(
-      'Note: on a 2025 era, a stateless HTTP server (as roundtrip serve --http is) cannot send this host its questions',
+      'Note: on a 2025 era, an HTTP server that is stateless and does not ask on the call’s own stream (roundtrip serve --http does) cannot send this host its questions',
     );
     expect(err).toContain('Run with --era 2026-07-28 (the default) to answer them here.');
     expect(code).toBe(1);

@@ -131,3 +131,16 @@ describe('roundtrip call --url of a task', { timeout: 60_000, concurrent: true }
     expect(new Set(after)).toEqual(new Set(['tasks/get']));
   });
 });
+
+describe('roundtrip call --url on a 2025 era', { timeout: 60_000 }, () => {
+  it('is asked on the call’s stream by a Roundtrip server (elicitation/create), answers from the form, and prints the result', async () => {
+    const front = await startFront(server.url);
+    const args = [...callArgs('export_orders', front.url), '--era', '2025-11-25'];
+    const { code, out, err } = await runCommand(args, { cwd: here, lines: ['ops@example.com'] });
+    expect(err).toContain('The orders of 2026-11 are in /tmp/2026-11.csv. Email the file?');
+    expect(out).toBe('Exported 2026-11 to /tmp/2026-11.csv, sent to ops@example.com.\n');
+    expect(code).toBe(0);
+    // no task on a 2025 era: the work ran inside the call, and its question came on the call's own stream
+    expect(front.carried.some(({ method }) => typeof method === 'string' && method.startsWith('tasks/'))).toBe(false);
+  });
+});

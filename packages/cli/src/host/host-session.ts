@@ -32,8 +32,9 @@ export interface Session {
 
 /** Why a question may not reach this host from a server at a URL on a 2025 era: shown after an error result there. */
 const LEGACY_OVER_HTTP =
-  'Note: on a 2025 era, a stateless HTTP server (as roundtrip serve --http is) cannot send this host its questions ' +
-  '(elicitation/create): a tool that asks fails, or falls back to the model. Run with --era 2026-07-28 (the default) to answer them here.';
+  'Note: on a 2025 era, an HTTP server that is stateless and does not ask on the call’s own stream (roundtrip serve --http does) ' +
+  'cannot send this host its questions (elicitation/create): a tool that asks fails, or falls back to the model. ' +
+  'Run with --era 2026-07-28 (the default) to answer them here.';
 
 const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
 
