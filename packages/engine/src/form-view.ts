@@ -22,6 +22,12 @@ function narrowed(property: ElicitationProperty, offered: readonly string[] | un
   return property;
 }
 
+/** A text property without what only text has (lengths, format), to be shown as a select. */
+function withoutFormat(property: ElicitationProperty): Record<string, unknown> {
+  const { minLength: _min, maxLength: _max, format: _format, ...rest } = property as Record<string, unknown>;
+  return rest;
+}
+
 /** Whether a value is one of the options a property still offers (true for a property without options). */
 function offered(property: ElicitationProperty, value: unknown): boolean {
   const p = property as Record<string, unknown>;
@@ -48,12 +54,19 @@ export function renderForm(question: CompiledQuestion, context: unknown): { requ
   const view = question.form({ context });
   if (view === undefined) return question;
   if (typeof view !== 'object' || view === null)
-    throw new Error(`the form of question '${question.key}' returned ${JSON.stringify(view)}, not { defaults?, offer? }`);
+    throw new Error(`the form of question '${question.key}' returned ${JSON.stringify(view)}, not { defaults?, offer?, choices? }`);
   const shape = question.schema.shape as Record<string, { safeParse(value: unknown): { success: boolean } }>;
   const properties: Record<string, ElicitationProperty> = {};
   let changed = false;
   for (const [field, property] of Object.entries(question.requestedSchema.properties)) {
-    let fitted = narrowed(property, view.offer?.[field]);
+    const choices = view.choices?.[field];
+    let fitted =
+      choices !== undefined && (property as { type?: unknown }).type === 'string'
+        ? ({
+            ...withoutFormat(property),
+            oneOf: choices.map(({ const: value, title }) => ({ const: value, title })),
+          } as ElicitationProperty)
+        : narrowed(property, view.offer?.[field]);
     const value = view.defaults?.[field];
     if (value !== undefined && shape[field]?.safeParse(value).success && offered(fitted, value))
       fitted = { ...fitted, default: value } as ElicitationProperty;

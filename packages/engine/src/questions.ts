@@ -25,6 +25,12 @@ import type { ElicitationSchema, SamplingRequest } from './wire-shapes.ts';
 export interface FormView {
   readonly defaults?: Readonly<Record<string, unknown>>;
   readonly offer?: Readonly<Record<string, readonly string[]>>;
+  /**
+   * By text field, the options it offers in this context instead (options computed from data, e.g. a
+   * flow's loaded rooms): the field is shown as a titled single select of exactly these. The answer is
+   * still checked against the schema; refusing a value outside them is the asker's part.
+   */
+  readonly choices?: Readonly<Record<string, readonly { readonly const: string; readonly title: string }[]>>;
 }
 
 /**

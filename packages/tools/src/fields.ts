@@ -2,6 +2,7 @@
 // so the answer type of `z.object({ … })` of them flows as usual. Nonsense options throw at build time.
 import { z } from 'zod';
 import { type ChoiceSchema, choiceSchema, type OptionList, type OptionValue, optionValues } from './field-options.ts';
+import { choiceFrom } from './loaded-choice.ts';
 
 /** The string formats a form can show. */
 export type TextFormat = 'email' | 'uri' | 'date' | 'date-time';
@@ -217,6 +218,7 @@ function multiSelect<const O extends MultiSelectOptions>(
  *   seats: field.integer({ title: 'Seats', min: 1, max: 10, default: 1 }),
  *   plan: field.select({ title: 'Plan', options: { free: 'Free', pro: 'Pro, billed monthly' } }),
  *   extras: field.multiSelect({ options: ['backup', 'support'], optional: true }),
+ *   room: field.choiceFrom('rooms.free', { value: 'id', label: 'name', title: 'Room' }), // options loaded by step `rooms`
  * });
  */
-export const field = { text, number, integer, boolean, select, multiSelect };
+export const field = { text, number, integer, boolean, select, multiSelect, choiceFrom };

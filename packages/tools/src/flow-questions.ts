@@ -6,6 +6,7 @@ import { flowQuestionSet } from './engine-door.ts';
 import { type FlowContext, valuesOf } from './flow-context.ts';
 import type { StepFallback } from './flow-spec.ts';
 import { ABANDON, CONFIRM, changeOption } from './flow-states.ts';
+import { choiceOptions, loadedChoices } from './loaded-choice.ts';
 import { renderText, renderUrl, safeValue } from './safe-text.ts';
 
 /** A field's title for people: its zod `title` meta, else its name. */
@@ -57,6 +58,20 @@ function shownAnswer(schema: z.ZodType, value: unknown): string {
 
 const note = (problem: string | undefined) => (problem ? `\n\nYour last answer was not accepted: ${problem}. Please answer again.` : '');
 
+/** The options of a form's loaded choices in this context, by field: each option's title by value. */
+function choiceTitles(fields: Readonly<Record<string, z.ZodType>>, context: FlowContext): Map<string, Map<string, string>> {
+  const values = valuesOf(context);
+  const titles = new Map<string, Map<string, string>>();
+  for (const [field, choice] of loadedChoices(fields)) {
+    try {
+      titles.set(field, new Map(choiceOptions(field, choice, values).map((o) => [o.const, o.title])));
+    } catch {
+      // nothing loaded there (a state sealed before): the review shows the value itself
+    }
+  }
+  return titles;
+}
+
 /** The review's summary: one line per answered field of every form on the way here. */
 function summary(flow: CompiledFlow, context: FlowContext): string {
   const lines: string[] = [];
@@ -65,8 +80,11 @@ function summary(flow: CompiledFlow, context: FlowContext): string {
       const answer = context.answers[form];
       const fields = flow.forms.get(form)?.spec.fields ?? {};
       if (!answer) continue;
+      const loadedTitles = choiceTitles(fields, context);
       for (const [field, schema] of Object.entries(fields))
-        lines.push(`- ${fieldTitle(schema, field)}: ${shownAnswer(schema, answer[field])}`);
+        lines.push(
+          `- ${fieldTitle(schema, field)}: ${shownAnswer(schema, loadedTitles.get(field)?.get(answer[field] as string) ?? answer[field])}`,
+        );
     }
   }
   const review = context.trail[context.trail.length - 1];
@@ -128,13 +146,18 @@ export function flowQuestions(flow: CompiledFlow, fallback?: QuestionFallback): 
   for (const [form, { spec }] of flow.forms) {
     const schema = z.object(spec.fields);
     const start = unticked(spec.fields);
+    const loaded = loadedChoices(spec.fields);
     specs[form] = {
       message: ({ context }) => renderText(spec.message, valuesOf(context)) + note(context.problems[form]),
       schema,
       // asked again (refused, gone back to, changed from the review): the form starts with the last answer
       form: ({ context }) => {
         const last = context.lastAnswers?.[form];
-        return { defaults: start === undefined ? (last ?? {}) : last === undefined ? start : { ...start, ...last } };
+        const defaults = start === undefined ? (last ?? {}) : last === undefined ? start : { ...start, ...last };
+        if (loaded.length === 0) return { defaults };
+        // a choice among loaded items offers those loaded now
+        const values = valuesOf(context);
+        return { defaults, choices: Object.fromEntries(loaded.map(([field, choice]) => [field, choiceOptions(field, choice, values)])) };
       },
       ...fallbackOf(spec.fallback, fallback),
     };

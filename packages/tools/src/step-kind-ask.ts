@@ -4,6 +4,7 @@ import { checkConditionAt, checkLeave, checkName, checkProgress, checkTemplate }
 import type { AskStep } from './flow-spec.ts';
 import { parallelAskState, singleAskState } from './flow-states.ts';
 import { isAsyncFunction } from './flow-work.ts';
+import { checkLoadedChoices, withChoiceCheck } from './loaded-choice.ts';
 import type { StepKind } from './step-kind-types.ts';
 
 /** Where a form's problems are: the step itself for `ask`, the form inside it for `askAll`. */
@@ -48,8 +49,10 @@ export const askKind: StepKind<AskStep> = {
         p.add(where, 'invalid_step', 'its check is not a function.', 'Write check: ({ answer }) => reason or undefined.');
       if (step.form && spec.if !== undefined)
         p.add(where, 'invalid_step', "'if' is only for forms of askAll.", 'Choose whether to reach the step with next rules instead.');
-      parts.forms.set(formName, { step: name, spec });
-      parts.checks.set(formName, spec?.check);
+      // an answer outside the loaded options is refused before the author's check sees it
+      const checked = withChoiceCheck(spec);
+      parts.forms.set(formName, { step: name, spec: checked });
+      parts.checks.set(formName, checked?.check);
       names.push(formName);
     }
     parts.formsOfStep.set(name, names);
@@ -65,6 +68,7 @@ export const askKind: StepKind<AskStep> = {
       const spec = f.parts.forms.get(form)!.spec;
       const where = formWhere(step, form);
       checkTemplate(p, [...where, 'message'], spec.message, f.known, [], before);
+      checkLoadedChoices(p, where, spec.fields ?? {}, before);
       if (spec.if !== undefined) checkConditionAt(p, [...where, 'if'], spec.if, f.known);
       if (!step.form) {
         checkLeave(p, [...where, 'onDecline'], spec.onDecline, f.graph, name);

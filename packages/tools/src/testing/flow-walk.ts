@@ -9,7 +9,7 @@ import { FINISHING } from '../flow-transitions.ts';
 import { type AnswerCandidate, answerCandidates } from './answer-events.ts';
 import { type AtomicTest, conditionTests, testSignature } from './condition-tests.ts';
 import type { InputResponse } from './conversation-types.ts';
-import type { QuestionForm } from './question-forms.ts';
+import { type QuestionForm, withLoadedChoices } from './question-forms.ts';
 import { loadOf, loadSamples, workEvents } from './work-events.ts';
 
 /** Traversal options shared by getSimplePaths, getShortestPaths and getAdjacencyMap. */
@@ -33,7 +33,7 @@ export interface FlowWalk {
   /** What the client sends for an answer event made here. */
   responseOf(event: EventObject): InputResponse;
   /** The plainest accept of a question: the response for a key the flow asks but no longer reads this round. */
-  plainResponse(key: string): InputResponse;
+  plainResponse(key: string, snapshot: AnyMachineSnapshot): InputResponse;
   /**
    * What an answer sends, one string each: a field's value (`when.time="11:00"`, `when.notes left out`),
    * or `when:decline`; what a load gives (`order loaded {"found":true}`, `order failed`); nothing for other work.
@@ -70,14 +70,17 @@ export function flowWalk(
   const samples = loadSamples(options.loaded, tests);
   const candidates = new Map<string, AnswerCandidate[]>();
   const responses = new Map<EventObject, InputResponse>();
-  const candidatesFor = (key: string): AnswerCandidate[] => {
-    let found = candidates.get(key);
+  // a question with choices among loaded items has the candidates of the items loaded on this way
+  const candidatesFor = (key: string, context: FlowContext): AnswerCandidate[] => {
+    const question = questions.get(key);
+    if (!question) throw new Error(`conversationsOf: the machine asks '${key}', which the definition does not name.`);
+    const asked = withLoadedChoices(question, valuesOf(context));
+    const id = asked === question ? key : `${key} ${JSON.stringify(asked.requestedSchema)}`;
+    let found = candidates.get(id);
     if (!found) {
-      const question = questions.get(key);
-      if (!question) throw new Error(`conversationsOf: the machine asks '${key}', which the definition does not name.`);
-      found = answerCandidates(question, tests, now);
+      found = answerCandidates(asked, tests, now);
       for (const candidate of found) responses.set(candidate.event, candidate.response);
-      candidates.set(key, found);
+      candidates.set(id, found);
     }
     return found;
   };
@@ -108,7 +111,8 @@ export function flowWalk(
     if (!isEnd(snapshot)) {
       const reached = new Set<string>();
       // the answers to its first question; when it asks nothing, what the work it waits for can give
-      const tries = key === undefined ? workEvents(snapshot, samples) : candidatesFor(key).map(({ event }) => event);
+      const tries =
+        key === undefined ? workEvents(snapshot, samples) : candidatesFor(key, snapshot.context as FlowContext).map(({ event }) => event);
       for (const event of tries) {
         const target = getNextSnapshot(machine, snapshot, event);
         const next = serializeState(target);
@@ -139,7 +143,7 @@ export function flowWalk(
       if (!response) throw new Error(`conversationsOf: no response for event '${event.type}'.`);
       return response;
     },
-    plainResponse: (key) => candidatesFor(key)[0]!.response,
+    plainResponse: (key, snapshot) => candidatesFor(key, snapshot.context as FlowContext)[0]!.response,
     sameWayAnswers: (snapshot) => answersIn(snapshot).sameWay,
     sentValues: (event) => {
       const load = loadOf(event);

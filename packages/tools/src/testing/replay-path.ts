@@ -79,7 +79,7 @@ export function replayPath(walk: FlowWalk, formsOf: (step: string) => readonly s
     const unanswered = waiting.filter((key) => stillAsked.includes(key));
     if (unanswered.length > 0) throw new Error(`conversationsOf: the path leaves ${unanswered.join(', ')} unanswered in a round.`);
     // a key asked with the others but no longer asked when its turn comes: answered plainly, ignored by the engine
-    for (const key of waiting) responses[key] = walk.plainResponse(key);
+    for (const key of waiting) responses[key] = walk.plainResponse(key, snapshot);
     const round = { asked, responses: Object.fromEntries(asked.map((key) => [key, responses[key]!])) };
     rounds.push(round);
     sequence.push(round);
