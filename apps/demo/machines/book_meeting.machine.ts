@@ -33,11 +33,14 @@ export const bookMeetingMachine = setup({
     takeInput: () => {},
     enterStep: () => {}, // params: step
     hold: () => {}, // params: form
-    endFlow: () => {}, // params: step, how
+    endFlow: () => {}, // params: step, how, message
     holdKept: () => {}, // params: form
     rememberRefusal: () => {}, // params: form
     storeHeld: () => {}, // params: form
     failStep: () => {}, // params: what
+    keepLoaded: () => {}, // params: step
+    logLoadFailure: () => {}, // params: step
+    loadFailed: () => {}, // params: step
     forgetStep: () => {}, // params: step
     startReview: () => {},
     rememberProblem: () => {}, // params: form
@@ -49,6 +52,7 @@ export const bookMeetingMachine = setup({
   actors: {
     // stubs: the server runs the actors; here they resolve to nothing
     check: fromPromise(async () => undefined),
+    freeRooms: fromPromise(async () => undefined),
   },
 }).createMachine({
   id: 'book_meeting',
@@ -69,7 +73,7 @@ export const bookMeetingMachine = setup({
               actions: [{ type: 'holdKept', params: { form: 'when' } }],
             },
             {
-              target: '#book_meeting.room',
+              target: '#book_meeting.free',
               guard: { type: 'answeredBefore', params: { step: 'when', condition: { 'when.attendees': { gt: 5 } } } },
             },
             { target: '#book_meeting.confirm', guard: { type: 'answeredBefore', params: { step: 'when' } } },
@@ -93,7 +97,7 @@ export const bookMeetingMachine = setup({
                 actions: [{ type: 'rememberRefusal', params: { form: 'when' } }],
               },
               {
-                target: '#book_meeting.room',
+                target: '#book_meeting.free',
                 actions: [{ type: 'storeHeld', params: { form: 'when' } }],
                 guard: { type: 'when', params: { condition: { 'when.attendees': { gt: 5 } } } },
               },
@@ -101,6 +105,41 @@ export const bookMeetingMachine = setup({
             ],
             onError: { actions: [{ type: 'failStep', params: { what: "the check of 'when'" } }] },
           },
+        },
+      },
+    },
+    free: {
+      entry: [{ type: 'enterStep', params: { step: 'free' } }],
+      meta: { progress: 'Finding the free rooms…' },
+      invoke: {
+        id: 'freeRooms',
+        src: 'freeRooms',
+        input: { step: 'free' },
+        onDone: [
+          {
+            target: 'ended',
+            actions: [
+              { type: 'keepLoaded', params: { step: 'free' } },
+              {
+                type: 'endFlow',
+                params: {
+                  step: 'free',
+                  how: 'stopped',
+                  message:
+                    'No room for {{when.attendees}} people is free on {{when.date}} at {{when.time}}. Call book_meeting again with another slot.',
+                },
+              },
+            ],
+            guard: { type: 'when', params: { condition: { 'free.none': { eq: true } } } },
+          },
+          { target: 'room', actions: [{ type: 'keepLoaded', params: { step: 'free' } }] },
+        ],
+        onError: {
+          target: 'ended',
+          actions: [
+            { type: 'logLoadFailure', params: { step: 'free' } },
+            { type: 'loadFailed', params: { step: 'free' } },
+          ],
         },
       },
     },
@@ -189,5 +228,5 @@ export const bookMeetingMachine = setup({
     done: { type: 'final' },
     ended: { type: 'final' },
   },
-  version: '1',
+  version: '2',
 });

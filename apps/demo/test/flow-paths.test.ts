@@ -45,19 +45,48 @@ const SERVICE_TITLES: Record<string, string> = { checkout: 'Checkout', search: '
 interface Oracle {
   input: Record<string, string>;
   /** Data the flow reads, put in the fresh stores before each conversation. */
-  seed?: (stores: Stores) => Promise<unknown>;
+  seed?: (stores: Stores, conversation: Conversation) => Promise<unknown>;
+  /** Sample results of the flow's load steps (conversationsOf's `loaded`): the seed makes the store give them. */
+  loaded?: Record<string, unknown[]>;
+  /** Whether the seed can make the stores give what the conversation's loads gave (the others are not played here). */
+  seedable?: (conversation: Conversation) => boolean;
   expected: (end: ConversationEnd, stores: Stores) => string | Promise<string>;
 }
+
+/** The rooms for more than 5 people, as book_meeting offers them when all are free. */
+const BIG_ROOMS = [
+  ['atlas', 'Atlas (up to 10)'],
+  ['orion', 'Orion (up to 20)'],
+  ['auditorium', 'Auditorium (up to 40)'],
+] as const;
 
 const field = <T>(answers: Answers, form: string, name: string) => answers[form]?.[name] as T;
 
 const oracles: Record<string, Oracle> = {
   book_meeting: {
     input: { topic: TOPIC },
+    // every big room free (an empty store), or none: each booked on the conversation's slot
+    loaded: {
+      free: [
+        { rooms: BIG_ROOMS.map(([id, name]) => ({ id, name })), none: false },
+        { rooms: [], none: true },
+      ],
+    },
+    // the seed books the slot full or leaves it free for the whole conversation, and the store does not fail
+    // (a failed load ends a flow as packages/tools tests it)
+    seedable: ({ loads }) =>
+      loads.every((load) => load.outcome === 'loaded') && new Set(loads.map((load) => JSON.stringify(load))).size <= 1,
+    seed: async ({ meetings }, conversation) => {
+      if (!conversation.loads.some((load) => load.outcome === 'loaded' && (load.value as { none: boolean }).none)) return;
+      const slot = conversation.rounds.map((round) => round.responses.when).find((r) => r?.action === 'accept');
+      const { date, time } = (slot?.action === 'accept' ? slot.content : {}) as { date: string; time: string };
+      for (const [room] of BIG_ROOMS) await meetings.book({ topic: 'Taken', date, time, attendees: 6, room });
+    },
     expected: async (end, { meetings }) => {
       const booked = await meetings.meetingsAbout(TOPIC);
       if (end.status === 'ended') {
         expect(booked).toEqual([]);
+        if (end.how === 'stopped') return end.message!;
         return `Nothing was booked: the ${end.step === 'confirm' ? 'booking' : `question '${end.step}'`} was ${end.how}.`;
       }
       const [date, time, attendees] = [
@@ -146,7 +175,8 @@ interface Flow {
 const flows: Flow[] = declared.map((definition) => {
   const oracle = oracles[definition.name];
   if (!oracle) throw new Error(`no oracle for the demo's flow '${definition.name}': add one to this file`);
-  return { definition, oracle, conversations: conversationsOf(definition, { input: oracle.input, now: NOW }) };
+  const conversations = conversationsOf(definition, { input: oracle.input, now: NOW, ...(oracle.loaded ? { loaded: oracle.loaded } : {}) });
+  return { definition, oracle, conversations: conversations.filter((c) => oracle.seedable?.(c) ?? true) };
 });
 
 const uriOf = (definition: ResourceDefinition, input: Record<string, string>) =>
@@ -204,7 +234,7 @@ describe.each(flows.map((flow) => [flow.definition.name, flow] as const))('%s', 
 
   it.each(flow.conversations.map((c) => [`${c.kind}: ${c.name}`, c] as const))('%s', async (_, conversation) => {
     await freshStores();
-    await flow.oracle.seed?.(stores);
+    await flow.oracle.seed?.(stores, conversation);
     const { result } = await playConversation(conversation, (retry) => engineRound(engine, targetOf(flow), retry));
     expect(textOf(result)).toBe(await flow.oracle.expected(conversation.end, stores));
   });
@@ -227,8 +257,8 @@ describe('to a 2026-07-28 client', () => {
   it('plays them, every input_required round on the wire', async () => {
     for (const flow of flows) {
       await freshStores();
-      await flow.oracle.seed?.(stores);
       const conversation = longestDone(flow.conversations);
+      await flow.oracle.seed?.(stores, conversation);
       const { result } = await playConversation(conversation, (retry) => sendRound(demo.client, flow, retry));
       expect(textOf(result), `${flow.definition.name}: ${conversation.name}`).toBe(await flow.oracle.expected(conversation.end, stores));
     }
@@ -260,8 +290,8 @@ describe('to a 2025-11-25 host', () => {
     expect(host.getNegotiatedProtocolVersion()).toBe('2025-11-25');
     for (const flow of flows) {
       await freshStores();
-      await flow.oracle.seed?.(stores);
       const conversation = longestDone(flow.conversations);
+      await flow.oracle.seed?.(stores, conversation);
       answers = conversation.rounds.flatMap((round) => round.asked.map((key) => round.responses[key]));
       asked = 0;
       const result = await sendOnce(host, flow);
