@@ -30,6 +30,9 @@ import { parseJsonBody, readWebBody } from './request-body.ts';
 import type { RequestHead } from './request-head.ts';
 import { statelessLegacyEngine } from './stateless-legacy-engine.ts';
 
+/** The first revision without 2025's sessions and server-sent requests: its requests carry it in MCP-Protocol-Version. */
+const MODERN_REVISION = '2026-07-28';
+
 /** 4 MiB: a stdio server's default line limit, and the SDK's default body limit. */
 const DEFAULT_MAX_REQUEST_BYTES = 4 * 1024 * 1024;
 
@@ -259,7 +262,11 @@ export function createHttpPipeline(options: HttpHandlerOptions): HttpPipeline {
         }
         options.parsedBody = parsed.value;
       }
-      const legacy = options.parsedBody !== undefined && (await isLegacyRequest(request, options.parsedBody));
+      // a request whose header names the 2026-07-28 revision (or a later one) is never legacy: the SDK's
+      // classification of its body is left to the modern handler, not done twice per request
+      const revision = request.headers.get('mcp-protocol-version');
+      const modern = revision !== null && revision >= MODERN_REVISION;
+      const legacy = !modern && options.parsedBody !== undefined && (await isLegacyRequest(request, options.parsedBody));
       const bridged = legacy ? await routeLegacy(bridge, request, options.parsedBody, authInfo) : undefined;
       if (bridged !== undefined) return stamp(bridged, request);
       let response = await mcp.fetch(request, options);
