@@ -2,7 +2,8 @@
 // collected (where, code, what, fix) and reported together by the define functions.
 import { CLIENT_EVENT } from '@roundtrip/engine';
 import type { z } from 'zod';
-import type { CompiledFlow } from './compiled-flow.ts';
+import { isAsyncFunction } from './async-functions.ts';
+import type { CompiledFlow, CompiledStep } from './compiled-flow.ts';
 import { checkConditionAt, checkLoaders, checkName, checkTemplate, type FlowProblems } from './flow-checks.ts';
 import {
   deadEndSteps,
@@ -14,21 +15,25 @@ import {
   stepsLeadingTo,
   unreachableSteps,
 } from './flow-graph.ts';
-import type { StepSpec } from './flow-spec.ts';
+import type { FormSpec, StepSpec } from './flow-spec.ts';
 import { endStates } from './flow-states.ts';
 import { act, FINISHING, type StateBuilder, type StateConfig } from './flow-transitions.ts';
-import { isAsyncFunction } from './flow-work.ts';
 import { knownPaths, pathsOfSteps } from './known-paths.ts';
-import type { FlowFacts, FlowParts } from './step-kind-types.ts';
-import { emptyParts, stepKindOf, stepWays } from './step-kinds.ts';
+import type { FlowFacts } from './step-kind-types.ts';
+import { kindOf, stepKindOf, stepWays } from './step-kinds.ts';
+
+/** What compileFlow knows while it checks each step: the facts of the flow, and each step compiled. */
+interface Compiling extends FlowFacts {
+  readonly compiled: ReadonlyMap<string, CompiledStep>;
+}
 
 /** The names values are kept under for these steps: their forms (a page's own name) and the load steps among them. */
-function namesOf(f: FlowFacts, steps: ReadonlySet<string>): Set<string> {
-  return new Set([...steps].flatMap((step) => (f.graph.silent.has(step) ? [step] : (f.parts.formsOfStep.get(step) ?? []))));
+function namesOf(f: Compiling, steps: ReadonlySet<string>): Set<string> {
+  return new Set([...steps].flatMap((step) => (f.graph.silent.has(step) ? [step] : (f.compiled.get(step)?.answers ?? []))));
 }
 
 /** The `next` rules of a step: each goes to a step or ends with a message; the last applies always. `p` adds under the step. */
-function checkRules(p: FlowProblems, f: FlowFacts, name: string): void {
+function checkRules(p: FlowProblems, f: Compiling, name: string): void {
   const rules = f.graph.rules.get(name)!;
   // an end rule's message is rendered once the step is answered (or loaded)
   const after = pathsOfSteps(f.known, namesOf(f, new Set([...stepsLeadingTo(f.graph, name), name])));
@@ -58,15 +63,19 @@ function checkRules(p: FlowProblems, f: FlowFacts, name: string): void {
   }
 }
 
-/** Each step's name and kind, and what its kind gathers from it (its forms, checked). */
-function collectSteps(p: FlowProblems, steps: Readonly<Record<string, StepSpec>>): FlowParts {
-  const parts = emptyParts();
+/** Each step's name and kind, and what its kind compiles of it (its forms, checked); the flow's forms by name. */
+function collectSteps(p: FlowProblems, steps: Readonly<Record<string, StepSpec>>): Pick<CompiledFlow, 'steps' | 'forms'> {
+  const compiled = new Map<string, CompiledStep>();
+  const forms = new Map<string, { readonly step: string; readonly spec: FormSpec }>();
   for (const [name, step] of Object.entries(steps)) {
     const at = p.at(`step '${name}'`);
     checkName(at, [], name, 'step');
     const kind = stepKindOf(step);
-    if (kind) kind.collect(at, name, step, parts, steps);
-    else
+    if (kind) {
+      const parts = kind.collect(at, name, step, forms, steps);
+      compiled.set(name, { name, spec: step, ...parts });
+      for (const [form, spec] of parts.forms) forms.set(form, { step: name, spec });
+    } else
       at.add(
         [],
         'invalid_step',
@@ -74,7 +83,7 @@ function collectSteps(p: FlowProblems, steps: Readonly<Record<string, StepSpec>>
         'Build each step with ask({ … }), askAll({ forms }), review({ … }), openPage({ … }) or load({ … }).',
       );
   }
-  return parts;
+  return { steps: compiled, forms };
 }
 
 /** Reachability, dead ends and the round budget of the whole flow. */
@@ -120,37 +129,39 @@ export function compileFlow(
   const before = problems.items.length;
   // the machine's id is the definition's name; XState reads '.' and '#' in ids as paths
   const machineId = String(name).replace(/[^A-Za-z0-9_-]/g, '_');
-  const parts = collectSteps(p, steps);
-  const { forms, formsOfStep, loads, pages, reviews } = parts;
+  const { steps: compiled, forms } = collectSteps(p, steps);
   if (Object.keys(steps).length === 0)
     p.add(['steps'], 'invalid_step', 'the flow has no steps.', 'Add at least one step, e.g. ask({ message, fields }).');
-  const loaderFns = checkLoaders(p, loaders, new Set([...loads.values()].map((load) => load.run)));
+  const runs = [...compiled.values()].flatMap(({ spec }) => kindOf(spec).loaders?.(spec) ?? []);
+  const loaderFns = checkLoaders(p, loaders, new Set(runs));
   const fieldsOf = new Map([...forms].map(([name, f]) => [name, f.spec.fields ?? {}]));
   const graph = flowGraph(steps, (step) => stepWays(steps, step));
-  const facts: FlowFacts = { steps, graph, known: knownPaths(input, fieldsOf, [...loads.keys()]), parts, loaders: loaderFns };
-  for (const [name, step] of Object.entries(steps)) {
-    const kind = stepKindOf(step);
-    if (!kind) continue;
-    const at = p.at(`step '${name}'`);
-    checkRules(at, facts, name);
+  const known = knownPaths(
+    input,
+    fieldsOf,
+    [...compiled.keys()].filter((step) => graph.silent.has(step)),
+  );
+  const facts: Compiling = { steps, graph, known, compiled, loaders: loaderFns };
+  for (const step of compiled.values()) {
+    const at = p.at(`step '${step.name}'`);
+    checkRules(at, facts, step.name);
     // what a step's own messages can read: the input and the steps answered or loaded before it
-    kind.check(at, facts, name, step, pathsOfSteps(facts.known, namesOf(facts, stepsLeadingTo(graph, name))));
+    kindOf(step.spec).check(at, facts, step, pathsOfSteps(known, namesOf(facts, stepsLeadingTo(graph, step.name))));
   }
   checkGraph(p, graph);
 
-  const checkOf = (answer: string) => parts.checks.get(answer);
+  const checkOf = (answer: string) => compiled.get(forms.get(answer)?.step ?? answer)?.checks.get(answer);
+  const shows = (step: CompiledStep) => kindOf(step.spec).shows?.(step.spec);
   const builder: StateBuilder = {
     machineId,
     graph,
-    formsOf: (step) => formsOfStep.get(step) ?? [],
     syncCheck: (form) => typeof checkOf(form) === 'function' && !isAsyncFunction(checkOf(form)),
     asyncCheck: (form) => isAsyncFunction(checkOf(form)),
-    asyncShow: (review) => isAsyncFunction(parts.shows.get(review)),
-    showingReviews: [...parts.shows].filter(([, show]) => typeof show === 'function').map(([review]) => review),
+    showingReviews: [...compiled.values()].filter((step) => typeof shows(step) === 'function').map((step) => step.name),
   };
   const states: Record<string, StateConfig> = {};
   if (problems.items.length === before) {
-    for (const [name, step] of Object.entries(steps)) states[name] = stepKindOf(step)!.build(builder, name, step, parts, steps);
+    for (const step of compiled.values()) states[step.name] = kindOf(step.spec).build(builder, step);
     Object.assign(states, endStates(builder));
   }
   const config: Record<string, unknown> = {
@@ -159,8 +170,9 @@ export function compileFlow(
     context: {},
     entry: [act('takeInput')],
   };
-  // a flow that sends users to pages learns each round whether the client can open them
-  if (pages.size > 0) config.on = { [CLIENT_EVENT]: { actions: [act('noteClient')] } };
+  // a flow with a step that needs to know what the client can open (a page) learns it each round
+  if ([...compiled.values()].some((step) => kindOf(step.spec).needsClient))
+    config.on = { [CLIENT_EVENT]: { actions: [act('noteClient')] } };
   config.states = states;
-  return { machineId, config, forms, formsOfStep, reviews, pages, loads, loaders: loaderFns };
+  return { machineId, config, steps: compiled, forms, graph, loaders: loaderFns };
 }

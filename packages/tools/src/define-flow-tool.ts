@@ -7,8 +7,9 @@ import { confirmedNow, confirmedShown, type FinalFailed, type FinalTransactionAr
 import type { FinishInput } from './final-input.ts';
 import type { FlowOutcome } from './flow-context.ts';
 import type { FlowLoaders, LoadedOf, LoadersOf } from './flow-loaders.ts';
+import { shownNow } from './flow-reads.ts';
 import { registerFlow } from './flow-registry.ts';
-import { flowMachine, shownNow } from './flow-setup.ts';
+import { flowMachine } from './flow-setup.ts';
 import type { AnswersOf, StepSpec } from './flow-spec.ts';
 import { type DeclaredSteps, declaredSteps, type FinalAnswersOf, type FlowSteps, type StepsOf } from './flow-steps.ts';
 import { checkFlowTask } from './flow-tasks.ts';

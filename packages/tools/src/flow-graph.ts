@@ -19,6 +19,8 @@ export interface FlowGraph {
   readonly before: ReadonlyMap<string, ReadonlySet<string>>;
   /** Steps that ask nothing (loads): they take no round, and going back passes over them. */
   readonly silent: ReadonlySet<string>;
+  /** Steps whose answers a review can send the user back to change (forms). */
+  readonly changeable: ReadonlySet<string>;
 }
 
 /** What the graph needs of a step besides its `next`: whether it asks nothing, and where else it can go. */
@@ -27,6 +29,8 @@ export interface StepWays {
   readonly silent: boolean;
   /** Steps (or FINISH) it can go to besides its `next` rules (a page's alternative). */
   readonly exits: readonly string[];
+  /** A review can send the user back to it to change its answers. */
+  readonly changeable: boolean;
 }
 
 /** The rules of a step's `next`, with the default (the following step, or finish) filled in. */
@@ -45,6 +49,7 @@ export function flowGraph(steps: Readonly<Record<string, StepSpec>>, waysOf: (na
   const forward = new Map<string, Set<string>>();
   const before = new Map<string, Set<string>>([...order, FINISH].map((name) => [name, new Set<string>()]));
   const silent = new Set(order.filter((name) => waysOf(name).silent));
+  const changeable = new Set(order.filter((name) => waysOf(name).changeable));
   for (const name of order) {
     const own = rulesOf(steps, order, name);
     rules.set(name, own);
@@ -54,7 +59,7 @@ export function flowGraph(steps: Readonly<Record<string, StepSpec>>, waysOf: (na
     forward.set(name, targets);
     for (const target of targets) before.get(target)?.add(name);
   }
-  return { order, rules, forward, before, silent };
+  return { order, rules, forward, before, silent, changeable };
 }
 
 /** The asking steps that can come right before `step`, passing over silent ones (loads): where 'back' goes. */

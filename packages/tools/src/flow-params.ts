@@ -1,7 +1,8 @@
 // The params of a declared flow's named guards and actions, as its JSON config gives them: one map per
 // kind (FlowGuards, FlowActions), the only list of their names. The states write references through the
-// builders typed by it (`guard`, `act` in flow-transitions.ts); flow-setup.ts and flow-work.ts implement
-// exactly its names, each reading its params typed from the map (GuardImplementations, ActionImplementations).
+// builders typed by it (`guard`, `act` in flow-transitions.ts); flow-setup.ts, flow-work.ts and the step
+// kinds (each its own, step-kinds.ts) implement exactly its names, each reading its params typed from the
+// map (GuardImplementations, ActionImplementations).
 import type { ActionFunction, ProvidedActor } from 'xstate';
 import type { Condition } from './conditions.ts';
 import type { EndedHow, FlowContext, FlowEvent } from './flow-context.ts';

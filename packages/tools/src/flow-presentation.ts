@@ -4,8 +4,9 @@
 import type { DefinitionPresentation } from '@roundtrip/engine';
 import type { CompiledFlow } from './compiled-flow.ts';
 import { type Condition, describeCondition } from './conditions.ts';
-import { fieldTitle } from './flow-questions.ts';
 import { flowUserView } from './flow-user-view.ts';
+import { fieldTitles } from './form-questions.ts';
+import { kindOf } from './step-kinds.ts';
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
 
@@ -16,17 +17,14 @@ export const configCopy = (compiled: CompiledFlow): Record<string, unknown> =>
 /** The message template of each question (forms, reviews and pages), by question key. */
 export function questionTemplates(compiled: CompiledFlow): Record<string, string> {
   const templates: Record<string, string> = {};
-  for (const [form, { spec }] of compiled.forms) templates[form] = spec.message;
-  for (const [review, { spec }] of compiled.reviews) templates[review] = spec.message;
-  for (const [page, spec] of compiled.pages) templates[page] = spec.message;
+  for (const step of compiled.steps.values()) Object.assign(templates, kindOf(step.spec).templates?.(step));
   return templates;
 }
 
 /** The titles of each form's fields, by question key (forms only: a review's choice and a page list none). */
 export function questionFields(compiled: CompiledFlow): Record<string, string[]> {
   const fields: Record<string, string[]> = {};
-  for (const [form, { spec }] of compiled.forms)
-    fields[form] = Object.entries(spec.fields).map(([name, schema]) => fieldTitle(schema, name));
+  for (const [form, { spec }] of compiled.forms) fields[form] = fieldTitles(spec);
   return fields;
 }
 

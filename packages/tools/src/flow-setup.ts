@@ -1,9 +1,9 @@
 // The one setup() behind every declared flow: the named guards, actions and the final actor that the
-// JSON config refers to. Only the answers' checks and the final action differ from flow to flow.
+// JSON config refers to, those every flow shares here and each kind's own from its kind (step-kinds.ts).
+// Only the answers' checks and the final action differ from flow to flow.
 import { ConfirmedValueChangedError } from '@roundtrip/engine';
 import { type AnyStateMachine, assign, fromPromise, type PromiseActorLogic, setup, spawnChild, stopChild } from 'xstate';
 import type { CompiledFlow } from './compiled-flow.ts';
-import { type Condition, evaluateCondition } from './conditions.ts';
 import { confirmedChanged, finalNameOf, finalTransaction } from './final-action.ts';
 import type { FinalInput, FinishInput } from './final-input.ts';
 import {
@@ -11,17 +11,17 @@ import {
   enteredTrail,
   type FlowContext,
   type FlowEvent,
-  loadedOnTrail,
   outcomeOf,
   stableJson,
   valuesOf,
   withLastAnswer,
 } from './flow-context.ts';
 import type { ActionImplementations, GuardImplementations } from './flow-params.ts';
-import type { Shown } from './flow-spec.ts';
-import { changeOption } from './flow-states.ts';
-import { notAPromise, withWorkInputs, workActions, workActors } from './flow-work.ts';
+import { flowReads } from './flow-reads.ts';
+import { withWorkInputs, workActions, workActors } from './flow-work.ts';
 import { renderText } from './safe-text.ts';
+import type { FlowReads } from './step-kind-types.ts';
+import { type KindActionName, type KindGuardName, kindActions, kindGuards } from './step-kinds.ts';
 
 /** What the final actor returns (and the effect ledger records): the result, and the answers it was made for. */
 interface FinishOutput {
@@ -32,62 +32,13 @@ interface FinishOutput {
 /** The final action, as the actor setup() is given (under its own name at run time, see finalNameOf). */
 type FinishActor = { src: 'finish'; logic: PromiseActorLogic<FinishOutput, FinishInput>; id: string | undefined };
 
-/** The last review on the way here that showed values from the server's data. */
-function lastShowingReview(flow: CompiledFlow, context: FlowContext): string | undefined {
-  return [...context.trail].reverse().find((step) => flow.reviews.get(step)?.spec.show !== undefined);
-}
-
-/** What a review shows now: its `show` with the input, the answers and the values loaded on the way here. */
-export function shownNow(flow: CompiledFlow, review: string, input: FinalInput): Shown | Promise<Shown> | undefined {
-  return flow.reviews.get(review)?.spec.show?.({ input: input.input, answers: input.answers, loaded: input.loaded });
-}
-
-/** Why a review's choice did not count: it named a step this conversation did not pass through. */
-const NOT_ON_THE_WAY = 'that step was not part of this conversation, so there is nothing to change there';
+/** Why an answer was refused when its check gave no reason the second time it ran (a check that changed its mind). */
+const REFUSED = 'it does not fit';
 /** Why a review is shown again: what it showed changed before the final action could run. */
 const CHANGED = 'what was shown changed before it could be done; the new values are above';
 
-/** What the guards and actions of a flow read: its forms, what the flow has seen on the way here, its checks and conditions. */
-function flowReads(flow: CompiledFlow) {
-  const formsOf = (step: string) => flow.formsOfStep.get(step) ?? [];
-  const seen = (context: FlowContext) => ({
-    input: context.input,
-    answers: answersOnTrail(context, formsOf),
-    loaded: loadedOnTrail(context),
-  });
-  // sync checks run as guards; async ones as the `check` actor (flow-work.ts)
-  const reasonFor = (form: string, context: FlowContext, event: FlowEvent): string | undefined => {
-    if (flow.reviews.has(form)) return NOT_ON_THE_WAY;
-    const page = flow.pages.get(form);
-    if (page) return notAPromise(page.check?.(seen(context)), `the check of page '${form}'`) ?? undefined;
-    const check = flow.forms.get(form)?.spec.check;
-    if (!check || !event.content) return undefined;
-    return notAPromise(check({ answer: event.content, ...seen(context) }), `the check of '${form}'`) ?? undefined;
-  };
-  // the step before this one on the trail that asked something (loads are passed over)
-  const askedBefore = (trail: readonly string[]) => [...trail.slice(0, -1)].reverse().find((step) => !flow.loads.has(step));
-  // an answer kept from before a review's change, whose check no longer passes (the room is now too small)
-  const keptAnswerReason = (form: string, context: FlowContext): string | undefined => {
-    const answer = context.answers[form];
-    return answer ? reasonFor(form, context, { type: `${form}.accept`, key: form, content: answer }) : undefined;
-  };
-  // a load's rules read its value from its done event, before it is kept: the load is the step entered last
-  const withLoading = (values: Record<string, unknown>, context: FlowContext, event?: FlowEvent) => {
-    const step = context.trail[context.trail.length - 1];
-    const load = step === undefined ? undefined : flow.loads.get(step);
-    if (load && event?.type === `xstate.done.actor.${load.run}`) values[step!] = event.output ?? null;
-    return values;
-  };
-  // valuesOf gives a new object each call: the loading value is written into it
-  const holds = (condition: Condition | undefined, context: FlowContext, event?: FlowEvent) =>
-    condition === undefined || evaluateCondition(condition, withLoading(valuesOf(context, event), context, event));
-  const chosen = (event: FlowEvent) => event.content?.choice;
-  return { formsOf, seen, reasonFor, askedBefore, keptAnswerReason, holds, chosen };
-}
-type FlowReads = ReturnType<typeof flowReads>;
-
-/** The named guards of every declared flow: exactly the names of FlowGuards, each reading its params from the map. */
-function flowGuards(flow: CompiledFlow, { formsOf, reasonFor, askedBefore, keptAnswerReason, holds, chosen }: FlowReads) {
+/** The named guards every declared flow shares: with the kinds' own, exactly the names of FlowGuards, each reading its params from the map. */
+function flowGuards({ formsOf, reasonFor, askedBefore, keptAnswerReason, holds, lastShowingStep }: FlowReads) {
   return {
     when: ({ context, event }, { condition }) => holds(condition, context, event),
     answeredBefore: ({ context, event }, { step, condition }) =>
@@ -101,20 +52,16 @@ function flowGuards(flow: CompiledFlow, { formsOf, reasonFor, askedBefore, keptA
     answerFails: ({ context, event }, { form }) => reasonFor(form, context, event) !== undefined,
     // a value a form asked to confirm changed before the final action could act (final-action.ts)
     confirmedChanged: ({ event }, { form }) => event.error instanceof ConfirmedValueChangedError && confirmedChanged(event.error, form),
-    shownChanged: ({ context, event }, { step }) =>
-      event.error instanceof ConfirmedValueChangedError && lastShowingReview(flow, context) === step,
-    clientOpensPages: ({ context }) => context.client?.url === true,
-    clientKnown: ({ context }) => context.client !== undefined,
+    // what a step showed of the server's data (a review's `show`) changed before the final action could act
+    shownChanged: ({ context, event }, { step }) => event.error instanceof ConfirmedValueChangedError && lastShowingStep(context) === step,
     cameFrom: ({ context }, { step }) => askedBefore(context.trail) === step,
-    reviewChoice: ({ context, event }, { option, condition }) => chosen(event) === option && holds(condition, context, event),
-    changeStep: ({ context, event }, { step }) => chosen(event) === changeOption(step) && context.trail.includes(step),
-  } satisfies GuardImplementations;
+  } satisfies Omit<GuardImplementations, KindGuardName>;
 }
 
-/** The named actions of every declared flow (FlowActions): the invoked work's (flow-work.ts) and these. */
-function flowActions(flow: CompiledFlow, finalName: string, { formsOf, seen, reasonFor, keptAnswerReason }: FlowReads) {
+/** The named actions every declared flow shares (with the kinds' own, FlowActions): the invoked work's (flow-work.ts) and these. */
+function flowActions(flow: CompiledFlow, finalName: string, { formsOf, seen, reasonFor, keptAnswerReason, lastShowingStep }: FlowReads) {
   return {
-    ...workActions(flow, formsOf),
+    ...workActions(),
     takeInput: assign(({ event }) => ({
       input: (event.input ?? {}) as Record<string, unknown>,
       answers: {},
@@ -154,17 +101,11 @@ function flowActions(flow: CompiledFlow, finalName: string, { formsOf, seen, rea
     rememberProblem: assign(({ context, event }, { form }) => {
       // a refused answer is kept to fill the form in again; a review's choice is not
       const kept = flow.forms.has(form) ? withLastAnswer(context, form, event.content) : {};
-      return { problems: { ...context.problems, [form]: reasonFor(form, context, event) ?? NOT_ON_THE_WAY }, ...kept };
+      return { problems: { ...context.problems, [form]: reasonFor(form, context, event) ?? REFUSED }, ...kept };
     }),
     endFlow: assign(({ context }, { step, how, message }) => {
       // an `end` rule's message, rendered with what the flow knows now
       return { ended: message === undefined ? { step, how } : { step, how, message: renderText(message, valuesOf(context)) } };
-    }),
-    startReview: assign({ reviewing: true }),
-    noteClient: assign(({ event }) => ({ client: event.elicitation })),
-    noteShown: assign(({ context }, { step }) => {
-      const shown = notAPromise(shownNow(flow, step, seen(context)), `the show of review '${step}'`);
-      return { shown: { ...context.shown, [step]: shown ?? {} } };
     }),
     rememberChange: assign(({ context }, { step }) => ({ problems: { ...context.problems, [step]: CHANGED } })),
     keepResult: assign(({ context, event }) => {
@@ -174,7 +115,7 @@ function flowActions(flow: CompiledFlow, finalName: string, { formsOf, seen, rea
     runFinal: spawnChild(finalName as 'finish', {
       id: finalName,
       input: ({ context }): FinishInput => {
-        const review = lastShowingReview(flow, context);
+        const review = lastShowingStep(context);
         const base = seen(context);
         return review ? { ...base, review, shown: context.shown?.[review] ?? {} } : base;
       },
@@ -191,7 +132,7 @@ function flowActions(flow: CompiledFlow, finalName: string, { formsOf, seen, rea
     failFinal: ({ event }) => {
       throw event.error instanceof Error ? event.error : new Error(String(event.error));
     },
-  } satisfies ActionImplementations<FinishActor>;
+  } satisfies Omit<ActionImplementations<FinishActor>, KindActionName>;
 }
 
 /**
@@ -216,8 +157,8 @@ export function flowMachine(flow: CompiledFlow, final: (input: FinalInput) => un
       // the result is recorded with the answers it was made for, so a later round can tell a replay for other answers
       ...({ [finalName]: finishActor } as { finish: typeof finishActor }),
     },
-    guards: flowGuards(flow, reads),
-    actions: flowActions(flow, finalName, reads),
+    guards: { ...flowGuards(reads), ...kindGuards(flow, reads) } satisfies GuardImplementations,
+    actions: { ...flowActions(flow, finalName, reads), ...kindActions(flow, reads) } satisfies ActionImplementations<FinishActor>,
   });
   // the config is JSON made from the steps at run time, its references typed by the map (guard(), act()):
   // XState types a config written out in the code, so the engine checks this one when it compiles the

@@ -3,13 +3,14 @@
 // The marks themselves are written into the config as `meta.long` (invoked-states.ts, final-action.ts).
 import { ProblemList } from '@roundtrip/engine';
 import type { CompiledFlow } from './compiled-flow.ts';
+import { kindOf } from './step-kinds.ts';
 
 /** What has effect only with the other. */
 const LONG_NEEDS_TASK = "long: true has effect only when the tool declares task: 'optional' or 'required'.";
 
-/** Where the flow's long work is: the problem path of each load step marked long, and `finalLong`. */
+/** Where the flow's long work is: the problem path of each step marked long (a load's), and `finalLong`. */
 function longPlaces(flow: CompiledFlow, finalLong: boolean): string[][] {
-  const loads = [...flow.loads].filter(([, step]) => step.long === true).map(([name]) => [`step '${name}'`, 'long']);
+  const loads = [...flow.steps.values()].filter(({ spec }) => kindOf(spec).long?.(spec)).map(({ name }) => [`step '${name}'`, 'long']);
   return finalLong ? [...loads, ['finalLong']] : loads;
 }
 

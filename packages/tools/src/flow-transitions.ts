@@ -21,16 +21,19 @@ export const ENDED = 'ended';
 export interface StateBuilder {
   readonly machineId: string;
   readonly graph: FlowGraph;
-  /** The forms of each ask step, in order. */
-  readonly formsOf: (step: string) => readonly string[];
   /** The form (or page) has a check that runs as a guard. */
   readonly syncCheck: (form: string) => boolean;
   /** The form (or page) has an async check, run as an invoked actor. */
   readonly asyncCheck: (form: string) => boolean;
-  /** The review's `show` is async, run as an invoked actor before the review is asked. */
-  readonly asyncShow: (review: string) => boolean;
-  /** The reviews of the flow that show values from the server's data. */
+  /** The steps of the flow that show values from the server's data (reviews), read again before the final action. */
   readonly showingReviews: readonly string[];
+}
+
+/** What a step that asks does when its question is declined or cancelled, and what progress says while it checks. */
+export interface Leaving {
+  readonly onDecline?: Leave;
+  readonly onCancel?: Leave;
+  readonly progress?: string;
 }
 
 export const json = (value: unknown): Json => value as Json;

@@ -34,15 +34,15 @@ function unfitContext(flow: CompiledFlow, s: MigrationSnapshot): string | undefi
   const context = s.context as { trail?: unknown; answers?: unknown } | null;
   const trail = context?.trail;
   if (!Array.isArray(trail)) return 'context.trail is not a list of steps';
-  const unknownStep = trail.find((step) => typeof step !== 'string' || !flow.formsOfStep.has(step));
+  const unknownStep = trail.find((step) => typeof step !== 'string' || !flow.steps.has(step));
   if (unknownStep !== undefined) return `context.trail names ${JSON.stringify(unknownStep)}, which is not a step of this version`;
   const answers = context?.answers;
   if (typeof answers !== 'object' || answers === null) return 'context.answers is not an object of answers by form';
-  const forms = new Set([...flow.formsOfStep.values()].flat()); // a page's answer is kept under its name
+  const forms = new Set([...flow.steps.values()].flatMap((step) => step.answers)); // a page's answer is kept under its name
   const unknownForm = Object.keys(answers).find((form) => !forms.has(form));
   if (unknownForm !== undefined) return `context.answers has '${unknownForm}', which is not a form of this version`;
   const step = typeof s.value === 'string' ? s.value : Object.keys(s.value)[0];
-  if (step !== undefined && flow.formsOfStep.has(step) && trail[trail.length - 1] !== step)
+  if (step !== undefined && flow.steps.has(step) && trail[trail.length - 1] !== step)
     return `the state is at step '${step}', but context.trail ends at ${JSON.stringify(trail[trail.length - 1] ?? null)}`;
   return undefined;
 }

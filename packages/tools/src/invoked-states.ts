@@ -1,13 +1,12 @@
-// The states of a flow that wait for work of the server: a load step (its loader, invoked by name), an
-// async check of an answer, and an async `show` of a review. Each is an XState invoke with an id, so the
-// engine waits for it before it seals the state, reports it as progress and stops it on cancellation.
-import type { AskStep } from './flow-spec.ts';
+// The states of a flow that wait for an answer's async check, shared by the kinds that ask, and the words
+// and invoke ids of all the flow's work (a load's loader and a review's show are built by their kinds). Each
+// is an XState invoke with an id, so the engine waits for it before it seals the state, reports it as
+// progress and stops it on cancellation.
 import {
-  type Action,
   act,
-  ENDED,
   guard,
   json,
+  type Leaving,
   leaveTransitions,
   passThrough,
   ruleTransitions,
@@ -15,7 +14,6 @@ import {
   type StateConfig,
   type Transition,
 } from './flow-transitions.ts';
-import type { LoadStep } from './load-spec.ts';
 
 /**
  * What progress says while a flow's work runs on the server (the state's `meta.progress`, which the
@@ -30,34 +28,13 @@ export const WORK_WORDS = {
 
 /** The invoke ids of the shared check and show actors, by form or review; a step's name never holds ':'. */
 const checkId = (form: string) => `check:${form}`;
-const showId = (review: string) => `show:${review}`;
+export const showId = (review: string) => `show:${review}`;
 
 /** What an invoke id of a flow runs: a form's check, a review's show, or (any other id) a loader. */
 export function workOf(id: string): { kind: 'check' | 'show' | 'load'; name: string } {
   if (id.startsWith('check:')) return { kind: 'check', name: id.slice('check:'.length) };
   if (id.startsWith('show:')) return { kind: 'show', name: id.slice('show:'.length) };
   return { kind: 'load', name: id };
-}
-
-/** A load step: its loader runs on entry; once done, the value is kept and the rules (which may read it) lead on. */
-export function loadState(b: StateBuilder, name: string, step: LoadStep): StateConfig {
-  const rules = b.graph.rules.get(name)!;
-  return {
-    entry: [act('enterStep', { step: name })],
-    // a long load is the work of a task (meta is not structure: marking it keeps states sealed before valid)
-    meta: { progress: step.progress ?? WORK_WORDS.load, ...(step.long === true && { long: true }) },
-    invoke: {
-      // named after its loader, so diagrams say what runs (progress says the step's words); the loader's
-      // input is the flow's
-      id: step.run,
-      src: step.run,
-      input: { step: name },
-      // the rules' conditions read the value from the done event, before it is kept
-      onDone: json(ruleTransitions(b, name, rules, false, [act('keepLoaded', { step: name })])),
-      // after the loader's own retries: the flow ends with the step's message, and the log says why
-      onError: { target: ENDED, actions: [act('logLoadFailure', { step: name }), act('loadFailed', { step: name })] },
-    },
-  } as StateConfig;
 }
 
 /**
@@ -79,7 +56,7 @@ export function checkingState(form: string, ok: Transition[], progress: string |
 }
 
 /** A step asking one form whose check is async: asking, then checking the answer (a kept one too, while reviewing). */
-export function checkedAskState(b: StateBuilder, name: string, step: AskStep): StateConfig {
+export function checkedAskState(b: StateBuilder, name: string, step: Leaving): StateConfig {
   const rules = b.graph.rules.get(name)!;
   const skip = ruleTransitions(b, name, rules, true, [act('skipStep', { step: name })]);
   return {
@@ -100,27 +77,6 @@ export function checkedAskState(b: StateBuilder, name: string, step: AskStep): S
         },
       },
       checking: checkingState(name, ruleTransitions(b, name, rules, true, [act('storeHeld', { form: name })]), step.progress),
-    },
-  } as StateConfig;
-}
-
-/** A review whose `show` is async: the values are read first (`showing`, said as `progress`), then the review is asked. */
-export function showingReview(name: string, entry: Action[], asking: StateConfig, progress: string | undefined): StateConfig {
-  return {
-    entry: json(entry),
-    initial: 'showing',
-    states: {
-      showing: {
-        meta: { progress: progress ?? WORK_WORDS.show },
-        invoke: {
-          id: showId(name),
-          src: 'show',
-          input: { step: name },
-          onDone: { target: 'asking', actions: [act('keepShown', { step: name })] },
-          onError: { actions: [act('failStep', { what: `the show of review '${name}'` })] },
-        },
-      },
-      asking,
     },
   } as StateConfig;
 }

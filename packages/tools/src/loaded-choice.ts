@@ -1,9 +1,9 @@
 // Select fields whose options come from data a load step loaded: the field, its options in a context,
 // the check of an answer against them, and the check of the path when the flow is defined.
 import { z } from 'zod';
+import { isAsyncFunction } from './async-functions.ts';
 import type { FlowProblems } from './flow-checks.ts';
 import type { FormSpec } from './flow-spec.ts';
-import { isAsyncFunction } from './flow-work.ts';
 import { type KnownPaths, knownPath } from './known-paths.ts';
 
 export interface ChoiceFromOptions {
