@@ -144,9 +144,11 @@ export function compileFlow(
   const facts: Compiling = { steps, graph, known, compiled, loaders: loaderFns };
   for (const step of compiled.values()) {
     const at = p.at(`step '${step.name}'`);
-    checkRules(at, facts, step.name);
+    const kind = kindOf(step.spec);
+    // rules a kind derives are checked by the kind, where the author wrote what they are made of
+    if (!kind.rules) checkRules(at, facts, step.name);
     // what a step's own messages can read: the input and the steps answered or loaded before it
-    kindOf(step.spec).check(at, facts, step, pathsOfSteps(known, namesOf(facts, stepsLeadingTo(graph, step.name))));
+    kind.check(at, facts, step, pathsOfSteps(known, namesOf(facts, stepsLeadingTo(graph, step.name))));
   }
   checkGraph(p, graph);
 

@@ -31,10 +31,13 @@ export interface StepWays {
   readonly exits: readonly string[];
   /** A review can send the user back to it to change its answers. */
   readonly changeable: boolean;
+  /** Its rules when its kind derives them from what it declares (a choice's options), instead of its `next`. */
+  readonly rules?: readonly NextRule[] | undefined;
 }
 
-/** The rules of a step's `next`, with the default (the following step, or finish) filled in. */
-function rulesOf(steps: Readonly<Record<string, StepSpec>>, order: readonly string[], name: string): NextRule[] {
+/** The rules of a step's `next` (or its kind's), with the default (the following step, or finish) filled in. */
+function rulesOf(steps: Readonly<Record<string, StepSpec>>, order: readonly string[], name: string, ways: StepWays): NextRule[] {
+  if (ways.rules) return [...ways.rules];
   const next = steps[name]!.next;
   const following = order[order.indexOf(name) + 1] ?? FINISH;
   if (next === undefined) return [{ goto: following }];
@@ -51,7 +54,7 @@ export function flowGraph(steps: Readonly<Record<string, StepSpec>>, waysOf: (na
   const silent = new Set(order.filter((name) => waysOf(name).silent));
   const changeable = new Set(order.filter((name) => waysOf(name).changeable));
   for (const name of order) {
-    const own = rulesOf(steps, order, name);
+    const own = rulesOf(steps, order, name, waysOf(name));
     rules.set(name, own);
     // a rule with a condition may fail: then the following rules apply, and when none holds the step stays
     const targets = new Set(own.flatMap((r) => (r.goto === undefined ? [] : [r.goto])));

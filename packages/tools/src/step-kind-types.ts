@@ -15,6 +15,7 @@ import type { ShowArgs, Shown, StepSpec } from './flow-spec.ts';
 import type { StateBuilder, StateConfig } from './flow-transitions.ts';
 import type { KnownPaths } from './known-paths.ts';
 import type { Loader } from './load-spec.ts';
+import type { NextRule } from './step-next.ts';
 
 /** What a kind compiles of one step (the rest of a CompiledStep is its name and spec). */
 type StepParts = Omit<CompiledStep, 'name' | 'spec'>;
@@ -105,6 +106,11 @@ export interface StepKind<S extends StepSpec, G extends GuardName = never, A ext
   readonly noun?: string;
   /** Steps (or 'finish') it can go to besides its `next` rules (a page's alternative). */
   exits?(step: S): readonly string[];
+  /**
+   * Its rules, derived from what it declares (a choice's options), instead of a `next` the author writes:
+   * its own `check` then checks what they are made of, with problems where the author wrote it.
+   */
+  rules?(name: string, step: S): readonly NextRule[];
   /** The loaders it runs, by name. */
   loaders?(step: S): readonly string[];
   /** Its work may take long (the work of a task). */

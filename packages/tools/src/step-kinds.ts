@@ -49,6 +49,7 @@ export function stepWays(steps: Readonly<Record<string, StepSpec>>, name: string
     silent: kind?.silent ?? false,
     exits: (kind && step && kind.exits?.(step)) ?? [],
     changeable: kind?.changeable ?? false,
+    rules: kind && step ? kind.rules?.(name, step) : undefined,
   };
 }
 
