@@ -20,7 +20,7 @@ import { endStates } from './flow-states.ts';
 import { act, FINISHING, type StateBuilder, type StateConfig } from './flow-transitions.ts';
 import { knownPaths, pathsOfSteps } from './known-paths.ts';
 import type { FlowFacts } from './step-kind-types.ts';
-import { kindOf, stepKindOf, stepWays } from './step-kinds.ts';
+import { kindOf, stepBuilders, stepKindOf, stepWays } from './step-kinds.ts';
 
 /** What compileFlow knows while it checks each step: the facts of the flow, and each step compiled. */
 interface Compiling extends FlowFacts {
@@ -80,7 +80,7 @@ function collectSteps(p: FlowProblems, steps: Readonly<Record<string, StepSpec>>
         [],
         'invalid_step',
         'it is not a step.',
-        'Build each step with ask({ … }), askAll({ forms }), review({ … }), openPage({ … }) or load({ … }).',
+        `Build each step with ${stepBuilders()}.`,
       );
   }
   return { steps: compiled, forms };

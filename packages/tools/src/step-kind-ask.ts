@@ -83,6 +83,7 @@ function parallelAskState(b: StateBuilder, name: string, step: AskStep, forms: r
 }
 
 export const askKind: StepKind<AskStep> = {
+  madeWith: 'ask({ … }), askAll({ forms })',
   changeable: true,
 
   collect(p, name, step, taken, steps) {

@@ -67,6 +67,7 @@ async function runLoader(flow: CompiledFlow, { step, ...args }: LoadInput, signa
 }
 
 export const loadKind: StepKind<LoadStep, never, 'keepLoaded' | 'loadFailed' | 'logLoadFailure'> = {
+  madeWith: 'load({ … })',
   silent: true,
 
   collect: () => ({ forms: new Map(), answers: [], checks: new Map() }),

@@ -69,6 +69,7 @@ function pageState(b: StateBuilder, name: string, step: PageStep): StateConfig {
 }
 
 export const pageKind: StepKind<PageStep, 'clientOpensPages' | 'clientKnown', 'noteClient'> = {
+  madeWith: 'openPage({ … })',
   needsClient: true,
   noun: 'page',
 

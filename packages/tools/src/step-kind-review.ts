@@ -135,6 +135,7 @@ const showOf = (flow: CompiledFlow, name: string) => {
 };
 
 export const reviewKind: StepKind<ReviewStep, 'reviewChoice' | 'changeStep', 'startReview' | 'noteShown' | 'keepShown'> = {
+  madeWith: 'review({ … })',
   collect: () => ({ forms: new Map(), answers: [], checks: new Map() }),
 
   check(p, f, { name, spec: step }, before) {

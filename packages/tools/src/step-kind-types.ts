@@ -80,6 +80,8 @@ export interface FlowReads {
  * are the names of the guards and actions only this kind's states use, which it implements.
  */
 export interface StepKind<S extends StepSpec, G extends GuardName = never, A extends ActionName = never> {
+  /** How an author makes a step of this kind, for the problem of a value that is no step (`ask({ … })`). */
+  readonly madeWith: string;
   /**
    * What the step declares (its forms, checked, and the names its answers are kept under). `forms` are the
    * names of the forms of the steps before; `p` adds under the step.

@@ -32,6 +32,12 @@ export type KindActionName = { [K in KindName]: keyof Returned<NonNullable<Kinds
 
 const kinds = Object.values(STEP_KINDS) as ReadonlyArray<StepKind<StepSpec>>;
 
+/** How an author makes a step of each kind: `ask({ … }), askAll({ forms }), review({ … }) or load({ … })`. */
+export const stepBuilders = (): string => {
+  const made = kinds.map((kind) => kind.madeWith);
+  return `${made.slice(0, -1).join(', ')} or ${made[made.length - 1]}`;
+};
+
 /** The kind of a step, or undefined when it is not one (a value not made by a step builder). */
 export function stepKindOf(step: unknown): StepKind<StepSpec> | undefined {
   const kind = (step as { kind?: unknown } | null | undefined)?.kind;
