@@ -110,9 +110,10 @@ export interface StepKind<S extends StepSpec, G extends GuardName = never, A ext
   exits?(step: S): readonly string[];
   /**
    * Its rules, derived from what it declares (a choice's options), instead of a `next` the author writes:
-   * its own `check` then checks what they are made of, with problems where the author wrote it.
+   * its own `check` then checks what they are made of, with problems where the author wrote it. Undefined
+   * when it declares nothing to derive them from (a problem its check reports): it goes on as if without `next`.
    */
-  rules?(name: string, step: S): readonly NextRule[];
+  rules?(name: string, step: S): readonly NextRule[] | undefined;
   /** The loaders it runs, by name. */
   loaders?(step: S): readonly string[];
   /** Its work may take long (the work of a task). */
