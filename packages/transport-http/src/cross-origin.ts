@@ -56,3 +56,13 @@ export function withCrossOriginHeaders(response: Response, request: RequestHead)
     headers.set('Access-Control-Expose-Headers', EXPOSED_HEADERS);
   });
 }
+
+/**
+ * The CORS headers {@link withCrossOriginHeaders} adds, as plain lower-case headers of an answer that has no
+ * `Vary` of its own (none for a request without an Origin).
+ */
+export function crossOriginHeaders(request: RequestHead): Record<string, string> {
+  const origin = request.headers.get('origin');
+  if (origin === null) return {};
+  return { 'access-control-allow-origin': origin, 'access-control-expose-headers': EXPOSED_HEADERS, vary: 'Origin' };
+}

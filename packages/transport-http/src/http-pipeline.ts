@@ -11,6 +11,8 @@ import { createServerFactory, RoundtripConfigError } from '@roundtrip/mcp';
 import { bearerChallengeResponse } from './bearer-challenge.ts';
 import { withClientEchoesCut } from './client-echo.ts';
 import { isPreflight, preflightResponse, withCrossOriginHeaders } from './cross-origin.ts';
+import { createDirectServing, type PlainAnswer, type ThroughSdk } from './direct-serving.ts';
+import { directToolCall } from './direct-tool-call.ts';
 import { createHostOriginCheck } from './host-origin-check.ts';
 import type { HttpHandlerOptions } from './http-handler-options.ts';
 import {
@@ -26,7 +28,7 @@ import { createLegacyBridge } from './legacy-bridge.ts';
 import { routeLegacy, withLegacySession } from './legacy-routes.ts';
 import { decodeLegacySession } from './legacy-session.ts';
 import { protectedResourceMetadataResponse, protectedResourceMetadataUrl } from './protected-resource-metadata.ts';
-import { parseJsonBody, readWebBody } from './request-body.ts';
+import { type ParsedBody, parseJsonBody, readWebBody } from './request-body.ts';
 import type { RequestHead } from './request-head.ts';
 import { statelessLegacyEngine } from './stateless-legacy-engine.ts';
 
@@ -68,6 +70,19 @@ export interface HttpPipeline {
   screen(request: RequestHead, flaw?: HeadFlaw): Response | undefined;
   admit(head: RequestHead, request: () => Request): Promise<Admission>;
   answer(request: Request, authInfo: AuthInfo | undefined, body: Uint8Array | undefined): Promise<Response>;
+  /**
+   * `answer` for a runtime that writes plain answers (Node's adapter): a 2026-07-28 `tools/call` the SDK would
+   * serve as it is is answered straight from the engine (direct-tool-call.ts), its headers with it, without a web
+   * `Request` or `Response`; anything else through `answer`, with the `Request` made by `request()`. `signal`
+   * aborts the call's work (the client hung up).
+   */
+  serve(
+    head: RequestHead,
+    authInfo: AuthInfo | undefined,
+    body: Uint8Array | undefined,
+    signal: AbortSignal,
+    request: () => Request,
+  ): Promise<PlainAnswer | Response>;
   /** The 413 of a body sent without a length that grew over the limit while it was read, logged. */
   bodyTooLarge(request: RequestHead): Response;
   /**
@@ -110,13 +125,14 @@ export function createHttpPipeline(options: HttpHandlerOptions): HttpPipeline {
   const resourceMetadataUrl = authentication && protectedResourceMetadataUrl(authentication.resource);
   // the principal of each authenticated request, by the AuthInfo the SDK hands the factory as it was given
   const principals = new WeakMap<AuthInfo, string>();
-  const principalOf = (context: McpRequestContext): string => {
+  const principalFor = (authInfo: AuthInfo | undefined): string => {
     if (authentication === undefined) return options.principal!.trim();
-    const principal = context.authInfo && principals.get(context.authInfo);
+    const principal = authInfo && principals.get(authInfo);
     // unreachable through fetch: a request without a verified token never reaches the MCP handler
     if (principal === undefined) throw new Error('no verified principal for this request; it must not be served');
     return principal;
   };
+  const principalOf = (context: McpRequestContext) => principalFor(context.authInfo);
   const onError = (error: Error) => log({ level: 'warn', event: 'protocol', message: error.message });
   const common = {
     name: options.name,
@@ -247,7 +263,13 @@ export function createHttpPipeline(options: HttpHandlerOptions): HttpPipeline {
     }
   };
 
-  const answer = async (request: Request, authInfo: AuthInfo | undefined, body: Uint8Array | undefined): Promise<Response> => {
+  const answer = async (
+    request: Request,
+    authInfo: AuthInfo | undefined,
+    body: Uint8Array | undefined,
+    parsedAlready?: ParsedBody,
+    handler = mcp,
+  ): Promise<Response> => {
     try {
       // a 2025-era client ending its session (admit let only a session of ours through): nothing is kept of it
       if (request.method === 'DELETE') return stamp(new Response(null, { status: 200 }), request);
@@ -255,7 +277,7 @@ export function createHttpPipeline(options: HttpHandlerOptions): HttpPipeline {
       if (authInfo !== undefined) options.authInfo = authInfo;
       // any other media type is the SDK's 415, before a body is looked at
       if (isJsonContentType(request.headers.get('content-type'))) {
-        const parsed = parseJsonBody(body);
+        const parsed = parsedAlready ?? parseJsonBody(body);
         if (!parsed.ok) {
           const message = `a POST body of ${parsed.bytes} bytes that is not JSON was refused (-32700)`;
           return refuse(request, { event: 'request_invalid', message }, notJsonResponse());
@@ -269,7 +291,7 @@ export function createHttpPipeline(options: HttpHandlerOptions): HttpPipeline {
       const legacy = !modern && options.parsedBody !== undefined && (await isLegacyRequest(request, options.parsedBody));
       const bridged = legacy ? await routeLegacy(bridge, request, options.parsedBody, authInfo) : undefined;
       if (bridged !== undefined) return stamp(bridged, request);
-      let response = await mcp.fetch(request, options);
+      let response = await handler.fetch(request, options);
       if (legacy) response = await withLegacySession(response, options.parsedBody);
       return stamp(await withClientEchoesCut(response, request, options.parsedBody), request);
     } catch (error) {
@@ -277,10 +299,55 @@ export function createHttpPipeline(options: HttpHandlerOptions): HttpPipeline {
     }
   };
 
+  // the direct way of a plain 2026-07-28 tools/call (direct-serving.ts)
+  const direct = createDirectServing({
+    engine: options.engine,
+    serverInfo: { name: options.name, version: options.version },
+    instance: options.instance,
+    principalOf: principalFor,
+    stamp,
+  });
+  /** The SDK's answer to a direct call whose outcome (reached by `engine`) is of another kind than the plain ones. */
+  const encodedBySdk =
+    (request: () => Request, authInfo: AuthInfo | undefined, parsed: ParsedBody): ThroughSdk =>
+    async (engine) => {
+      const sdk = createMcpHandler((context) => createServerFactory({ engine, ...common })(context), {
+        legacy: 'reject',
+        onerror: onError,
+        maxRequestBodySize: limit,
+        responseMode: options.responseMode ?? 'auto',
+      });
+      try {
+        return await answer(request(), authInfo, undefined, parsed, sdk);
+      } finally {
+        await sdk.close();
+      }
+    };
+
+  const serve = async (
+    head: RequestHead,
+    authInfo: AuthInfo | undefined,
+    body: Uint8Array | undefined,
+    signal: AbortSignal,
+    request: () => Request,
+  ): Promise<PlainAnswer | Response> => {
+    if (head.method !== 'POST' || !isJsonContentType(head.headers.get('content-type'))) return answer(request(), authInfo, body);
+    const parsed = parseJsonBody(body);
+    // an SSE stream for every answer (responseMode 'sse') is the SDK's to write
+    const call = parsed.ok && accepting && options.responseMode !== 'sse' ? directToolCall(head, parsed.value) : undefined;
+    if (call === undefined) return answer(request(), authInfo, body, parsed);
+    try {
+      return await direct.answer(call, head, authInfo, signal, encodedBySdk(request, authInfo, parsed));
+    } catch (error) {
+      return failed(head, error);
+    }
+  };
+
   return {
     screen,
     admit,
     answer,
+    serve,
     bodyTooLarge,
     stampOutside: (response, request) =>
       checkHostAndOrigin(request).ok ? stamp(response, request) : withInstanceHeader(response, options.instance),
@@ -291,7 +358,10 @@ export function createHttpPipeline(options: HttpHandlerOptions): HttpPipeline {
       if (admission.refusal !== undefined) return admission.refusal;
       // only a JSON body is read: any other media type is the SDK's 415
       const body = isJsonContentType(request.headers.get('content-type')) ? await readWebBody(request, limit) : undefined;
-      if (body === undefined || body.ok) return answer(request, admission.authInfo, body?.bytes);
+      if (body === undefined || body.ok) {
+        const served = await serve(request, admission.authInfo, body?.bytes, request.signal, () => request);
+        return served instanceof Response ? served : new Response(served.body, { status: served.status, headers: served.headers });
+      }
       return body.reason === 'too_large' ? bodyTooLarge(request) : bodyUnreadable(request);
     },
     stopAccepting: () => {
@@ -299,6 +369,7 @@ export function createHttpPipeline(options: HttpHandlerOptions): HttpPipeline {
     },
     close: async () => {
       accepting = false;
+      direct.abortAll();
       await bridge.close();
       await mcp.close();
     },

@@ -1,13 +1,16 @@
 // A request read off node:http answered through the pipeline, and its answer written back: what the SDK's
 // `toNodeHandler` does, without the copies it makes. The body is read already (the listener counts it
 // against the limit as it comes), so it goes in as bytes, for the pipeline to parse (the SDK is handed
-// the JSON: it neither clones the request nor reads the body again). The request's AbortSignal, which aborts
+// the JSON: it neither clones the request nor reads the body again). A plain 2026-07-28 tools/call is
+// answered without a web `Request` or `Response` at all (the pipeline's `serve`, direct-tool-call.ts), and
+// every JSON answer is written at once with its length; only an SSE stream is written chunk by chunk. The request's AbortSignal, which aborts
 // its work when the client hangs up, is handed to the SDK as the web `Request`'s `signal` without undici
 // following it: undici ties a signal given to `new Request` to its own through a WeakRef and a
 // FinalizationRegistry, which V8's scavenges keep alive with all they reach until a full collection.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AuthInfo } from '@modelcontextprotocol/server';
 import type { HttpPipeline } from '../http-pipeline.ts';
+import type { RequestHead } from '../request-head.ts';
 
 /** A web `Request` whose `signal` is `signal` itself, not one undici made to follow it. */
 function requestWithSignal(url: string, init: RequestInit, signal: AbortSignal): Request {
@@ -39,11 +42,18 @@ async function writeAnswer(answer: Response, response: ServerResponse, gone: Abo
   answer.headers.forEach((value, name) => {
     headers[name] = value;
   });
-  response.writeHead(answer.status, headers);
   if (answer.body === null) {
-    response.end();
+    response.writeHead(answer.status, headers).end();
     return;
   }
+  // a JSON answer is whole once made: written at once with its length, as a direct answer is
+  if (!answer.headers.get('content-type')?.startsWith('text/event-stream')) {
+    const bytes = Buffer.from(await answer.arrayBuffer());
+    headers['content-length'] = String(bytes.byteLength);
+    response.writeHead(answer.status, headers).end(bytes);
+    return;
+  }
+  response.writeHead(answer.status, headers);
   let wake: (() => void) | undefined;
   const resume = () => {
     wake?.();
@@ -74,6 +84,7 @@ async function writeAnswer(answer: Response, response: ServerResponse, gone: Abo
  */
 export async function answerOnNode(
   pipeline: HttpPipeline,
+  head: RequestHead,
   request: IncomingMessage,
   response: ServerResponse,
   body: Buffer | undefined,
@@ -86,13 +97,17 @@ export async function answerOnNode(
   });
   // a client that left while its body was read closed the response already: its work is not started for no one
   if (response.destroyed) gone.abort();
-  const method = request.method ?? 'GET';
-  const init: RequestInit = { method, headers: headersOf(request) };
-  if (method !== 'GET' && method !== 'HEAD' && body !== undefined) init.body = body;
-  const web = requestWithSignal(`http://${request.headers.host ?? 'localhost'}${request.url ?? '/'}`, init, gone.signal);
-  const answer = await pipeline.answer(web, authInfo, body);
+  const web = () => {
+    const method = request.method ?? 'GET';
+    const init: RequestInit = { method, headers: headersOf(request) };
+    if (method !== 'GET' && method !== 'HEAD' && body !== undefined) init.body = body;
+    return requestWithSignal(`http://${request.headers.host ?? 'localhost'}${request.url ?? '/'}`, init, gone.signal);
+  };
+  const answer = await pipeline.serve(head, authInfo, body, gone.signal, web);
   try {
-    await writeAnswer(answer, response, gone.signal);
+    if (answer instanceof Response) await writeAnswer(answer, response, gone.signal);
+    else
+      response.writeHead(answer.status, { ...answer.headers, 'content-length': String(Buffer.byteLength(answer.body)) }).end(answer.body);
   } finally {
     written = true;
   }

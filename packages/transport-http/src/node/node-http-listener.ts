@@ -138,7 +138,7 @@ export async function listenNodeHttp(
       return;
     }
     const { chunks } = body;
-    await answerOnNode(screened, request, response, chunks.length <= 1 ? chunks[0] : Buffer.concat(chunks), admission.authInfo);
+    await answerOnNode(screened, head, request, response, chunks.length <= 1 ? chunks[0] : Buffer.concat(chunks), admission.authInfo);
   };
 
   const server: Server = createServer((request, response) => {
