@@ -8,14 +8,11 @@ import { formatCents } from './money.ts';
 import { orderIdArgument } from './order-id.ts';
 import type { Order, OrdersStore } from './orders-store.ts';
 import { refundOrderMigrations } from './refund-order-versions.ts';
-import { type RefundStatus, refundOutputSchema } from './refund-output.ts';
+import { type OrderAsRead, type RefundStatus, refundOutput, refundOutputSchema } from './refund-output.ts';
 
-/** What a result says of an order: the whole one from the store, or what the flow loaded of it. */
-type OrderAsRead = Pick<Order, 'amountCents' | 'refundedAt'>;
 const isRefunded = (order: Order) => order.status === 'refunded' || order.refundedAt !== null;
 /** The statuses whose result is an error result. */
 const ERROR_STATUSES: ReadonlySet<RefundStatus> = new Set(['not_found', 'interrupted', 'locked']);
-const LOCK_HOLDER = { sqlite: 'a long transaction on the same file', postgres: 'a long transaction on the same PostgreSQL database' }; // for `locked`
 
 /** `refund_order` over an orders store: `createRefundOrderTool((await openDemoStores(dbLocation())).orders)`. The ledger refunds once, in
  * one transaction with the store's when `ledgerInDatabase` (the default); the flow reads the amount again first; the store checks both. */
@@ -23,29 +20,10 @@ export function createRefundOrderTool(
   store: Pick<OrdersStore, 'findOrder' | 'refundOrder'> & Partial<Pick<OrdersStore, 'backend'>>,
   { ledgerInDatabase = true }: { ledgerInDatabase?: boolean } = {},
 ): ToolDefinition {
-  const lockHolder = LOCK_HOLDER[store.backend ?? 'sqlite'];
-  /** The message of each status (only the one asked for is written: every result of every round comes through here). */
-  const messages: Record<RefundStatus, (id: string, order: OrderAsRead | null | undefined, amount: string | null) => string> = {
-    not_found: (id) => `No order with id '${id}'. Check the order id (it looks like 'ord_51') and try again.`,
-    already_refunded: (id, order) =>
-      `Order ${id} was already refunded${order?.refundedAt ? ` on ${order.refundedAt.slice(0, 10)}` : ''}; nothing more was done.`,
-    kept: (id) => `Order ${id} was not refunded.`,
-    refunded: (id, _, amount) => `Refunded ${amount} for order ${id}.`,
-    amount_changed: (id, _, amount) =>
-      `The amount of order ${id} changed to ${amount} while it was being refunded, so nothing was refunded. Call refund_order again to refund the new amount.`,
-    interrupted: (id) =>
-      `The refund of order ${id} was interrupted (the server stopped while refunding), and the order shows no refund. Call refund_order again to refund it.`,
-    locked: (id) =>
-      `Order ${id} was not refunded: the orders database is locked by another connection (${lockHolder}). Call refund_order again in a moment.`,
-  };
   /** The result for `status` about `order` as last read; `cents`: the amount a refund took. */
   const result = (status: RefundStatus, orderId: string, order: OrderAsRead | null | undefined, cents?: number) => {
-    const id = safeText(orderId); // the id as the client sent it may hold anything
-    const amountCents = cents ?? order?.amountCents ?? null;
-    const amount = amountCents === null ? null : formatCents(amountCents);
-    const message = messages[status](id, order, amount);
-    const structured = { status, order_id: id, amount, amount_cents: amountCents, refunded_at: order?.refundedAt ?? null, message };
-    return { text: message, structured, isError: ERROR_STATUSES.has(status) };
+    const structured = refundOutput(status, orderId, order, cents, store.backend ?? 'sqlite');
+    return { text: structured.message, structured, isError: ERROR_STATUSES.has(status) };
   };
   // "kept" from an older state of a conversation whose refund went through since: say what is true now
   const kept = async (id: string, order: OrderAsRead | null | undefined) => {
@@ -115,16 +93,14 @@ export function createRefundOrderTool(
       if (refund.status === 'not_found') return result('not_found', input.order_id, null);
       return result(refund.status, input.order_id, refund.order, refund.status === 'refunded' ? refund.amountCents : undefined);
     },
-    stopped: ({ step, how, message, input, loaded }) => {
-      if (how === 'failed') return { text: message, isError: true }; // the order could not be read
-      return step === 'confirm'
-        ? kept(input.order_id, loaded.order)
-        : result(loaded.order ? 'already_refunded' : 'not_found', input.order_id, loaded.order);
-    },
-    ended: ({ input, loaded }) => kept(input.order_id, loaded.order),
-    failed: async ({ error, input, loaded }) => {
-      if (isDatabaseLocked(error)) return result('locked', input.order_id, loaded.order);
-      if (!(error instanceof EffectOutcomeUnknownError)) throw error;
+    outcome: async (ended) => {
+      const { input, loaded } = ended;
+      if (ended.how === 'load_failed') return undefined; // the order could not be read: the flow's message, an error
+      if (ended.how === 'stopped' && ended.step === 'order')
+        return result(loaded.order ? 'already_refunded' : 'not_found', input.order_id, loaded.order);
+      if (ended.how !== 'final_failed') return kept(input.order_id, loaded.order); // declined, or not confirmed
+      if (isDatabaseLocked(ended.error)) return result('locked', input.order_id, loaded.order);
+      if (!(ended.error instanceof EffectOutcomeUnknownError)) return undefined; // fails the round, as without this
       const order = (await store.findOrder(input.order_id)) ?? null; // the server stopped mid-refund: the store says what happened
       return result(!order ? 'not_found' : isRefunded(order) ? 'already_refunded' : 'interrupted', input.order_id, order);
     },

@@ -13,7 +13,7 @@ import { flowMachine } from './flow-setup.ts';
 import type { StepSpec } from './flow-spec.ts';
 
 /** How a flow ended without its final action, for a default message: the flow's own message when it has one. */
-function endedText(owner: string, outcome: Ended): string {
+export function endedText(owner: string, outcome: Ended): string {
   if (outcome.message !== undefined) return outcome.message;
   const how =
     outcome.how === 'abandoned'

@@ -1,7 +1,7 @@
 // A tool declared as a flow of questions, served by the engine like any other tool.
 import type { QuestionFallback, ToolAnnotations, ToolDefinition, ToolResultView } from '@roundtrip/engine';
 import type { z } from 'zod';
-import { declareFlow, endedResult } from './declare-flow.ts';
+import { declareFlow } from './declare-flow.ts';
 import { asDeclared, flowTool } from './engine-door.ts';
 import { confirmedNow, confirmedShown, type FinalFailed, type FinalTransactionArg, withFinalAction } from './final-action.ts';
 import type { FinishInput } from './final-input.ts';
@@ -13,6 +13,7 @@ import { flowMachine } from './flow-setup.ts';
 import type { AnswersOf, StepSpec } from './flow-spec.ts';
 import { type DeclaredSteps, declaredSteps, type FinalAnswersOf, type FlowSteps, type StepsOf } from './flow-steps.ts';
 import { checkFlowTask } from './flow-tasks.ts';
+import { checkOutcomeHooks, endedOutcome, failedOutcome, handlesFinalFailure, type OutcomeInfo } from './flow-tool-outcome.ts';
 import { checkedMigrations, type FlowVersioning, withVersion } from './flow-version.ts';
 
 /** How the user left a flow early: at which step, how, and what was known by then. */
@@ -65,7 +66,7 @@ type Written<T> = T extends readonly (infer E)[]
     : T;
 
 /**
- * What a flow tool's functions (`final`, `ended`, `stopped`, `failed`) may return: a FlowToolResult whose
+ * What a flow tool's functions (`final`, `outcome`) may return: a FlowToolResult whose
  * structured content may be readonly. Their results are inferred as `const`, so a literal keeps its type
  * (`status: 'booked'` fits `z.enum(['booked', …])` without `as const`), then checked against the schema.
  */
@@ -82,6 +83,7 @@ export interface FlowToolConfig<
   TFailed extends WrittenToolResult<TOutput> = WrittenToolResult<TOutput>,
   TRecord extends Record<string, StepSpec> = Record<string, StepSpec>,
   TInTransaction extends boolean = false,
+  TOutcome extends WrittenToolResult<TOutput> = WrittenToolResult<TOutput>,
 > extends FlowVersioning {
   /** Tool name as clients call it: 1–128 characters of letters, digits, `_`, `-` and `.`. */
   readonly name: string;
@@ -153,6 +155,20 @@ export interface FlowToolConfig<
   /** The schema of `structuredContent`; every result is checked against it before it is sent. */
   readonly output?: TOutput;
   /**
+   * The result of every way the conversation ends other than the final action's result, told apart by
+   * `info.how` (see {@link OutcomeInfo}): the user left (`'declined'`, `'cancelled'`, `'abandoned'`), an
+   * `end` rule held (`'stopped'`), a load failed (`'load_failed'`), the final action failed
+   * (`'final_failed'`). Return undefined for the default of that way: a text saying nothing was done when
+   * the user left; the flow's message as an error result (`isError`, no structured content needed even
+   * with an `output` schema) when it stopped or a load failed; the round failing as without the hook when
+   * the final action failed (the client gets a generic error, the log says why). It may be async (read
+   * your store: a state from before another round acted may be answered late). `ended`, `stopped` and
+   * `failed` word one way each, for a tool that words only that one; a tool gives either `outcome` or them.
+   */
+  readonly outcome?: (
+    info: OutcomeInfo<TSteps, z.output<TInput>, LoadedOf<StepsOf<TSteps>, TLoaders>>,
+  ) => TOutcome | undefined | Promise<TOutcome | undefined>;
+  /**
    * The result when the user declined, cancelled or abandoned; by default a text saying nothing was done.
    * It may be async (read your store: a state from before another round acted may be answered late).
    */
@@ -203,8 +219,12 @@ export function defineFlowTool<
   const TRecord extends Record<string, StepSpec> = Record<string, StepSpec>,
   // true when the final action runs in the ledger's transaction: it then gets `transaction`
   const TInTransaction extends boolean = false,
->(config: FlowToolConfig<TInput, TSteps, TOutput, TLoaders, TFinal, TEnded, TStopped, TFailed, TRecord, TInTransaction>): ToolDefinition {
+  const TOutcome extends WrittenToolResult<NoInfer<TOutput>> = WrittenToolResult<NoInfer<TOutput>>,
+>(
+  config: FlowToolConfig<TInput, TSteps, TOutput, TLoaders, TFinal, TEnded, TStopped, TFailed, TRecord, TInTransaction, TOutcome>,
+): ToolDefinition {
   const owner = `tool '${config.name}'`;
+  checkOutcomeHooks(owner, config);
   const final = asDeclared(config.final);
   const steps = declaredSteps(config.steps);
   const declared = declareFlow(owner, config.name, config.input, steps, final, config.loaders, config.fallback);
@@ -213,7 +233,7 @@ export function defineFlowTool<
     name: config.finalName,
     progress: config.finalProgress,
     long: config.finalLong,
-    handlesFailure: config.failed !== undefined,
+    handlesFailure: handlesFinalFailure(config),
   };
   const named = withFinalAction(owner, declared, steps, finalAction, (compiled) => flowMachine(compiled, final));
   const flow = withVersion(named, config.version, final);
@@ -245,7 +265,7 @@ export function defineFlowTool<
     result: (output: FlowOutcome | FinalFailed): ToolResultView<unknown> | Promise<ToolResultView<unknown>> => {
       if (output.status === 'failed') {
         const { status: _failed, ...info } = output;
-        return asDeclared(config.failed!)(info);
+        return failedOutcome<ToolResultView<unknown>>(info, config);
       }
       if (output.status === 'done') {
         const view = output.result as ToolResultView<unknown>;
@@ -253,11 +273,8 @@ export function defineFlowTool<
         // the final action ran before in this conversation, for other answers: say so rather than pretend
         return { ...view, text: `${EARLIER} ${view.text}` };
       }
-      return endedResult<ToolResultView<unknown> | Promise<ToolResultView<unknown>>>(
-        config.title ?? config.name,
-        output,
-        config,
-        (text, error) => (error ? { text, isError: true } : { text }),
+      return endedOutcome<ToolResultView<unknown>>(config.title ?? config.name, output, config, (text, error) =>
+        error ? { text, isError: true } : { text },
       );
     },
   });

@@ -9,6 +9,7 @@ export { defineFlowPrompt } from './define-flow-prompt.ts';
 export type { FlowResourceConfig } from './define-flow-resource.ts';
 export { defineFlowResource } from './define-flow-resource.ts';
 export type { EndedInfo, FailedInfo, FlowToolConfig, FlowToolResult, StoppedInfo, WrittenToolResult } from './define-flow-tool.ts';
+export type { OutcomeInfo } from './flow-tool-outcome.ts';
 export { defineFlowTool } from './define-flow-tool.ts';
 export type { BooleanOptions, MultiSelectOptions, NumberOptions, SelectOptions, TextFormat, TextOptions } from './fields.ts';
 export { field } from './fields.ts';

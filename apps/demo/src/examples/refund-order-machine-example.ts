@@ -18,7 +18,7 @@ import { isDatabaseLocked } from '../database-locked.ts';
 import { formatCents } from '../money.ts';
 import { orderIdArgument } from '../order-id.ts';
 import type { Order, OrdersStore, RefundResult } from '../orders-store.ts';
-import { type RefundOutput, type RefundStatus, refundOutputSchema } from '../refund-output.ts';
+import { type RefundOutput, type RefundStatus, refundOutput, refundOutputSchema } from '../refund-output.ts';
 
 type RefundContext = {
   orderId: string;
@@ -40,29 +40,10 @@ const questions = defineQuestions<RefundContext>()({
 
 type RefundInput = { orderId: string; amountCents: number };
 
-/** Where the lock that stopped a refund is held, said in the `locked` message. */
 type LockedIn = OrdersStore['backend'];
-const LOCK_HOLDER: Record<LockedIn, string> = {
-  sqlite: 'a long transaction on the same file',
-  postgres: 'a long transaction on the same PostgreSQL database',
-};
 
 function outputFor(status: RefundStatus, { orderId, order, refund }: RefundContext, lockedIn: LockedIn): RefundOutput {
-  // the id as the client sent it may hold anything: results repeat it as safe text
-  const id = safeText(orderId);
-  const amountCents = refund?.status === 'refunded' ? refund.amountCents : (order?.amountCents ?? null);
-  const amount = amountCents === null ? null : formatCents(amountCents);
-  const refundedOn = order?.refundedAt ? ` on ${order.refundedAt.slice(0, 10)}` : '';
-  const message = {
-    not_found: `No order with id '${id}'. Check the order id (it looks like 'ord_51') and try again.`,
-    already_refunded: `Order ${id} was already refunded${refundedOn}; nothing more was done.`,
-    kept: `Order ${id} was not refunded.`,
-    refunded: `Refunded ${amount} for order ${id}.`,
-    amount_changed: `The amount of order ${id} changed to ${amount} while it was being refunded, so nothing was refunded. Call refund_order again to refund the new amount.`,
-    interrupted: `The refund of order ${id} was interrupted (the server stopped while refunding), and the order shows no refund. Call refund_order again to refund it.`,
-    locked: `Order ${id} was not refunded: the orders database is locked by another connection (${LOCK_HOLDER[lockedIn]}). Call refund_order again in a moment.`,
-  }[status];
-  return { status, order_id: id, amount, amount_cents: amountCents, refunded_at: order?.refundedAt ?? null, message };
+  return refundOutput(status, orderId, order, refund?.status === 'refunded' ? refund.amountCents : undefined, lockedIn);
 }
 
 /**
