@@ -7,10 +7,10 @@
 // (nanoseconds: V8's compiler and GC threads count). Printed: server CPU ms per conversation of each side,
 // ours/peer and ours/floor, and the latency ratio ours/peer (median of the per-batch median ratios), at 20 in
 // flight and sequentially.
-// `pnpm bench:http` (about a minute); `pnpm bench:http --guard` (about 20 s: 20 in flight only) ends with the line
+// `pnpm bench:http` (about a minute; CPU_PROF=<dir> profiles ours); `pnpm bench:http --guard` (about 20 s: 20 in flight only) ends with the line
 // `ours/floor <ratio>` that bench/check-http-guard.mjs compares with BENCHMARKS.md's baseline.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { bundleForNode } from '../apps/demo/test/support/bundle.ts';
@@ -20,6 +20,9 @@ import { recordAnswers } from './http-floor-answers.ts';
 import { type LightClient, lightClient } from './light-client.ts';
 
 const guard = process.argv.includes('--guard');
+// CPU_PROF=<dir>: ours runs with --cpu-prof into that folder (its bundle copied beside, for bench/profile-summary.mjs)
+const profileDir = process.env.CPU_PROF;
+const profile = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
 const IN_FLIGHT = 20;
 /** 20 in flight: each client's conversations before timing, per batch, and the batches timed. */
 const WARM_UP_PER_CLIENT = guard ? 40 : 60;
@@ -163,7 +166,7 @@ const files = await prepareFiles(mkdtempSync(join(tmpdir(), 'roundtrip-bench-htt
 const servers: Partial<Record<Side, Running>> = {};
 const clients: Record<Side, LightClient[]> = { ours: [], peer: [], floor: [] };
 try {
-  const [ours, peer] = await Promise.all([startHttp(files, 'ours'), startHttp(files, 'peer')]);
+  const [ours, peer] = await Promise.all([startHttp(files, 'ours', profile), startHttp(files, 'peer')]);
   servers.ours = { url: ours.url, pid: ours.child.pid!, stop: ours.stop };
   servers.peer = { url: peer.url, pid: peer.child.pid!, stop: peer.stop };
   const answersFile = join(files.dir, 'floor-answers.json');
@@ -185,5 +188,6 @@ try {
 } finally {
   for (const side of SIDES) for (const client of clients[side]) client.close();
   await Promise.all(SIDES.map((side) => servers[side]?.stop()));
+  if (profileDir) copyFileSync(join(files.dir, 'ours-http.mjs'), join(profileDir, 'ours-http.mjs'));
   rmSync(files.dir, { recursive: true, force: true });
 }
