@@ -48,14 +48,17 @@ function replayingEngine(engine: Engine, outcome: Promise<StepOutcome<CallToolRe
 export function createDirectServing(options: DirectServingOptions): DirectServing {
   const inFlight = new Set<AbortController>();
   // as a web Response's headers list them (lower-case, sorted), so that both ways write the same head
-  const headersOf = (head: RequestHead): Record<string, string> =>
+  const headersFor = (cors: Record<string, string>): Record<string, string> =>
     Object.fromEntries(
       Object.entries({
-        ...crossOriginHeaders(head),
+        ...cors,
         'content-type': 'application/json',
         ...(options.instance !== undefined && { [INSTANCE_HEADER.toLowerCase()]: options.instance }),
       }).sort(([a], [b]) => (a < b ? -1 : 1)),
     );
+  // a request from anything but a browser page (no Origin) is answered with the same headers every time
+  const withoutOrigin = Object.freeze(headersFor({}));
+  const headersOf = (head: RequestHead) => (head.headers.get('origin') === null ? withoutOrigin : headersFor(crossOriginHeaders(head)));
   const gone = (head: RequestHead) => options.stamp(new Response(null, { status: 499 }), head);
 
   return {

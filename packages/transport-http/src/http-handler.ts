@@ -14,7 +14,8 @@ import { createHttpPipeline } from './http-pipeline.ts';
  * `/.well-known/oauth-protected-resource[/mcp]`; anything but the MCP path gets 404, any method but POST
  * 405 (`Allow: POST`); with authentication, checked for its bearer token (401 with `WWW-Authenticate`
  * naming that metadata); its body read, counted against the limit (413), and parsed (400 when it is not
- * JSON, its size logged, never its content); then the SDK's `createMcpHandler` answers it, states bound
+ * JSON, its size logged, never its content); then the SDK's `createMcpHandler` answers it (a plain 2026-07-28
+ * `tools/call` is answered straight from the engine, as the SDK would answer it: direct-tool-call.ts), states bound
  * to the token's `sub` (or to `principal` without authentication), client strings its refusals repeat
  * cut at 120 characters. 2026-07-28 clients get `input_required` rounds, and progress as an SSE stream when
  * they ask for it; a client that hangs up cancels the work of its request. 2025-era clients are served
