@@ -1,7 +1,7 @@
 // The `refund_order` tool, declared as a flow: load the order, end early when there is none or it was refunded,
 // ask to confirm the amount, refund exactly it once. It was hand-written: examples/refund-order-machine-example.ts.
 import { EffectOutcomeUnknownError, safeText, type ToolDefinition } from '@roundtrip/engine';
-import { defineFlowTool } from '@roundtrip/tools';
+import { defineFlowTool, type LoaderArgsFor } from '@roundtrip/tools';
 import { z } from 'zod';
 import { isDatabaseLocked } from './database-locked.ts';
 import { formatCents } from './money.ts';
@@ -11,6 +11,9 @@ import { refundOrderMigrations } from './refund-order-versions.ts';
 import { type OrderAsRead, type RefundStatus, refundOutput, refundOutputSchema } from './refund-output.ts';
 
 const isRefunded = (order: Order) => order.status === 'refunded' || order.refundedAt !== null;
+const refundInput = z.object({ order_id: orderIdArgument });
+/** What the flow loads of an order (null: there is none), as sealed into the states that ask to confirm it. */
+type LoadedOrder = (Pick<Order, 'id' | 'amountCents' | 'refundedAt'> & { amount: string; refunded: boolean; question: string }) | null;
 /** The statuses whose result is an error result. */
 const ERROR_STATUSES: ReadonlySet<RefundStatus> = new Set(['not_found', 'interrupted', 'locked']);
 
@@ -36,7 +39,7 @@ export function createRefundOrderTool(
     description:
       "Refunds a customer's order after the user confirms the amount. An order is refunded at most once, and only by the amount " +
       'the user confirmed: if the amount changed meanwhile, the user is asked again. Asking for an order that was already refunded says so and changes nothing.',
-    input: z.object({ order_id: orderIdArgument }),
+    input: refundInput,
     output: refundOutputSchema,
     annotations: { destructiveHint: true, idempotentHint: false, readOnlyHint: false, openWorldHint: false },
     version: '5', // 2 to 4 were the hand-written machine
@@ -45,14 +48,15 @@ export function createRefundOrderTool(
     finalProgress: 'Refunding the order…', // what the user reads while it runs
     finalInLedgerTransaction: ledgerInDatabase, // the refund commits with its ledger record: exactly once
     loaders: {
-      findOrder: async ({ input, previous }) => {
+      // `previous`: what it loaded before, when the order is loaded again (the amount changed since the user was asked)
+      findOrder: async ({ input, previous }: LoaderArgsFor<z.output<typeof refundInput>, LoadedOrder>): Promise<LoadedOrder> => {
         const order = await store.findOrder(input.order_id);
         if (!order) return null;
-        const amount = formatCents(order.amountCents);
-        const id = safeText(input.order_id);
-        const changed = // loaded again (`previous`: what it returned before, untyped) and the amount changed
-          typeof previous === 'object' && previous !== null && 'amountCents' in previous && previous.amountCents !== order.amountCents;
-        const note = changed ? `The amount of order ${id} changed to ${amount} since you were asked. ` : '';
+        const [amount, id] = [formatCents(order.amountCents), safeText(input.order_id)];
+        const note =
+          previous && previous.amountCents !== order.amountCents
+            ? `The amount of order ${id} changed to ${amount} since you were asked. `
+            : '';
         // what later steps read, no more: the loaded order is sealed into every requestState that asks
         const { amountCents, refundedAt } = order;
         return {

@@ -47,6 +47,6 @@ export type {
   StepsBuilder,
 } from './flow-steps.ts';
 export type { FlowVersioning } from './flow-version.ts';
-export type { LoadErrorArgs, Loader, LoaderArgs, LoadStep } from './load-spec.ts';
+export type { LoadErrorArgs, Loader, LoaderArgs, LoaderArgsFor, LoadStep } from './load-spec.ts';
 export { load } from './load-spec.ts';
 export type { Next, NextRule } from './step-next.ts';

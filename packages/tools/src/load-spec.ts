@@ -2,8 +2,13 @@
 // themselves, given to the flow by name (as actors are to setup()), so the machine config stays JSON.
 import type { Next } from './step-next.ts';
 
-/** What a loader receives: the tool's input, the answers and the values loaded on the way here. */
-export interface LoaderArgs<TInput = Readonly<Record<string, unknown>>, TAnswers = Readonly<Record<string, unknown>>> {
+/**
+ * What a loader receives: the tool's input, the answers and the values loaded on the way here. `TLoaded` is
+ * what the loader returns, for `previous`: TypeScript cannot type a function's parameter from the result it
+ * infers for that same function, so `previous` is `unknown` unless the loader says what it loads, by
+ * annotating its argument (`async ({ input, previous }: LoaderArgsFor<Input, Loaded>): Promise<Loaded> => …`).
+ */
+export interface LoaderArgs<TInput = Readonly<Record<string, unknown>>, TAnswers = Readonly<Record<string, unknown>>, TLoaded = unknown> {
   readonly input: TInput;
   readonly answers: TAnswers;
   /** Values loaded by earlier load steps, by step name. */
@@ -11,23 +16,34 @@ export interface LoaderArgs<TInput = Readonly<Record<string, unknown>>, TAnswers
   /**
    * What this step loaded before in this conversation, when the flow comes back to it (going back, or a
    * confirmed value that changed: see ConfirmedValue); undefined the first time. Compare it with what you
-   * load now to say what changed.
+   * load now to say what changed. Typed when the loader annotates its argument with its `TLoaded`.
    */
-  readonly previous?: unknown;
+  readonly previous?: TLoaded | undefined;
   /** Aborted when the request is cancelled or the round stops waiting: stop the work. */
   readonly signal: AbortSignal;
   /** 1 on the first try, 2 on the first retry, and so on. */
   readonly attempt: number;
 }
 
+/** The answers as a loader that does not know the flow's steps sees them: JSON by form name, untyped. */
+type AnswersByForm = Readonly<Record<string, Readonly<Record<string, unknown>> | undefined>>;
+
+/**
+ * What a loader that loads `TLoaded` receives, for annotating its argument so that `previous` is typed:
+ * `findOrder: async ({ input, previous }: LoaderArgsFor<Input, Loaded>): Promise<Loaded> => …` (see LoaderArgs).
+ */
+export type LoaderArgsFor<TInput, TLoaded> = LoaderArgs<TInput, AnswersByForm, TLoaded>;
+
 /**
  * An async function a `load` step calls by name. Its result must be plain JSON (it is kept in the
  * sealed state between rounds); `undefined` is kept as `null`. A throw is a failure: retried as the step
  * says, then the flow ends with the step's `onError` message.
  */
-export type Loader<TInput = Readonly<Record<string, unknown>>, TAnswers = Readonly<Record<string, unknown>>> = (
-  args: LoaderArgs<TInput, TAnswers>,
-) => unknown;
+export type Loader<TInput = Readonly<Record<string, unknown>>, TAnswers = Readonly<Record<string, unknown>>> = {
+  // a method's parameter is compared both ways: a loader that annotates its argument with what it loads
+  // (`previous` typed) is a loader too, where a function type's `previous: unknown` would refuse it
+  load(args: LoaderArgs<TInput, TAnswers>): unknown;
+}['load'];
 
 /** What an `onError` function receives: why the load failed, and what the flow knew by then. */
 export interface LoadErrorArgs {
