@@ -89,6 +89,28 @@ export function describeTaskStoreContract(name: string, freshStore: () => Promis
       expect(await other.read('task_3', T0 + 1)).toBeUndefined();
     });
 
+    it('keeps records apart from the objects given and read: changing those, nested values too, changes nothing kept', async () => {
+      const store = await fixture.open();
+      const given = fullRecord();
+      await store.create(given);
+      const change = (record: TaskRecord) => {
+        record.principalTag[0] = 99;
+        (record.args.alpha as { b: unknown[] }).b.push('more');
+        record.capabilities!.elicitation = { url: {} };
+        record.pending[0]!.hash[0] = 99;
+        (record.pending[0]!.request.params as { message: string }).message = 'changed';
+        record.result!.content.push({ type: 'text', text: 'more' });
+        (record.error!.data as { why: string }).why = 'changed';
+      };
+      change(given);
+      change((await store.read('task_1', T0))!);
+      expect(await store.read('task_1', T0)).toStrictEqual(fullRecord());
+      const written = fullRecord({ statusMessage: 'written' });
+      expect(await store.write(written, 0)).toBe('ok');
+      change(written);
+      expect(await store.read('task_1', T0)).toStrictEqual(fullRecord({ statusMessage: 'written', version: 1 }));
+    });
+
     it('refuses a second task with an id that exists, and keeps the first', async () => {
       const store = await fixture.open();
       await store.create(fullRecord());
