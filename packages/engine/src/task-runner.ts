@@ -64,7 +64,10 @@ const resumed = (record: TaskRecord) =>
 export function createTaskRunner({ ctx, store, ttlMs, pollIntervalMs, targetOf, queue }: TaskRunnerOptions): TaskRunner {
   const changes = taskChanges(ctx, store);
   const { live, liveOf, serial, change } = changes;
-  const { carryOn, conclude } = taskWork(ctx, store, changes);
+  // a working task's snapshot is sealed only where something runs the task on from it: a queue's job, or
+  // resumeTasks on a store that can tell a process is gone (sealing it at creation cost as much as a round's seal)
+  const sealWorking = queue !== undefined || store.abandoned !== undefined;
+  const { carryOn, conclude } = taskWork(ctx, store, changes, sealWorking);
   let worker: { stop(): Promise<void> } | undefined;
   let closed = false;
 
@@ -97,24 +100,24 @@ export function createTaskRunner({ ctx, store, ttlMs, pollIntervalMs, targetOf, 
   async function start(round: Round<CallToolResult>, actor: Actor<AnyStateMachine>): Promise<StepOutcome<CallToolResult>> {
     const machine = round.target.definition.machine.machine;
     let record: TaskRecord;
-    let sealedSnapshot: AnyMachineSnapshot | undefined;
+    let recorded: AnyMachineSnapshot | undefined;
     try {
       const words = workWords(machine, actor.getSnapshot() as AnyMachineSnapshot);
       // the settled machine, sealed: where a process started after this one dies runs the task on from
       const now = ctx.now();
-      const sealed = sealTaskSnapshot(round, actor, now + ttlMs);
-      sealedSnapshot = actor.getSnapshot() as AnyMachineSnapshot;
+      const sealed = sealWorking ? sealTaskSnapshot(round, actor, now + ttlMs) : undefined;
+      recorded = actor.getSnapshot() as AnyMachineSnapshot;
       record = await create(round, {
         createdAt: now,
         lastUpdatedAt: now,
-        sealed,
+        ...(sealed === undefined ? {} : { sealed }),
         ...(words === undefined ? {} : { statusMessage: words }),
       });
     } catch (error) {
       endRoundActor(actor);
       return roundThrew(round, error);
     }
-    if (!queue) void carryOn(record, round, actor, { sealed: sealedSnapshot });
+    if (!queue) void carryOn(record, round, actor, { recorded });
     else {
       try {
         await handOff(record, actor);
@@ -213,14 +216,15 @@ export function createTaskRunner({ ctx, store, ttlMs, pollIntervalMs, targetOf, 
     if (settledNow(actor)) return conclude(record.taskId, round, actor, 'settled', carried, record.version);
     const words = workWords(machine.machine, actor.getSnapshot() as AnyMachineSnapshot);
     let working: TaskRecord | undefined;
-    let sealedSnapshot: AnyMachineSnapshot | undefined;
+    let recorded: AnyMachineSnapshot | undefined;
     try {
       working = await change(
         record.taskId,
         (r) => {
           Object.assign(r, { status: 'working', pending: r.pending.filter((p) => !answers.consumed.has(p.key)) });
-          r.sealed = sealTaskSnapshot(round, actor, r.createdAt + r.ttlMs);
-          sealedSnapshot = actor.getSnapshot() as AnyMachineSnapshot;
+          if (sealWorking) r.sealed = sealTaskSnapshot(round, actor, r.createdAt + r.ttlMs);
+          else delete r.sealed;
+          recorded = actor.getSnapshot() as AnyMachineSnapshot;
           if (words === undefined) delete r.statusMessage;
           else r.statusMessage = words;
           return true;
@@ -233,7 +237,7 @@ export function createTaskRunner({ ctx, store, ttlMs, pollIntervalMs, targetOf, 
     }
     if (working?.status !== 'working') endRoundActor(actor);
     else if (queue) await handOff(working, actor);
-    else void carryOn(working, round, actor, { sealed: sealedSnapshot });
+    else void carryOn(working, round, actor, { recorded });
   }
 
   /**

@@ -37,7 +37,8 @@ export interface TaskRecord {
   pollIntervalMs: number;
   /**
    * The machine's snapshot sealed with the engine's keyring (it holds answers): while the task is parked on
-   * questions, and while it works, as it was when it last settled (where `resumeTasks` runs it on from).
+   * questions; and while it works, as it was when it last settled, where something runs it on from there (a
+   * queue's job, or `resumeTasks` on a store with `abandoned`).
    */
   sealed?: string;
   pending: PendingQuestion[];

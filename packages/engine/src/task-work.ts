@@ -17,8 +17,8 @@ import type { CallToolResult } from './wire-shapes.ts';
 interface CarryOptions {
   /** The work runs as a queue's job: stopped without a cancel, it is handed back. */
   job?: boolean;
-  /** The snapshot the record holds sealed, when the actor may have moved on since (it is looked at once if it did). */
-  sealed?: AnyMachineSnapshot;
+  /** The snapshot the record was written from, when the actor may have moved on since (it is looked at once if it did). */
+  recorded?: AnyMachineSnapshot;
 }
 
 export interface TaskWorkRunner {
@@ -43,7 +43,13 @@ export interface TaskWorkRunner {
   ): Promise<void>;
 }
 
-export function taskWork(ctx: StepContext, store: TaskStore, { live, liveOf, serial, change }: TaskChanges): TaskWorkRunner {
+/** `sealWorking`: whether the record of a working task holds its snapshot, sealed where it last settled. */
+export function taskWork(
+  ctx: StepContext,
+  store: TaskStore,
+  { live, liveOf, serial, change }: TaskChanges,
+  sealWorking: boolean,
+): TaskWorkRunner {
   const failedToRecord = (round: Round<unknown>, error: unknown) =>
     note(round, { level: 'error', event: 'engine_error', code: 'threw', round: round.number, label: round.target.label, error });
 
@@ -77,7 +83,7 @@ export function taskWork(ctx: StepContext, store: TaskStore, { live, liveOf, ser
     record: TaskRecord,
     round: Round<CallToolResult>,
     actor: Actor<AnyStateMachine>,
-    { job = false, sealed: sealedSnapshot }: CarryOptions = {},
+    { job = false, recorded }: CarryOptions = {},
   ): Promise<'handed_back' | undefined> {
     const { taskId } = record;
     const entry = liveOf(taskId);
@@ -85,7 +91,7 @@ export function taskWork(ctx: StepContext, store: TaskStore, { live, liveOf, ser
     const machine = round.target.definition.machine.machine;
     let said = record.statusMessage;
     const current = actor.getSnapshot() as AnyMachineSnapshot;
-    let at = JSON.stringify((sealedSnapshot ?? current).value);
+    let at = JSON.stringify((recorded ?? current).value);
     const observe = (snapshot: AnyMachineSnapshot) => {
       const now = workWords(machine, snapshot as AnyMachineSnapshot);
       // settled in another state while working: sealed again, the point a resumed task starts from
@@ -97,7 +103,7 @@ export function taskWork(ctx: StepContext, store: TaskStore, { live, liveOf, ser
       try {
         // sealed at every recorded change, not only a new state: work that loops in one state (one order after
         // another) resumes from its last step, not its first
-        if (snapshot.status === 'active') sealed = sealTaskSnapshot(round, actor, record.createdAt + record.ttlMs);
+        if (sealWorking && snapshot.status === 'active') sealed = sealTaskSnapshot(round, actor, record.createdAt + record.ttlMs);
       } catch (error) {
         failedToRecord(round, error);
       }
@@ -110,7 +116,7 @@ export function taskWork(ctx: StepContext, store: TaskStore, { live, liveOf, ser
     };
     const words = actor.subscribe({ next: (snapshot) => observe(snapshot as AnyMachineSnapshot), error: () => {} });
     // what the work did while its record was written (before this subscription) is recorded too
-    if (sealedSnapshot !== undefined && current !== sealedSnapshot) observe(current);
+    if (recorded !== undefined && current !== recorded) observe(current);
     const remaining = Math.max(1, record.createdAt + record.ttlMs - ctx.now());
     let queued: Promise<void> | undefined;
     let handedBack = false;
