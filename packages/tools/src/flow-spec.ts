@@ -1,4 +1,5 @@
-// What an author writes: the steps of a flow as data, built with `ask`, `askAll` and `review`.
+// What an author writes: the steps of a flow as data, built with `ask`, `askAll`, `review`, `openPage` and
+// `choose` (`load` in load-spec.ts). A leaf: it imports only the types of other leaf spec modules.
 import type { QuestionFallback } from '@roundtrip/engine';
 import type { z } from 'zod';
 import type { Condition } from './condition-paths.ts';
@@ -167,7 +168,43 @@ export interface PageStep extends StepCommon {
   check?(args: PageCheckArgs): CheckResult | Promise<CheckResult>;
 }
 
-export type StepSpec = AskStep<Record<string, Fields>> | ReviewStep | PageStep | LoadStep;
+/** One option of a `choose` step: what the select shows for it, and the step it leads to. */
+export interface ChoiceOption<TNext extends string = string> {
+  /** What the user reads for this option, in the form and the review. */
+  readonly label: string;
+  /** The step this option goes to, or `'finish'` (the final action). */
+  readonly next: TNext;
+}
+
+/** The answer of a `choose` step, kept under the step's name: the value (key) of the option chosen. */
+export interface ChoiceAnswer<TValue extends string = string> {
+  readonly choice: TValue;
+}
+
+/**
+ * A step asking one choice, a select whose answer picks the step that follows: each option names its
+ * `next`. The answer is kept under the step's name as `{ choice }`, read by conditions (`'plan.choice'`),
+ * messages (`{{plan.choice}}`) and the final action (`answers.plan.choice`); a review shows its label.
+ */
+export interface ChooseStep<TValue extends string = string, TNext extends string = string> {
+  readonly kind: 'choose';
+  /** The question, a template like the forms' messages. */
+  readonly message: string;
+  /** The select's title, in the form and the review. @defaultValue 'Your choice' */
+  readonly title?: string;
+  /** The options by value, in the order the form lists them. */
+  readonly options: { readonly [V in TValue]: ChoiceOption<TNext> };
+  /** `'skip'` is no choice here: going on without an answer would leave nothing to pick the next step. @defaultValue 'end' */
+  readonly onDecline?: Exclude<Leave, 'skip'>;
+  /** @defaultValue 'end' */
+  readonly onCancel?: Exclude<Leave, 'skip'>;
+  /** For hosts without elicitation; overrides the flow's `fallback`. */
+  readonly fallback?: StepFallback;
+  /** Its options say where it goes. */
+  readonly next?: undefined;
+}
+
+export type StepSpec = AskStep<Record<string, Fields>> | ReviewStep | PageStep | LoadStep | ChooseStep;
 
 /** The single form of an `ask` step is named after the step; the key stands for that name. */
 const SELF = '$self';
@@ -228,12 +265,23 @@ export function openPage(spec: Omit<PageStep, 'kind'>): PageStep {
   return { kind: 'page', ...spec };
 }
 
+/** One choice whose answer picks the next step: each option's `next` (see {@link ChooseStep}). */
+export function choose<const TOptions extends Readonly<Record<string, ChoiceOption>>>(
+  spec: Omit<ChooseStep, 'kind' | 'options' | 'next'> & { readonly options: TOptions },
+): ChooseStep<keyof TOptions & string, TOptions[keyof TOptions]['next']> {
+  return { kind: 'choose', ...spec } as ChooseStep<keyof TOptions & string, TOptions[keyof TOptions]['next']>;
+}
+
 type UnionToIntersection<U> = (U extends unknown ? (x: U) => void : never) extends (x: infer I) => void ? I : never;
 
 type StepAnswers<K, S> =
   S extends AskStep<infer TForms>
     ? { [F in keyof TForms as F extends typeof SELF ? K & string : F & string]?: FormAnswer<TForms[F]> }
-    : Record<never, never>;
+    : S extends ChooseStep<infer V>
+      ? string extends V
+        ? Record<never, never> // a step typed only as a StepSpec: its options are not known
+        : { [P in K & string]?: ChoiceAnswer<V> }
+      : Record<never, never>;
 
 /**
  * The answers of a flow, typed from its steps: one entry per form, each optional (a branch, a skipped

@@ -12,7 +12,11 @@ import {
   type AskStep,
   askAll as askAllStep,
   ask as askStep,
+  type ChoiceAnswer,
+  type ChoiceOption,
+  type ChooseStep,
   type ConfirmedValue,
+  choose as chooseStep,
   type Fields,
   type FormAnswer,
   type FormSpec,
@@ -274,8 +278,34 @@ export interface StepsBuilder<
     Simplify<TLoads & { [P in K]: LoadedBy<TLoaders, TRun> }>,
     TLoaders
   >;
+  /** One choice whose answer picks the next step: each option names its `next` (see `choose`). */
+  choose<
+    const K extends string,
+    const TOptions extends Readonly<Record<string, ChoiceOption>>,
+    const TMessage extends string,
+    const TDecline extends ChoiceLeave = 'end',
+    const TCancel extends ChoiceLeave = 'end',
+  >(
+    name: NewName<K, TSteps>,
+    spec: {
+      readonly message: CheckedTemplate<TMessage, Values<TInput, TLoads & TSeen>>;
+      readonly title?: string;
+      readonly options: TOptions;
+      readonly onDecline?: TDecline;
+      readonly onCancel?: TCancel;
+      readonly fallback?: StepFallback;
+    },
+  ): StepsBuilder<
+    TInput,
+    Simplify<TSteps & { [P in K]: ChooseStep<keyof TOptions & string, TOptions[keyof TOptions]['next']> }>,
+    WithAnswer<TSeen, K, ChoiceAnswer<keyof TOptions & string>, Sure<StraightAt<TWay, K>, TDecline | TCancel, undefined>>,
+    WayAfter<StraightAt<TWay, K>, TOptions[keyof TOptions]['next']>,
+    TLoads,
+    TLoaders
+  >;
 }
 
+type ChoiceLeave = NonNullable<ChooseStep['onDecline']>;
 type PageStep = ReturnType<typeof pageStep>;
 /** What a load step's rules read: the values so far and the value loaded. */
 type LoadValues<TInput, TSeen, K extends string, V> = Values<TInput, TSeen & { [P in K]: V }>;
@@ -298,7 +328,22 @@ export type FirstSteps<TInput, TLoaders = Record<never, never>> = StepsBuilder<
 export type DeclaredSteps<TInput, TSteps, TLoaders = Record<never, never>, TRecord = never> =
   | TSteps
   | TRecord
-  | ((flow: FirstSteps<TInput, TLoaders>) => TSteps);
+  | ((flow: FirstSteps<TInput, TLoaders>) => TSteps & KnownTargets<TSteps>);
+
+/** The steps the choices of a chain of steps go to that it does not declare (a choice's targets are known once all its steps are). */
+type MissingTargets<TSteps> = {
+  [K in keyof TSteps]: TSteps[K] extends ChooseStep<string, infer N>
+    ? string extends N
+      ? never
+      : Exclude<N, keyof TSteps | 'finish'>
+    : never;
+}[keyof TSteps];
+/** What a chain of steps must also be: nothing more when every choice goes to a step of it; else a property saying which step is missing. */
+type KnownTargets<TSteps> = [MissingTargets<StepsOf<TSteps>>] extends [never]
+  ? unknown
+  : {
+      readonly [M in `a choice goes to '${MissingTargets<StepsOf<TSteps>> & string}', which is not a step: declare it, or go to another step or 'finish'`]: M;
+    };
 
 /** The record of steps behind a declaration. */
 export type StepsOf<TSteps> = TSteps extends FlowSteps<infer S, unknown> ? S : TSteps;
@@ -324,6 +369,9 @@ class Builder {
   }
   load(name: string, spec: Parameters<typeof loadStep>[0]) {
     return this.with(name, loadStep(spec));
+  }
+  choose(name: string, spec: Parameters<typeof chooseStep>[0]) {
+    return this.with(name, chooseStep(spec));
   }
 }
 

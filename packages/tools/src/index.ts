@@ -9,7 +9,6 @@ export { defineFlowPrompt } from './define-flow-prompt.ts';
 export type { FlowResourceConfig } from './define-flow-resource.ts';
 export { defineFlowResource } from './define-flow-resource.ts';
 export type { EndedInfo, FailedInfo, FlowToolConfig, FlowToolResult, StoppedInfo, WrittenToolResult } from './define-flow-tool.ts';
-export type { OutcomeInfo } from './flow-tool-outcome.ts';
 export { defineFlowTool } from './define-flow-tool.ts';
 export type { BooleanOptions, MultiSelectOptions, NumberOptions, SelectOptions, TextFormat, TextOptions } from './fields.ts';
 export { field } from './fields.ts';
@@ -20,6 +19,9 @@ export type {
   AnswersOf,
   AskStep,
   CheckArgs,
+  ChoiceAnswer,
+  ChoiceOption,
+  ChooseStep,
   ConfirmedValue,
   Fields,
   FormAnswer,
@@ -33,7 +35,7 @@ export type {
   StepFallback,
   StepSpec,
 } from './flow-spec.ts';
-export { ask, askAll, form, openPage, review } from './flow-spec.ts';
+export { ask, askAll, choose, form, openPage, review } from './flow-spec.ts';
 export type {
   FinalAnswersOf,
   FirstSteps,
@@ -46,6 +48,7 @@ export type {
   OrderedNextRule,
   StepsBuilder,
 } from './flow-steps.ts';
+export type { OutcomeInfo } from './flow-tool-outcome.ts';
 export type { FlowVersioning } from './flow-version.ts';
 export type { LoadErrorArgs, Loader, LoaderArgs, LoaderArgsFor, LoadStep } from './load-spec.ts';
 export { load } from './load-spec.ts';

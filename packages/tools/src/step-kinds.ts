@@ -9,6 +9,7 @@ import type { StepWays } from './flow-graph.ts';
 import type { ActionImplementations, GuardImplementations } from './flow-params.ts';
 import type { StepSpec } from './flow-spec.ts';
 import { askKind } from './step-kind-ask.ts';
+import { chooseKind } from './step-kind-choose.ts';
 import { loadKind } from './step-kind-load.ts';
 import { pageKind } from './step-kind-page.ts';
 import { reviewKind } from './step-kind-review.ts';
@@ -22,6 +23,7 @@ const STEP_KINDS = {
   review: reviewKind,
   page: pageKind,
   load: loadKind,
+  choose: chooseKind,
 } satisfies { readonly [K in KindName]: StepKind<Extract<StepSpec, { kind: K }>> };
 
 type Kinds = typeof STEP_KINDS;
