@@ -3,20 +3,23 @@
 // prints the result; a failed task is an error; Ctrl-C cancels the task and waits for it; on a terminal a
 // count in the status message ("Checked 2 of 5 orders") is drawn as a progress bar, in a real pseudo-terminal
 // too (tmux, as call-terminal.test.ts drives it). The server is the CLI's own `serve` of task-definitions.ts,
-// a real child process over stdio (over HTTP: call-task-http.test.ts; chat: chat-task.test.ts).
+// a real child process over stdio, both bundled (bundled-cli.ts: a process starts in a fraction of the time the
+// workspace bin takes through tsx); over HTTP: call-task-http.test.ts; chat: chat-task.test.ts.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { type BundledCli, bundleCli } from './fixtures/bundled-cli.ts';
 import { runCommand, runInTerminal } from './fixtures/run-command.ts';
 import { hasTmux, openTmuxPane } from './fixtures/tmux-pane.ts';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
-const bin = fileURLToPath(new URL('../bin/roundtrip.mjs', import.meta.url));
 let home: string;
 let keyFile: string;
+let bundled: BundledCli;
 beforeAll(async () => {
+  bundled = await bundleCli();
   home = mkdtempSync(join(tmpdir(), 'roundtrip-call-task-'));
   keyFile = join(home, 'tasks.key');
   expect((await runCommand(['keys', 'new', keyFile], { cwd: here })).code).toBe(0);
@@ -25,22 +28,22 @@ beforeAll(() => void vi.stubEnv('NO_COLOR', '1'));
 afterAll(() => {
   vi.unstubAllEnvs();
   rmSync(home, { recursive: true, force: true });
+  bundled.remove();
 });
 
 // CI (.ci/run installs tmux) always runs the pseudo-terminal case; elsewhere it runs when tmux is there
 const required = process.env.CI === 'true';
 
-/** `call <tool> --args {month} -- <serve of the task definitions>`. */
+/** `call <tool> --args {month} -- <serve of the task definitions>`, the command and the module bundled. */
 const callArgs = (tool: string) => [
   'call',
   tool,
   '--args',
   '{"month":"2026-11"}',
   '--',
-  process.execPath,
-  bin,
+  ...bundled.launcher,
   'serve',
-  'fixtures/task-definitions.ts',
+  bundled.module('task-definitions'),
   '--key-file',
   keyFile,
   '--ledger=:memory:',
@@ -59,7 +62,7 @@ describe('roundtrip call of a task', { timeout: 60_000, concurrent: true }, () =
     const { code, out, err } = await runCommand(callArgs('broken_export'), { cwd: here });
     expect(out).toBe('');
     expect(err).toContain("roundtrip call: the server refused the request: Tool 'broken_export' failed on the server");
-    expect(err).toContain('│ [roundtrip-cli] error machine_error (tool broken_export');
+    expect(err).toContain('│ [task-definitions] error machine_error (tool broken_export');
     expect(code).toBe(1);
   });
 
@@ -100,7 +103,7 @@ describe('roundtrip call of a task', { timeout: 60_000, concurrent: true }, () =
 
   it.skipIf(!hasTmux && !required)('in a pseudo-terminal (tmux): the bar drawn in place, Ctrl-C cancels the task, exit 130', async () => {
     if (!hasTmux) throw new Error("This test drives the command in tmux, which is missing: install it with 'apt-get install -y tmux'.");
-    const pane = openTmuxPane([process.execPath, bin, ...callArgs('check_orders')], { cwd: here, env: {} });
+    const pane = openTmuxPane([...bundled.launcher, ...callArgs('check_orders')], { cwd: here, env: {} });
     try {
       await pane.waitFor('████████░░░░░░░░░░░░ Checked 2 of 5 orders of 2026-11');
       pane.keys('C-c');

@@ -4,18 +4,21 @@
 // asks again. Ctrl-C while the task works, or at its question, cancels the task (tasks/cancel, waited for)
 // and goes back to the menu, as Ctrl-C at any question does in chat (interrupt-at-question.test.ts). The
 // command runs in-process; its server is the CLI's own `serve` of task-definitions.ts, a real child process
-// over stdio.
+// over stdio, both bundled (bundled-cli.ts: a process starts in a fraction of the time the workspace bin takes).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { type BundledCli, bundleCli } from './fixtures/bundled-cli.ts';
 import { runCommand, runInTerminal } from './fixtures/run-command.ts';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 let home: string;
 let keyFile: string;
+let bundled: BundledCli;
 beforeAll(async () => {
+  bundled = await bundleCli();
   home = mkdtempSync(join(tmpdir(), 'roundtrip-chat-task-'));
   keyFile = join(home, 'tasks.key');
   expect((await runCommand(['keys', 'new', keyFile], { cwd: here })).code).toBe(0);
@@ -24,19 +27,21 @@ beforeAll(() => void vi.stubEnv('NO_COLOR', '1'));
 afterAll(() => {
   vi.unstubAllEnvs();
   rmSync(home, { recursive: true, force: true });
+  bundled.remove();
 });
 
-/** `chat <the task definitions>`, served by the command's own `serve`. */
-const chatArgs = () => ['chat', 'fixtures/task-definitions.ts', '--key-file', keyFile, '--ledger=:memory:'];
+/** `chat <the task definitions>`, served by the command's own `serve`: the module and the command bundled. */
+const chatArgs = () => ['chat', bundled.module('task-definitions'), '--key-file', keyFile, '--ledger=:memory:'];
 const CTRL_C = '\u0003';
 
 describe('roundtrip chat of a task', { timeout: 60_000, concurrent: true }, () => {
   it('follows a task to its result through its question, says a failed one, and asks again each time', async () => {
     const { code, out, err } = await runCommand(chatArgs(), {
       cwd: here,
+      launcher: bundled.script,
       lines: ['export_orders', '2026-11', 'ops@example.com', 'broken_export', '2026-12', 'q'],
     });
-    expect(err).toContain('Connected to roundtrip-cli 0.0.0 (protocol 2026-07-28)');
+    expect(err).toContain('Connected to task-definitions 0.0.0 (protocol 2026-07-28)');
     // off a terminal, one line per status message, then the task's question as a form
     expect(err).toContain(
       'Running tool export_orders…\nCollecting the orders of 2026-11…\n\nThe orders of 2026-11 are in /tmp/2026-11.csv. Email the file?',
@@ -45,7 +50,7 @@ describe('roundtrip chat of a task', { timeout: 60_000, concurrent: true }, () =
       "Running tool broken_export…\nCollecting the orders of 2026-12…\nroundtrip chat: the server refused the request: Tool 'broken_export' failed on the server",
     );
     // the failure's log is shown, and the menu asks again
-    expect(err).toMatch(/│ \[roundtrip-cli\] error machine_error \(tool broken_export[\s\S]*\nroundtrip> q\n$/);
+    expect(err).toMatch(/│ \[task-definitions\] error machine_error \(tool broken_export[\s\S]*\nroundtrip> q\n$/);
     expect(out).toBe('Exported 2026-11 to /tmp/2026-11.csv, sent to ops@example.com.\n');
     expect(code).toBe(0);
   });
@@ -53,6 +58,7 @@ describe('roundtrip chat of a task', { timeout: 60_000, concurrent: true }, () =
   it('in a terminal: Ctrl-C while the task works, and at its question, cancels the task and goes back to the menu', async () => {
     const { code, out, err } = await runInTerminal(chatArgs(), {
       cwd: here,
+      launcher: bundled.script,
       steps: [
         { after: 'roundtrip>', keys: 'wait_for_cancel\r' },
         { after: 'month *', keys: '2026-11\r' },
