@@ -18,8 +18,17 @@ function isSettled(snapshot: AnyMachineSnapshot): boolean {
 /** The actor is settled now: no need to wait. */
 export const settledNow = (actor: AnyActorRef): boolean => isSettled(actor.getSnapshot() as AnyMachineSnapshot);
 
-/** Waits until the actor settles, at most `timeoutMs`, or until `signal` aborts. */
-export function settleActor(actor: AnyActorRef, timeoutMs: number, signal?: AbortSignal): Promise<SettleResult> {
+/**
+ * Waits until the actor settles, at most `timeoutMs`, or until `signal` aborts. `observe` sees each snapshot
+ * the actor emits while it waits, before it is checked (a task's work watches its progress words so, on the
+ * one subscription).
+ */
+export function settleActor(
+  actor: AnyActorRef,
+  timeoutMs: number,
+  signal?: AbortSignal,
+  observe?: (snapshot: AnyMachineSnapshot) => void,
+): Promise<SettleResult> {
   if (isSettled(actor.getSnapshot() as AnyMachineSnapshot)) return Promise.resolve('settled');
   return new Promise((resolve) => {
     const finish = (result: SettleResult) => {
@@ -32,6 +41,7 @@ export function settleActor(actor: AnyActorRef, timeoutMs: number, signal?: Abor
     const cancelDeadline = afterDeadline(timeoutMs, () => finish('timeout'));
     const subscription = actor.subscribe({
       next: (snapshot) => {
+        observe?.(snapshot as AnyMachineSnapshot);
         if (isSettled(snapshot as AnyMachineSnapshot)) finish('settled');
       },
       error: () => finish('settled'),

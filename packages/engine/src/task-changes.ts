@@ -11,7 +11,7 @@ interface Live {
   controller: AbortController;
   queue: Promise<void>;
   /** The work running in the background, until it settles and its outcome is recorded. */
-  work?: Promise<void>;
+  work?: Promise<unknown>;
 }
 
 /** The task changed under a change based on what was read before (another engine on the store wrote it first). */

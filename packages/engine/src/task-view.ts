@@ -32,12 +32,14 @@ export const UNKNOWN_TASK: TaskAnswer<never> = {
 const iso = (ms: number) => new Date(ms).toISOString();
 
 export function handleOf(record: TaskRecord): TaskHandle {
+  const createdAt = iso(record.createdAt);
   return {
     taskId: record.taskId,
     status: record.status,
     ...(record.statusMessage === undefined ? {} : { statusMessage: record.statusMessage }),
-    createdAt: iso(record.createdAt),
-    lastUpdatedAt: iso(record.lastUpdatedAt),
+    createdAt,
+    // a new task's are the same: written once
+    lastUpdatedAt: record.lastUpdatedAt === record.createdAt ? createdAt : iso(record.lastUpdatedAt),
     ttlMs: record.ttlMs,
     pollIntervalMs: record.pollIntervalMs,
   };

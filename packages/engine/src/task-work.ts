@@ -114,35 +114,32 @@ export function taskWork(
       };
       void serial(taskId, () => change(taskId, say)).catch((error: unknown) => failedToRecord(round, error));
     };
-    const words = actor.subscribe({ next: (snapshot) => observe(snapshot as AnyMachineSnapshot), error: () => {} });
-    // what the work did while its record was written (before this subscription) is recorded too
+    // what the work did while its record was written is recorded too
     if (recorded !== undefined && current !== recorded) observe(current);
     const remaining = Math.max(1, record.createdAt + record.ttlMs - ctx.now());
-    let queued: Promise<void> | undefined;
-    let handedBack = false;
-    const work = settleActor(actor, remaining, entry.controller.signal)
-      .then(async (settled) => {
-        words.unsubscribe();
+    const work = (async (): Promise<'handed_back' | undefined> => {
+      let queued: Promise<void> | undefined;
+      try {
+        const settled = await settleActor(actor, remaining, entry.controller.signal, observe);
         if (settled === 'aborted' && job && !(await store.read(taskId, ctx.now()))?.cancelRequested) {
-          handedBack = true;
           endRoundActor(actor);
-          return;
+          return 'handed_back';
         }
         const concluded = serial(taskId, () => conclude(taskId, round, actor, settled, NOTHING_CARRIED));
         queued = entry.queue;
-        return concluded;
-      })
-      .catch((error: unknown) => {
+        await concluded;
+      } catch (error) {
         endRoundActor(actor);
         failedToRecord(round, error);
-      })
-      .finally(() => {
+      } finally {
         delete entry.work;
         // a task whose work ended keeps nothing in this process until it is asked about again
         if (entry.queue === queued) live.delete(taskId);
-      });
+      }
+      return undefined;
+    })();
     entry.work = work;
-    return work.then(() => (handedBack ? 'handed_back' : undefined));
+    return work;
   }
 
   return { carryOn, conclude };
