@@ -31,7 +31,7 @@ console.log(
 if (ratio > limit) {
   console.error(
     'An HTTP conversation costs more server CPU against the bare node:http floor than BENCHMARKS.md allows (20 % over its ' +
-      'baseline). Profile it (CPU_PROF=<dir> pnpm bench:e2e light, then node bench/profile-summary.mjs <the ours-http profile>) ' +
+      'baseline). Profile it (CPU_PROF=<dir> pnpm bench:http, then node bench/profile-summary.mjs <the profile in dir>) ' +
       'and remove what it added, or, if the cost is intended, measure again and update the baseline in BENCHMARKS.md with the reason.',
   );
   process.exit(1);
