@@ -4,7 +4,7 @@
 import { request } from 'node:http';
 import { MODERN_META, REFUND_CALL_HEADERS } from './light-client.ts';
 
-export interface RecordedAnswer {
+interface RecordedAnswer {
   status: number;
   headers: Record<string, string>;
   body: string;

@@ -7,7 +7,7 @@
 // (nanoseconds: V8's compiler and GC threads count). Printed: server CPU ms per conversation of each side,
 // ours/peer and ours/floor, and the latency ratio ours/peer (median of the per-batch median ratios), at 20 in
 // flight and sequentially.
-// `pnpm bench:http` (about a minute; CPU_PROF=<dir> profiles ours); `pnpm bench:http --guard` (about 20 s: 20 in flight only) ends with the line
+// `pnpm bench:http` (about 45 s; CPU_PROF=<dir> profiles ours); `pnpm bench:http --guard` (about 20 s: 20 in flight only) ends with the line
 // `ours/floor <ratio>` that bench/check-http-guard.mjs compares with BENCHMARKS.md's baseline.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
