@@ -63,7 +63,9 @@ export interface HeadFlaw {
  * authenticator is handed, only when there is one); `answer` serves the request with what `admit` let in
  * (the principal's `authInfo`) and the bytes of its body, read by the runtime: a JSON body is parsed
  * here and handed to the SDK parsed (it then neither clones the request nor reads its body), one that
- * is not JSON is refused with its size in the log. `fetch` is all three, the body read from the `Request`.
+ * is not JSON is refused with its size in the log; `serve` is `answer` with the plain 2026-07-28 `tools/call`
+ * answered straight from the engine (direct-tool-call.ts), the web `Request` made only for the others.
+ * `fetch` is all three, the body read from the `Request`.
  */
 export interface HttpPipeline {
   /** `flaw`: what the runtime found wrong with the request's head, refused before anything else. */
