@@ -23,6 +23,11 @@ const REQUEST_KEYS: ReadonlySet<string> = new Set(['jsonrpc', 'id', 'method', 'p
 const PARAMS_KEYS: ReadonlySet<string> = new Set(['name', 'arguments', '_meta', 'requestState', 'inputResponses']);
 const META_KEYS: ReadonlySet<string> = new Set([PROTOCOL_VERSION_KEY, CLIENT_INFO_KEY, CLIENT_CAPABILITIES_KEY]);
 const RESULT_KEYS: ReadonlySet<string> = new Set(['content', 'structuredContent', 'isError']);
+/**
+ * What a tool's name may be (as the engine checks it): a name the `Mcp-Name` header carries as it is, never
+ * one the SDK would read as a base64 sentinel (`=?base64?…?=`) and decode before comparing it with the body's.
+ */
+const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
 
 /** A tools/call this way serves: what the engine is handed, and the id its answer carries. */
 export interface DirectCall {
@@ -91,7 +96,7 @@ export function directToolCall(head: RequestHead, body: unknown): DirectCall | u
   if (typeof id !== 'string' && !Number.isSafeInteger(id)) return undefined;
   if (!isPlainObject(params) || !onlyKeys(params, PARAMS_KEYS)) return undefined;
   const { name, arguments: args, requestState, inputResponses, _meta: meta } = params;
-  if (typeof name !== 'string' || head.headers.get('mcp-name') !== name) return undefined;
+  if (typeof name !== 'string' || !TOOL_NAME.test(name) || head.headers.get('mcp-name') !== name) return undefined;
   if (args !== undefined && !isPlainObject(args)) return undefined;
   if (requestState !== undefined && typeof requestState !== 'string') return undefined;
   if (inputResponses !== undefined && !plainInputResponses(inputResponses)) return undefined;

@@ -116,6 +116,7 @@ const cases = (state: string): Array<[string, string, Case]> => [
   ['a requestState for other arguments', 'refund_order', { params: { arguments: { order_id: 'B-2' }, requestState: state } }],
   ['a requestState that is not a string', 'refund_order', { params: { arguments: { order_id: 'A-1' }, requestState: 42 } }],
   ['an unknown tool', 'refund_orders', {}],
+  ['a name the SDK reads as a base64 header value', '=?base64?cmVmdW5k?=', {}],
   ['arguments the tool refuses', 'refund_order', { params: { arguments: { order_id: 5 } } }],
   ['arguments that are not an object', 'refund_order', { params: { arguments: 'A-1' } }],
   ['a result flagged an error, structured', 'flagged', {}],
