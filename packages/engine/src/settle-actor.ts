@@ -19,6 +19,60 @@ function isSettled(snapshot: AnyMachineSnapshot): boolean {
 export const settledNow = (actor: AnyActorRef): boolean => isSettled(actor.getSnapshot() as AnyMachineSnapshot);
 
 /**
+ * One wait for an actor to settle: the observer of its snapshots and the listener of the abort signal itself,
+ * so a wait holds no closures of its own but the deadline's (a task's work waits for its whole life).
+ */
+class Settling {
+  private readonly signal: AbortSignal | undefined;
+  private readonly observe: ((snapshot: AnyMachineSnapshot) => void) | undefined;
+  private readonly resolve: (result: SettleResult) => void;
+  private readonly cancelDeadline: () => void;
+  /** Unset only while subscribing (an actor that ended meanwhile would say so at once). */
+  private subscription: { unsubscribe(): void } | undefined;
+
+  constructor(
+    actor: AnyActorRef,
+    timeoutMs: number,
+    signal: AbortSignal | undefined,
+    observe: ((snapshot: AnyMachineSnapshot) => void) | undefined,
+    resolve: (result: SettleResult) => void,
+  ) {
+    this.signal = signal;
+    this.observe = observe;
+    this.resolve = resolve;
+    this.cancelDeadline = afterDeadline(timeoutMs, () => this.finish('timeout'));
+    this.subscription = actor.subscribe(this);
+    if (signal?.aborted) this.finish('aborted');
+    else signal?.addEventListener('abort', this, { once: true });
+  }
+
+  next(snapshot: AnyMachineSnapshot): void {
+    this.observe?.(snapshot);
+    if (isSettled(snapshot)) this.finish('settled');
+  }
+
+  error(): void {
+    this.finish('settled');
+  }
+
+  complete(): void {
+    this.finish('settled');
+  }
+
+  /** The signal aborted. */
+  handleEvent(): void {
+    this.finish('aborted');
+  }
+
+  private finish(result: SettleResult): void {
+    this.cancelDeadline();
+    this.subscription?.unsubscribe();
+    this.signal?.removeEventListener('abort', this);
+    this.resolve(result);
+  }
+}
+
+/**
  * Waits until the actor settles, at most `timeoutMs`, or until `signal` aborts. `observe` sees each snapshot
  * the actor emits while it waits, before it is checked (a task's work watches its progress words so, on the
  * one subscription).
@@ -30,24 +84,5 @@ export function settleActor(
   observe?: (snapshot: AnyMachineSnapshot) => void,
 ): Promise<SettleResult> {
   if (isSettled(actor.getSnapshot() as AnyMachineSnapshot)) return Promise.resolve('settled');
-  return new Promise((resolve) => {
-    const finish = (result: SettleResult) => {
-      cancelDeadline();
-      subscription.unsubscribe();
-      signal?.removeEventListener('abort', onAbort);
-      resolve(result);
-    };
-    const onAbort = () => finish('aborted');
-    const cancelDeadline = afterDeadline(timeoutMs, () => finish('timeout'));
-    const subscription = actor.subscribe({
-      next: (snapshot) => {
-        observe?.(snapshot as AnyMachineSnapshot);
-        if (isSettled(snapshot as AnyMachineSnapshot)) finish('settled');
-      },
-      error: () => finish('settled'),
-      complete: () => finish('settled'),
-    });
-    if (signal?.aborted) onAbort();
-    else signal?.addEventListener('abort', onAbort, { once: true });
-  });
+  return new Promise((resolve) => void new Settling(actor, timeoutMs, signal, observe, resolve));
 }
