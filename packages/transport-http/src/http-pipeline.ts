@@ -301,7 +301,9 @@ export function createHttpPipeline(options: HttpHandlerOptions): HttpPipeline {
     }
   };
 
-  // the direct way of a plain 2026-07-28 tools/call (direct-serving.ts)
+  // the direct way of a plain 2026-07-28 tools/call (direct-serving.ts); an engine without tools declares none,
+  // and the SDK answers a tools/call with -32601 (method not found)
+  const servesTools = options.engine.listTools().length > 0;
   const direct = createDirectServing({
     engine: options.engine,
     serverInfo: { name: options.name, version: options.version },
@@ -336,7 +338,7 @@ export function createHttpPipeline(options: HttpHandlerOptions): HttpPipeline {
     if (head.method !== 'POST' || !isJsonContentType(head.headers.get('content-type'))) return answer(request(), authInfo, body);
     const parsed = parseJsonBody(body);
     // an SSE stream for every answer (responseMode 'sse') is the SDK's to write
-    const call = parsed.ok && accepting && options.responseMode !== 'sse' ? directToolCall(head, parsed.value) : undefined;
+    const call = parsed.ok && accepting && servesTools && options.responseMode !== 'sse' ? directToolCall(head, parsed.value) : undefined;
     if (call === undefined) return answer(request(), authInfo, body, parsed);
     try {
       return await direct.answer(call, head, authInfo, signal, encodedBySdk(request, authInfo, parsed));

@@ -17,6 +17,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { type AnyActorRef, setup } from 'xstate';
 import { z } from 'zod';
 import { createGatedSteps } from '../../mcp/test/fixtures/booking-definitions.ts';
+import { greetingEmailPrompt } from '../../mcp/test/fixtures/greeting-definitions.ts';
 import { makeRefundTool } from '../../mcp/test/fixtures/refund-definitions.ts';
 import { createHttpHandler } from '../src/index.ts';
 import { closeAll, startServer } from './support/http-host.ts';
@@ -172,6 +173,32 @@ describe('a 2026-07-28 tools/call answered from the engine, as the SDK answers i
       const { headers, message } = call(tool, sent);
       expect(await send(message, headers), title).toBe(await send(throughSdk(message), headers));
     }
+  });
+});
+
+describe('a server without tools', () => {
+  it('answers a tools/call as the SDK does (method not found)', async () => {
+    const engine = createEngine({
+      prompts: [greetingEmailPrompt],
+      keyring: createKeyring([generateKey()]),
+      audience: 'direct',
+      ledger: createMemoryLedger(),
+    });
+    const handler = createHttpHandler({ engine, name: 'direct', version: '1.2.3', principal: 'ada' });
+    const send = async (message: object, headers: Record<string, string>) => {
+      const request = new Request('http://127.0.0.1:8787/mcp', {
+        method: 'POST',
+        headers: { ...headers, host: '127.0.0.1:8787' },
+        body: JSON.stringify(message),
+      });
+      const answer = await handler.fetch(request);
+      return JSON.stringify({ status: answer.status, headers: [...answer.headers], body: await answer.text() });
+    };
+    const { headers, message } = call('greet');
+    const direct = await send(message, headers);
+    expect(direct).toBe(await send(throughSdk(message), headers));
+    expect(direct).toContain('-32601');
+    await handler.close();
   });
 });
 
