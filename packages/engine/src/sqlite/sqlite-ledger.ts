@@ -210,8 +210,11 @@ function openLedgerFile(path: string, busyTimeoutMs: number, retainMs: number, c
   const db = openDatabase(path, busyTimeoutMs);
   let statements: ReturnType<typeof prepareStatements>;
   try {
-    db.exec(SCHEMA);
-    addOwnerColumn(db);
+    // one write transaction: servers opening a file at once each see the table as the one before made it
+    db.transaction(() => {
+      db.exec(SCHEMA);
+      addOwnerColumn(db);
+    }).immediate();
     statements = prepareStatements(db);
   } catch (error) {
     db.close();

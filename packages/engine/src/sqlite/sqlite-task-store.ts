@@ -93,9 +93,16 @@ export function createSqliteTaskStore(options: SqliteTaskStoreOptions): SqliteTa
     db.pragma(`busy_timeout = ${Math.floor(busyTimeoutMs)}`);
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = FULL');
-    db.exec(SCHEMA);
-    const columns = db.prepare<[], { name: string }>("SELECT name FROM pragma_table_info('roundtrip_tasks')").all();
-    if (!columns.some((c) => c.name === 'owner')) db.exec(OWNER_COLUMN);
+    const opening = db;
+    // one write transaction: servers opening a file at once each see the table as the one before made it
+    // (checked apart, two could both find the column missing, and the second's ALTER would fail)
+    opening
+      .transaction(() => {
+        opening.exec(SCHEMA);
+        const columns = opening.prepare<[], { name: string }>("SELECT name FROM pragma_table_info('roundtrip_tasks')").all();
+        if (!columns.some((c) => c.name === 'owner')) opening.exec(OWNER_COLUMN);
+      })
+      .immediate();
     statements = prepare(db);
     // from here on a lock is waited for in waitForLock, never inside SQLite (which would block the thread)
     db.pragma('busy_timeout = 0');
