@@ -1,6 +1,7 @@
 // Benchmark of MCP tasks (SEP-2663, issue 31 item 3 / issue 28 item 8): what creating a task and a tasks/get
 // cost beside a plain MRTR round over the same layer. `pnpm bench:tasks` (`npx tsx bench/tasks.bench.ts`;
-// NODE_OPTIONS=--expose-gc collects before every batch; `--guard` exits 1 when a ratio's median is over 2).
+// NODE_OPTIONS=--expose-gc collects before every batch; `--guard` exits 1 when a ratio's median is over 2; .ci/run
+// runs it so with BENCH_TASKS_BATCHES=9, and once more before it fails).
 // Two layers, in one process: the engine (engine.callTool / engine.getTask), and the protocol server in
 // process (serveStdio over the SDK's InMemoryTransport, driven by raw 2026-07-28 JSON-RPC through
 // packages/mcp/test/fixtures/connect-raw.ts, since the official client sends no task methods).
