@@ -55,7 +55,7 @@ async function until<T>(what: string, check: () => Promise<T | undefined>): Prom
   throw new Error(`waited 60 s for ${what}`);
 }
 
-describe.skipIf(skipPostgres)('refund_customer as a task on three HTTP instances on PostgreSQL, one SIGKILLed and one stopped mid-task', () => {
+describe.skipIf(skipPostgres)('refund_customer as a task on three HTTP instances, one SIGKILLed, one stopped mid-task', () => {
   const dir = mkdtempSync(join(tmpdir(), 'rt-tasks-kill-'));
   let db: TestDatabase;
   let storesUrl: string;

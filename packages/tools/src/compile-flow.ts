@@ -75,13 +75,7 @@ function collectSteps(p: FlowProblems, steps: Readonly<Record<string, StepSpec>>
       const parts = kind.collect(at, name, step, forms, steps);
       compiled.set(name, { name, spec: step, ...parts });
       for (const [form, spec] of parts.forms) forms.set(form, { step: name, spec });
-    } else
-      at.add(
-        [],
-        'invalid_step',
-        'it is not a step.',
-        `Build each step with ${stepBuilders()}.`,
-      );
+    } else at.add([], 'invalid_step', 'it is not a step.', `Build each step with ${stepBuilders()}.`);
   }
   return { steps: compiled, forms };
 }
