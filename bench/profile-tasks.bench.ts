@@ -1,7 +1,8 @@
-// Profiles what bench/tasks.bench.ts times on the engine: `node --cpu-prof --import tsx bench/profile-tasks.ts
+// Profiles what bench/tasks.bench.ts times on the engine: `node --cpu-prof --import tsx bench/profile-tasks.bench.ts
 // round|create [batches] [per batch]` (from the repo root), then `node bench/profile-summary.mjs <the .cpuprofile>`.
 // Each batch runs on a fresh engine that is closed after it (its held work stopped), as the bench does; prints the
-// CPU µs per call. The same tools and engine options as the bench (bench/task-tool.ts).
+// CPU µs per call. The same tools and engine options as the bench (bench/task-tool.ts). `npx node …` runs it on the
+// workspace's Node 22, as `pnpm bench:tasks` runs.
 import {
   type ClientCapabilities,
   createEngine,
