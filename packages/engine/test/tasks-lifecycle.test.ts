@@ -1,7 +1,7 @@
 // Tasks (SEP-2663) through the engine's API: a long step becomes a task only for a client that consents;
 // completed, failed, cancelled; another principal sees no task; a tool that requires tasks.
 import { describe, expect, it } from 'vitest';
-import { TASKS_EXTENSION, type TaskHandle } from '../src/index.ts';
+import { createMemoryTaskStore, TASKS_EXTENSION, type TaskHandle, type TaskRecord, type TaskStore } from '../src/index.ts';
 import { complete, failed, makeEngine, textIn } from './support.ts';
 import { heldWork, longTool, TASKS, untilStatus } from './tasks-tools.ts';
 
@@ -102,6 +102,49 @@ describe('a long step of a tool with task: optional', () => {
     }
     state.hold.resolve('still mine');
     expect((await untilStatus(engine, task.taskId, 'completed')).result).toBeDefined();
+  });
+});
+
+describe("a working task's snapshot", () => {
+  /** A memory store that keeps every record written to it; `resumable` gives it `abandoned`, as SQLite has. */
+  function watchedStore(resumable: boolean): { store: TaskStore; written: TaskRecord[] } {
+    const inner = createMemoryTaskStore();
+    const written: TaskRecord[] = [];
+    const store: TaskStore = {
+      create(record) {
+        written.push(structuredClone(record));
+        return inner.create(record);
+      },
+      read: (taskId, now) => inner.read(taskId, now),
+      write(record, version) {
+        written.push(structuredClone(record));
+        return inner.write(record, version);
+      },
+      ...(resumable && { abandoned: async () => [] }),
+    };
+    return { store, written };
+  }
+
+  it('is not sealed where nothing runs the task on from it (no queue, a store without abandoned); a parked one is', async () => {
+    const { state, work } = heldWork();
+    const { store, written } = watchedStore(false);
+    const { engine, call } = makeEngine([longTool(work, { task: 'optional', after: 'confirm' })], { tasks: { store } });
+    const task = taskOf(await call({ name: 'slow_compute', arguments: { label: 'x' }, capabilities: TASKS }));
+    expect(written[0]).toMatchObject({ status: 'working' });
+    expect(written[0]).not.toHaveProperty('sealed');
+    state.hold.resolve('r');
+    await untilStatus(engine, task.taskId, 'input_required');
+    expect(written.at(-1)).toMatchObject({ status: 'input_required', sealed: expect.stringMatching(/^rt1\./) });
+    await engine.close();
+  });
+
+  it('is sealed from the start where resumeTasks can run the task on from it (a store with abandoned)', async () => {
+    const { work } = heldWork();
+    const { store, written } = watchedStore(true);
+    const { engine, call } = makeEngine([longTool(work, { task: 'optional' })], { tasks: { store } });
+    taskOf(await call({ name: 'slow_compute', arguments: { label: 'x' }, capabilities: TASKS }));
+    expect(written[0]).toMatchObject({ status: 'working', sealed: expect.stringMatching(/^rt1\./) });
+    await engine.close();
   });
 });
 
