@@ -12,9 +12,11 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
-    // one worker per core (vitest's default leaves one core free): many files wait on child processes,
-    // so on this 2-core machine the suite takes ~45 s with two workers against ~58 s with one
-    maxWorkers: availableParallelism(),
+    // one worker more than the cores: many files wait on child processes (the kill test idles ~20 s of its 23 on its
+    // leases), and the spare worker runs other files meanwhile. On this 2-core machine, quiet, alternated in one
+    // sitting (2026-12-06): two workers 43.2 and 42.8 s, three 35.2 and 35.2 s (four: 35.8); the machine's two cores
+    // were then busy 79 % of the run. Before the kill test was shortened, one worker took ~58 s and two ~45 s
+    maxWorkers: availableParallelism() + 1,
     // one module graph per worker: each file re-importing xstate, zod and the SDK cost more than the tests
     isolate: false,
     // V8 optimises a function in the workers only after ten times the usual work in it (V8's default budget is 67,584):
