@@ -190,7 +190,7 @@ function engineEventText(e: EngineEvent): string {
  */
 export function logEngineEvent(log: (entry: LoggedEngineEvent) => void, target: string, run: string | undefined, e: EngineEvent): void {
   // Object.assign, not { ...e, target }: on Node 20 that spread makes a hidden class per call
-  // (BENCHMARKS.md, "Spreads on Node 20")
+  // (BENCHMARKS.md, "The tail's GC pauses")
   const entry = Object.assign(
     {},
     e,

@@ -71,7 +71,7 @@ export type FlowEvent = {
  * held for their check, and the answer being accepted.
  */
 export function valuesOf(context: FlowContext, event?: FlowEvent): Record<string, unknown> {
-  // Object.assign, not spreads: on Node 20 they make a hidden class per call (BENCHMARKS.md, "Spreads on Node 20")
+  // Object.assign, not spreads: on Node 20 they make a hidden class per call (BENCHMARKS.md, "The tail's GC pauses")
   const values: Record<string, unknown> = Object.assign({}, context.loaded, context.answers, context.held);
   values.input = context.input;
   if (event?.key !== undefined && event.type === `${event.key}.accept` && event.content) values[event.key] = event.content;

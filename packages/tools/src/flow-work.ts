@@ -57,7 +57,7 @@ export function withWorkInputs(config: Readonly<Record<string, unknown>>, flow: 
       out.invoke = {
         ...invoke,
         input: ({ context }: { context: FlowContext }) => {
-          // given's names go onto the fresh base, not into a spread (BENCHMARKS.md, "Spreads on Node 20")
+          // given's names go onto the fresh base, not into a spread (BENCHMARKS.md, "The tail's GC pauses")
           const base = workInput(context, formsOf);
           if ('form' in given) return Object.assign(base, { form: given.form, answer: context.held?.[String(given.form)] ?? {} });
           return Object.assign(base, given);

@@ -58,7 +58,7 @@ async function runLoader(flow: CompiledFlow, { step, ...args }: LoadInput, signa
       // the step's own earlier value is on the trail only when the flow came back to the step
       const previous = Object.hasOwn(args.loaded, step) ? args.loaded[step] : undefined;
       // Object.assign, not { ...args, signal, … }: on Node 20 that spread makes a hidden class per call
-      // (BENCHMARKS.md, "Spreads on Node 20")
+      // (BENCHMARKS.md, "The tail's GC pauses")
       return await loader(Object.assign({}, args, previous === undefined ? { signal, attempt } : { signal, attempt, previous }));
     } catch (error) {
       if (attempt >= tries || signal.aborted) throw error;
