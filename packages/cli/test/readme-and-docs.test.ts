@@ -1,7 +1,7 @@
 // The README is the front door: short enough to read (at most 250 lines), no line wider than a terminal
 // can show (200 characters, tables included, here and in every doc), the two commands a fresh clone needs
 // (CI runs the same test command), and every link within the repository leading to a file and heading
-// that exist.
+// that exist; BENCHMARKS.md at most 300 lines.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -11,6 +11,8 @@ const root = new URL('../../../', import.meta.url).pathname;
 const read = (path: string) => readFileSync(join(root, path), 'utf8');
 
 const MAX_README_LINES = 250;
+/** BENCHMARKS.md is a reference of today's figures, not a diary (issue 30): the history stays in git. */
+const MAX_BENCHMARKS_LINES = 300;
 const MAX_LINE = 200;
 const INSTALL = 'npx -y pnpm@10.34.9 install --frozen-lockfile';
 
@@ -19,7 +21,7 @@ const docs = readdirSync(join(root, 'docs'))
   .map((file) => `docs/${file}`);
 const packageReadmes = readdirSync(join(root, 'packages')).map((folder) => `packages/${folder}/README.md`);
 /** Every page of prose this project writes for its readers. */
-const pages = ['README.md', 'SECURITY.md', ...docs, ...packageReadmes];
+const pages = ['README.md', 'SECURITY.md', 'BENCHMARKS.md', ...docs, ...packageReadmes];
 
 describe('README.md', () => {
   const readme = read('README.md');
@@ -48,6 +50,12 @@ describe('README.md', () => {
   it('links every page of docs/', () => {
     const linked = new Set(linksOf(readme).map(({ target }) => target.split('#')[0]));
     expect(docs.filter((doc) => !linked.has(doc))).toEqual([]);
+  });
+});
+
+describe('BENCHMARKS.md', () => {
+  it(`is at most ${MAX_BENCHMARKS_LINES} lines: what is measured, how to run it, today's figures`, () => {
+    expect(read('BENCHMARKS.md').trimEnd().split('\n').length).toBeLessThanOrEqual(MAX_BENCHMARKS_LINES);
   });
 });
 
