@@ -135,20 +135,31 @@ export function createHostOriginCheck(options: HostOriginOptions = {}): (request
   for (const entry of options.allowedOrigins ?? []) origins.add(originEntry(entry, names.allowedOrigins));
   const hostList = [...hosts];
   const originList = [...origins];
+  /** Why the Host header is refused, or `undefined` when it passes. */
+  const hostVerdict = (host: string | null): HostOriginVerdict | undefined => {
+    const malformed = malformedHost(host);
+    if (malformed !== undefined) return malformed;
+    const verdict = validateHostHeader(host, hostList);
+    if (verdict.ok) return undefined;
+    return {
+      ok: false,
+      response: forbidden(verdict.message, [host, verdict.hostname]),
+      reason:
+        `request refused (DNS rebinding protection): Host ${quoted(host)} is not a name this server answers to ` +
+        `(${hostList.join(', ')}); if clients reach this server by that name, add it to ${options.settingNames ? names.allowedHosts : 'the allowed hosts'}`,
+    };
+  };
+
+  // the last Host let through: a client sends the same one with every request, and its verdict is the same
+  // each time (three URL parses a request otherwise)
+  let passedHost: string | undefined;
 
   return (request) => {
     const host = request.headers.get('host');
-    const malformed = malformedHost(host);
-    if (malformed !== undefined) return malformed;
-    const hostVerdict = validateHostHeader(host, hostList);
-    if (!hostVerdict.ok) {
-      return {
-        ok: false,
-        response: forbidden(hostVerdict.message, [host, hostVerdict.hostname]),
-        reason:
-          `request refused (DNS rebinding protection): Host ${quoted(host)} is not a name this server answers to ` +
-          `(${hostList.join(', ')}); if clients reach this server by that name, add it to ${options.settingNames ? names.allowedHosts : 'the allowed hosts'}`,
-      };
+    if (host === null || host !== passedHost) {
+      const refused = hostVerdict(host);
+      if (refused !== undefined) return refused;
+      passedHost = host ?? undefined;
     }
     const origin = request.headers.get('origin');
     const originVerdict = validateOriginHeader(origin, originList);

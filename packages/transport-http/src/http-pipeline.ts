@@ -27,6 +27,7 @@ import {
 import { createLegacyBridge } from './legacy-bridge.ts';
 import { routeLegacy, withLegacySession } from './legacy-routes.ts';
 import { decodeLegacySession } from './legacy-session.ts';
+import { memoLast } from './memo-last.ts';
 import { protectedResourceMetadataResponse, protectedResourceMetadataUrl } from './protected-resource-metadata.ts';
 import { type ParsedBody, parseJsonBody, readWebBody } from './request-body.ts';
 import type { RequestHead } from './request-head.ts';
@@ -229,8 +230,10 @@ export function createHttpPipeline(options: HttpHandlerOptions): HttpPipeline {
     return stamp(jsonRpcErrorResponse(500, -32603, 'Internal server error'), request);
   };
 
+  // a client asks for the same URL each time
+  const pathOf = memoLast((url: string) => new URL(url).pathname);
   const admitted = async (head: RequestHead, request: () => Request): Promise<Admission> => {
-    const path = new URL(head.url).pathname;
+    const path = pathOf(head.url);
     if (authentication) {
       const metadata = protectedResourceMetadataResponse(head, {
         resource: authentication.resource,

@@ -68,6 +68,20 @@ describe('createHostOriginCheck: DNS rebinding and cross-site protection', () =>
     expect(public_(request({ host: 'evil.com' })).ok).toBe(false);
   });
 
+  it('judges every request’s Host afresh after one it let through: a refused one is refused each time, with a response of its own', async () => {
+    const fresh = createHostOriginCheck();
+    for (let round = 0; round < 2; round++) {
+      expect(fresh(request({ host: 'localhost:3000' }))).toEqual({ ok: true });
+      for (const host of ['evil.com:3000', 'localhost:3000, evil.com', 'evil.com@localhost:3000']) {
+        const { response } = refusedWith(fresh(request({ host })));
+        expect(response.bodyUsed).toBe(false);
+        expect((await response.json()) as unknown).toMatchObject({ error: { code: -32000 } });
+      }
+      expect(refusedWith(fresh(new Request('http://127.0.0.1:3000/mcp'))).response.status).toBe(400);
+      expect(fresh(request({ host: 'localhost:3000', origin: 'https://evil.com' })).ok).toBe(false);
+    }
+  });
+
   it('a specific bind address is a name clients may use; a wildcard or loopback bind adds nothing', () => {
     expect(createHostOriginCheck({ bindHost: '192.168.1.20' })(request({ host: '192.168.1.20:3000' }))).toEqual({ ok: true });
     expect(createHostOriginCheck({ bindHost: '0.0.0.0' })(request({ host: '0.0.0.0:3000' })).ok).toBe(false);

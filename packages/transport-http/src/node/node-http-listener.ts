@@ -4,15 +4,16 @@ import { RoundtripConfigError } from '@roundtrip/mcp';
 import type { HttpPipeline } from '../http-pipeline.ts';
 import { jsonRpcErrorResponse } from '../http-responses.ts';
 import { hostForUrl } from '../loopback-host.ts';
+import { memoLast } from '../memo-last.ts';
 import type { RequestHead } from '../request-head.ts';
 import { answerOnNode } from './answer-on-node.ts';
 import { headFlawOf } from './head-flaw.ts';
 import type { ListenAddress } from './listen-address.ts';
 import { readLimitedBody } from './read-limited-body.ts';
 
-/** A request being answered: what it is, for the log of a shutdown that had to cut it. */
+/** A request being answered: what it is (described only when asked), for the log of a shutdown that had to cut it. */
 interface InFlight {
-  what: string;
+  request: IncomingMessage;
   response: ServerResponse;
   /** A `subscriptions/listen` stream: open until the client leaves, so a shutdown ends it rather than waits. */
   listening: boolean;
@@ -56,6 +57,9 @@ function listenError(error: NodeJS.ErrnoException, where: string): RoundtripConf
   });
 }
 
+/** The absolute URL of a request target, as a web `Request`'s `url` gives it (one that is not a path is refused: head-flaw.ts). */
+const hrefOf = memoLast((target: string) => new URL(target, 'http://localhost').href);
+
 /**
  * The request's method, URL and headers, without its body: what `screen` and `admit` look at, read off
  * the message (no web `Request` built: undici's cost more than the checks). A header node:http joined
@@ -65,7 +69,7 @@ function headOf(request: IncomingMessage): RequestHead {
   const { headers } = request;
   return {
     method: request.method ?? 'GET',
-    url: new URL(request.url ?? '/', 'http://localhost').href,
+    url: hrefOf(request.url ?? '/'),
     headers: {
       get: (name) => {
         const value = headers[name.toLowerCase()];
@@ -142,7 +146,7 @@ export async function listenNodeHttp(
   };
 
   const server: Server = createServer((request, response) => {
-    const entry: InFlight = { what: describe(request), response, listening: request.headers['mcp-method'] === 'subscriptions/listen' };
+    const entry: InFlight = { request, response, listening: request.headers['mcp-method'] === 'subscriptions/listen' };
     inFlight.add(entry);
     response.once('close', () => {
       inFlight.delete(entry);
@@ -188,7 +192,7 @@ export async function listenNodeHttp(
   const listener: NodeHttpListener = {
     address: bound,
     inFlight: () => inFlight.size,
-    describeInFlight: () => [...inFlight].map((entry) => entry.what),
+    describeInFlight: () => [...inFlight].map((entry) => describe(entry.request)),
     stopAccepting,
     shutdown: async (drainTimeoutMs) => {
       stopAccepting();
@@ -202,7 +206,7 @@ export async function listenNodeHttp(
         ]);
         clearTimeout(timer);
       }
-      const cut = [...inFlight].map((entry) => entry.what);
+      const cut = [...inFlight].map((entry) => describe(entry.request));
       server.closeAllConnections();
       await screened.close();
       await closed;
