@@ -3,6 +3,7 @@
 // that wait for another connection's lock on timers (never in SQLite's busy handler, which blocks the thread).
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { useWalMode } from '@roundtrip/engine/sqlite';
 import Database from 'better-sqlite3';
 import { whenUnlocked } from './sqlite-lock.ts';
 
@@ -61,7 +62,7 @@ export function openSqliteFile(path: string, options: SqliteFileOptions): Sqlite
   try {
     // while opening (at startup, before any request is served) SQLite's own wait is fine
     opened.pragma(`busy_timeout = ${busyTimeoutMs}`);
-    opened.pragma('journal_mode = WAL');
+    useWalMode(opened, busyTimeoutMs); // processes starting together on a new file all get there
     opened.pragma('foreign_keys = ON');
     opened.pragma('synchronous = NORMAL');
     // a file already up to date is only read, so that processes opening it together never wait for each other's write lock

@@ -7,3 +7,5 @@ export { createSqliteLedger } from './sqlite-ledger.ts';
 export type { SqliteTaskStore, SqliteTaskStoreOptions } from './sqlite-task-store.ts';
 export { createSqliteTaskStore } from './sqlite-task-store.ts';
 export { sqliteTransaction } from './sqlite-transaction.ts';
+// for your own connection to the ledger's file (your tables beside it): the same switch to WAL the ledger makes
+export { useWalMode } from './wal-mode.ts';

@@ -8,6 +8,7 @@ import { createConnectionTurns } from './connection-turns.ts';
 import { ownerLiveness, THIS_PROCESS } from './effect-owner.ts';
 import { runInSqliteTransaction } from './sqlite-transaction.ts';
 import { waitForLock } from './wait-for-lock.ts';
+import { useWalMode } from './wal-mode.ts';
 
 type JsonValue = Extract<EffectOutcome, { ok: true }>['value'];
 
@@ -250,9 +251,8 @@ function openDatabase(path: string, busyTimeoutMs: number): Database.Database {
     throw openError(path, error);
   }
   try {
-    // busy_timeout first, so that switching to WAL waits for other connections instead of failing
     db.pragma(`busy_timeout = ${busyTimeoutMs}`);
-    db.pragma('journal_mode = WAL');
+    useWalMode(db, busyTimeoutMs);
     // FULL: a claim or an outcome that was committed survives a power loss too (NORMAL may lose the
     // last commits), so an effect recorded as claimed or done is never run again; one fsync a write
     db.pragma('synchronous = FULL');

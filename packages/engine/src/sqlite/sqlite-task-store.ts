@@ -7,6 +7,7 @@ import { decodeTaskRow, encodeTaskRow, TASK_COLUMNS, type TaskRow } from '../tas
 import type { TaskStore } from '../task-store.ts';
 import { ownerLiveness, THIS_PROCESS } from './effect-owner.ts';
 import { waitForLock } from './wait-for-lock.ts';
+import { useWalMode } from './wal-mode.ts';
 
 export interface SqliteTaskStoreOptions {
   /** The database file (the ledger's, or another). Its folder is created if absent; it may hold other tables. */
@@ -91,7 +92,7 @@ export function createSqliteTaskStore(options: SqliteTaskStoreOptions): SqliteTa
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
     db = new Database(path);
     db.pragma(`busy_timeout = ${Math.floor(busyTimeoutMs)}`);
-    db.pragma('journal_mode = WAL');
+    useWalMode(db, busyTimeoutMs);
     db.pragma('synchronous = FULL');
     const opening = db;
     // one write transaction: servers opening a file at once each see the table as the one before made it
