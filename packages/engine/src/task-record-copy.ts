@@ -12,7 +12,14 @@ function copyJson<T>(value: T): T {
   const prototype = Object.getPrototypeOf(value) as unknown;
   if (prototype !== Object.prototype && prototype !== null) return structuredClone(value);
   const copy: Record<string, unknown> = {};
-  for (const key in value) if (Object.hasOwn(value, key)) copy[key] = copyJson((value as Record<string, unknown>)[key]);
+  for (const key in value) {
+    if (!Object.hasOwn(value, key)) continue;
+    const field = copyJson((value as Record<string, unknown>)[key]);
+    // a client's JSON may hold a "__proto__" key: kept as a key of the copy, as JSON.parse and structuredClone keep it
+    // (assigned, it would set the copy's prototype instead)
+    if (key === '__proto__') Object.defineProperty(copy, key, { value: field, enumerable: true, writable: true, configurable: true });
+    else copy[key] = field;
+  }
   return copy as T;
 }
 

@@ -22,8 +22,14 @@ function fullRecord(overrides: Partial<TaskRecord> = {}): TaskRecord {
     taskId: 'task_1',
     principalTag: new Uint8Array([0, 1, 2, 254, 255, 128, 7]),
     tool: 'export_orders',
-    // key order kept, text as written: nested JSON, unicode, a NUL, numbers that are not integers
-    args: { zeta: 1, alpha: { b: [1, 'two', null, true, { nested: ['é', '🧾', '\u0000'] }], a: 0.5 }, empty: {} },
+    // key order kept, text as written: nested JSON, unicode, a NUL, numbers that are not integers, and a
+    // "__proto__" key a client may send (JSON.parse makes it a key; it must stay one, not become a prototype)
+    args: {
+      zeta: 1,
+      alpha: { b: [1, 'two', null, true, { nested: ['é', '🧾', '\u0000'] }], a: 0.5 },
+      empty: {},
+      ...(JSON.parse('{"nested":{"__proto__":{"isAdmin":true}}}') as Record<string, unknown>),
+    },
     capabilities: { elicitation: { form: {} }, extensions: { 'io.modelcontextprotocol/tasks': {} } },
     run: 'cnVuXzE',
     status: 'input_required',
@@ -82,6 +88,8 @@ export function describeTaskStoreContract(name: string, freshStore: () => Promis
       expect(read!.principalTag).toBeInstanceOf(Uint8Array);
       expect(read!.pending[0]!.hash).toBeInstanceOf(Uint8Array);
       expect(JSON.stringify(read!.args)).toBe(JSON.stringify(full.args));
+      expect(Object.keys(read!.args.nested as object)).toEqual(['__proto__']);
+      expect((read!.args.nested as { isAdmin?: unknown }).isAdmin).toBeUndefined();
       expect(JSON.stringify(read!.result)).toBe(JSON.stringify(full.result));
       const readBare = await other.read('task_2', T0 + 1);
       expect(readBare).toEqual(bare);
