@@ -5,31 +5,14 @@
 // too (tmux, as call-terminal.test.ts drives it). The server is the CLI's own `serve` of task-definitions.ts,
 // a real child process over stdio, both bundled (bundled-cli.ts: a process starts in a fraction of the time the
 // workspace bin takes through tsx); over HTTP: call-task-http.test.ts; chat: chat-task.test.ts.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { type BundledCli, bundleCli } from './fixtures/bundled-cli.ts';
+import { describe, expect, it } from 'vitest';
 import { runCommand, runInTerminal } from './fixtures/run-command.ts';
+import { useTaskCli } from './fixtures/task-cli-setup.ts';
 import { hasTmux, openTmuxPane } from './fixtures/tmux-pane.ts';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
-let home: string;
-let keyFile: string;
-let bundled: BundledCli;
-beforeAll(async () => {
-  bundled = await bundleCli();
-  home = mkdtempSync(join(tmpdir(), 'roundtrip-call-task-'));
-  keyFile = join(home, 'tasks.key');
-  expect((await runCommand(['keys', 'new', keyFile], { cwd: here })).code).toBe(0);
-});
-beforeAll(() => void vi.stubEnv('NO_COLOR', '1'));
-afterAll(() => {
-  vi.unstubAllEnvs();
-  rmSync(home, { recursive: true, force: true });
-  bundled.remove();
-});
+const cli = useTaskCli('call-task', here);
 
 // CI (.ci/run installs tmux) always runs the pseudo-terminal case; elsewhere it runs when tmux is there
 const required = process.env.CI === 'true';
@@ -41,11 +24,11 @@ const callArgs = (tool: string) => [
   '--args',
   '{"month":"2026-11"}',
   '--',
-  ...bundled.launcher,
+  ...cli.bundled.launcher,
   'serve',
-  bundled.module('task-definitions'),
+  cli.bundled.module('task-definitions'),
   '--key-file',
-  keyFile,
+  cli.keyFile,
   '--ledger=:memory:',
 ];
 
@@ -103,7 +86,7 @@ describe('roundtrip call of a task', { timeout: 60_000, concurrent: true }, () =
 
   it.skipIf(!hasTmux && !required)('in a pseudo-terminal (tmux): the bar drawn in place, Ctrl-C cancels the task, exit 130', async () => {
     if (!hasTmux) throw new Error("This test drives the command in tmux, which is missing: install it with 'apt-get install -y tmux'.");
-    const pane = openTmuxPane([...bundled.launcher, ...callArgs('check_orders')], { cwd: here, env: {} });
+    const pane = openTmuxPane([...cli.bundled.launcher, ...callArgs('check_orders')], { cwd: here, env: {} });
     try {
       await pane.waitFor('████████░░░░░░░░░░░░ Checked 2 of 5 orders of 2026-11');
       pane.keys('C-c');

@@ -5,40 +5,23 @@
 // and goes back to the menu, as Ctrl-C at any question does in chat (interrupt-at-question.test.ts). The
 // command runs in-process; its server is the CLI's own `serve` of task-definitions.ts, a real child process
 // over stdio, both bundled (bundled-cli.ts: a process starts in a fraction of the time the workspace bin takes).
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { type BundledCli, bundleCli } from './fixtures/bundled-cli.ts';
+import { describe, expect, it } from 'vitest';
 import { runCommand, runInTerminal } from './fixtures/run-command.ts';
+import { useTaskCli } from './fixtures/task-cli-setup.ts';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
-let home: string;
-let keyFile: string;
-let bundled: BundledCli;
-beforeAll(async () => {
-  bundled = await bundleCli();
-  home = mkdtempSync(join(tmpdir(), 'roundtrip-chat-task-'));
-  keyFile = join(home, 'tasks.key');
-  expect((await runCommand(['keys', 'new', keyFile], { cwd: here })).code).toBe(0);
-});
-beforeAll(() => void vi.stubEnv('NO_COLOR', '1'));
-afterAll(() => {
-  vi.unstubAllEnvs();
-  rmSync(home, { recursive: true, force: true });
-  bundled.remove();
-});
+const cli = useTaskCli('chat-task', here);
 
 /** `chat <the task definitions>`, served by the command's own `serve`: the module and the command bundled. */
-const chatArgs = () => ['chat', bundled.module('task-definitions'), '--key-file', keyFile, '--ledger=:memory:'];
+const chatArgs = () => ['chat', cli.bundled.module('task-definitions'), '--key-file', cli.keyFile, '--ledger=:memory:'];
 const CTRL_C = '\u0003';
 
 describe('roundtrip chat of a task', { timeout: 60_000, concurrent: true }, () => {
   it('follows a task to its result through its question, says a failed one, and asks again each time', async () => {
     const { code, out, err } = await runCommand(chatArgs(), {
       cwd: here,
-      launcher: bundled.script,
+      launcher: cli.bundled.script,
       lines: ['export_orders', '2026-11', 'ops@example.com', 'broken_export', '2026-12', 'q'],
     });
     expect(err).toContain('Connected to task-definitions 0.0.0 (protocol 2026-07-28)');
@@ -58,7 +41,7 @@ describe('roundtrip chat of a task', { timeout: 60_000, concurrent: true }, () =
   it('in a terminal: Ctrl-C while the task works, and at its question, cancels the task and goes back to the menu', async () => {
     const { code, out, err } = await runInTerminal(chatArgs(), {
       cwd: here,
-      launcher: bundled.script,
+      launcher: cli.bundled.script,
       steps: [
         { after: 'roundtrip>', keys: 'wait_for_cancel\r' },
         { after: 'month *', keys: '2026-11\r' },
