@@ -9,35 +9,27 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { main } from '../../../packages/cli/src/index.ts';
-import { createTestDatabase, skipPostgres, type TestDatabase } from '../../../packages/engine/test/postgres-test-database.ts';
+import { skipPostgres } from '../../../packages/engine/test/postgres-test-database.ts';
 import { openDemoStores } from '../src/demo-stores.ts';
 import { type InProcessInstance, startInProcessInstance } from './support/in-process-demo-instance.ts';
+import { type SharedSetting, sharedSetting, startEach } from './support/instances-on-postgres.ts';
 
 describe.skipIf(skipPostgres)('2025-era clients over HTTP, three instances on PostgreSQL', () => {
   const dir = mkdtempSync(join(tmpdir(), 'rt-legacy-instances-'));
-  let db: TestDatabase;
-  let storesUrl: string;
-  let instances: InProcessInstance[] = [];
+  let setting: SharedSetting | undefined;
+  const instances: InProcessInstance[] = [];
   const clients: Client[] = [];
 
   beforeAll(async () => {
-    db = await createTestDatabase();
-    const [stores, ledger] = await Promise.all([db.freshSchema(), db.freshSchema()]);
-    storesUrl = stores.url;
-    const keyFile = join(dir, 'keys');
-    const quiet = { write: () => {} };
-    expect(await main(['keys', 'new', keyFile], { out: quiet, err: quiet, cwd: dir })).toBe(0);
-    const settings = { keyFile, db: stores.url, ledger: ledger.url };
-    const started = await Promise.allSettled(['i1', 'i2', 'i3'].map((name) => startInProcessInstance(settings, name)));
-    instances = started.flatMap((each) => (each.status === 'fulfilled' ? [each.value] : []));
-    for (const each of started) if (each.status === 'rejected') throw each.reason;
+    setting = await sharedSetting(dir);
+    const settings = { keyFile: setting.keyFile, db: setting.stores, ledger: setting.ledger };
+    await startEach(['i1', 'i2', 'i3'], (name) => startInProcessInstance(settings, name), instances);
   }, 60_000);
 
   afterAll(async () => {
     await Promise.all(clients.map((client) => client.close().catch(() => {})));
     await Promise.all(instances.map((instance) => instance.stop()));
-    await db?.drop();
+    await setting?.db.drop();
     rmSync(dir, { recursive: true, force: true });
   });
 
@@ -123,7 +115,7 @@ describe.skipIf(skipPostgres)('2025-era clients over HTTP, three instances on Po
       expect(answered?.instance).toBeDefined();
       expect(answered?.instance).not.toBe(call?.instance);
     }
-    const stores = await openDemoStores(storesUrl);
+    const stores = await openDemoStores(setting!.stores);
     try {
       expect(await stores.orders.countRefunds('ord_52')).toBe(1);
     } finally {

@@ -11,12 +11,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TASKS_EXTENSION } from '@roundtrip/engine';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { main } from '../../../packages/cli/src/index.ts';
-import { createTestDatabase, skipPostgres, type TestDatabase } from '../../../packages/engine/test/postgres-test-database.ts';
+import { skipPostgres } from '../../../packages/engine/test/postgres-test-database.ts';
 import { openDemoStores } from '../src/demo-stores.ts';
 import { SEED_LIN_ORDERS } from '../src/orders-store.ts';
 import { bundledScript } from './support/bundle.ts';
 import { type DemoInstance, startInstance } from './support/demo-instances.ts';
+import { type SharedSetting, sharedSetting, startEach } from './support/instances-on-postgres.ts';
 
 const META = {
   'io.modelcontextprotocol/protocolVersion': '2026-07-28',
@@ -57,35 +57,27 @@ async function until<T>(what: string, check: () => Promise<T | undefined>): Prom
 
 describe.skipIf(skipPostgres)('refund_customer as a task on three HTTP instances, one SIGKILLed, one stopped mid-task', () => {
   const dir = mkdtempSync(join(tmpdir(), 'rt-tasks-kill-'));
-  let db: TestDatabase;
-  let storesUrl: string;
-  let instances: DemoInstance[] = [];
+  let setting: SharedSetting | undefined;
+  const instances: DemoInstance[] = [];
 
   beforeAll(async () => {
-    db = await createTestDatabase();
-    const [stores, ledger] = await Promise.all([db.freshSchema(), db.freshSchema()]);
-    storesUrl = stores.url;
-    const keyFile = join(dir, 'keys');
-    const quiet = { write: () => {} };
-    expect(await main(['keys', 'new', keyFile], { out: quiet, err: quiet, cwd: dir })).toBe(0);
+    setting = await sharedSetting(dir);
     const launcher = await bundledScript(new URL('../src/http-server.ts', import.meta.url), join(dir, 'bundle'));
     const settings = {
       launcher,
-      keyFile,
-      db: stores.url,
-      ledger: ledger.url,
+      keyFile: setting.keyFile,
+      db: setting.stores,
+      ledger: setting.ledger,
       home: dir,
       // each order takes 0.8 s at the payment provider: long enough to be killed in the middle of one
       env: { ROUNDTRIP_TASK_LEASE_SECONDS: '10', ROUNDTRIP_DEMO_REFUND_MS: '800' },
     };
-    const started = await Promise.allSettled(['i1', 'i2', 'i3'].map((name) => startInstance(settings, name)));
-    instances = started.flatMap((each) => (each.status === 'fulfilled' ? [each.value] : []));
-    for (const each of started) if (each.status === 'rejected') throw each.reason;
+    await startEach(['i1', 'i2', 'i3'], (name) => startInstance(settings, name), instances);
   }, 60_000);
 
   afterAll(async () => {
     await Promise.all(instances.map((instance) => instance.kill()));
-    await db?.drop();
+    await setting?.db.drop();
     rmSync(dir, { recursive: true, force: true });
   });
 
@@ -131,7 +123,7 @@ describe.skipIf(skipPostgres)('refund_customer as a task on three HTTP instances
     expect(done, JSON.stringify(done)).toMatchObject({ status: 'completed' });
     const text = ((done.result as { content: { text: string }[] }).content[0] as { text: string }).text;
     expect(text).toBe('Refunded 5 of 5 orders of lin ($225.49).');
-    const stores = await openDemoStores(storesUrl);
+    const stores = await openDemoStores(setting!.stores);
     try {
       const refunds = await Promise.all(SEED_LIN_ORDERS.map((order) => stores.orders.countRefunds(order.id)));
       expect(refunds).toEqual([1, 1, 1, 1, 1]);
