@@ -4,7 +4,7 @@
 // mid-task; another takes the job over once its lease ran out and runs the task on from where it was last
 // recorded; that one is stopped (SIGTERM) mid-task and hands the job back at once; the third completes it. Every
 // order of lin is refunded exactly once. The leases are 10 s here (ROUNDTRIP_TASK_LEASE_SECONDS, the least pg-boss
-// takes): one lease runs out, so this takes ~15 s.
+// takes), looked for every second (a tenth of the lease): one lease runs out, so this takes ~13 s.
 // Needs ROUNDTRIP_TEST_PG: `eval "$(bash scripts/services.sh)"`.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -82,6 +82,16 @@ describe.skipIf(skipPostgres)('tasks on two engines sharing a PostgreSQL task st
     return { ...made, queue };
   }
 
+  it('looks for leases that ran out every tenth of the lease, from 1 to 5 s, unless told how often', async () => {
+    const checks: number[] = [];
+    for (const options of [{ leaseSeconds: 10 }, {}, { leaseSeconds: 120 }, { leaseSeconds: 10, checkIntervalSeconds: 7 }]) {
+      const queue = await createPostgresTaskQueue({ url, ...options });
+      checks.push(queue.checkIntervalSeconds);
+      await queue.close();
+    }
+    expect(checks).toEqual([1, 3, 5, 7]);
+  });
+
   const get = async (made: TestEngine, taskId: string) => {
     const got = await made.engine.getTask({ taskId, principal: 'ada', capabilities: TASKS });
     if (got.type === 'error') throw new Error(JSON.stringify(got.error));

@@ -21,7 +21,11 @@ export interface PostgresTaskQueueOptions {
    * number from 10. @defaultValue 30
    */
   leaseSeconds?: number;
-  /** How often leases that ran out, and jobs to take, are looked for (new jobs also arrive by NOTIFY). @defaultValue 5 */
+  /**
+   * How often leases that ran out, and jobs to take, are looked for (new jobs also arrive by NOTIFY): a whole
+   * number from 1. @defaultValue a tenth of `leaseSeconds`, from 1 to 5 (1 with a 10 s lease, 3 with the default
+   * 30 s, 5 from 50 s): a short lease is asked for a quick takeover, which a 5 s wait would half undo
+   */
   checkIntervalSeconds?: number;
   /** Tasks whose work this server runs at once. @defaultValue 10 */
   concurrency?: number;
@@ -39,6 +43,8 @@ export interface PostgresTaskQueue extends TaskQueue {
   readonly url: string;
   /** The schema of pg-boss's tables. */
   readonly schema: string;
+  /** How often, in seconds, leases that ran out and jobs to take are looked for. */
+  readonly checkIntervalSeconds: number;
 }
 
 const QUEUE = 'roundtrip-task';
@@ -55,6 +61,9 @@ function checkedWhole(name: string, value: number | undefined, fallback: number,
     throw new Error(`createPostgresTaskQueue: '${name}' is ${String(value)}; give a whole number from ${min} (default ${fallback}).`);
   return value;
 }
+
+/** A tenth of the lease, from 1 to 5 s: the takeover of a dead server's task waits about the lease plus this. */
+const defaultCheckSeconds = (leaseSeconds: number) => Math.min(5, Math.max(1, Math.round(leaseSeconds / 10)));
 
 /** `<schema>_jobs` for the first schema of the URL's search_path, if it sets one; else 'roundtrip_jobs'. */
 function queueSchemaOf(url: URL): string {
@@ -94,7 +103,7 @@ async function loadPgBoss(): Promise<typeof import('pg-boss')> {
  */
 export async function createPostgresTaskQueue(options: PostgresTaskQueueOptions): Promise<PostgresTaskQueue> {
   const leaseSeconds = checkedWhole('leaseSeconds', options.leaseSeconds, 30, 10);
-  const checkSeconds = checkedWhole('checkIntervalSeconds', options.checkIntervalSeconds, 5, 1);
+  const checkSeconds = checkedWhole('checkIntervalSeconds', options.checkIntervalSeconds, defaultCheckSeconds(leaseSeconds), 1);
   const concurrency = checkedWhole('concurrency', options.concurrency, 10, 1);
   const maxConnections = checkedWhole('maxConnections', options.maxConnections, 4, 1);
   const parsed = parsePostgresUrl(options.url, 'createPostgresTaskQueue');
@@ -143,6 +152,7 @@ export async function createPostgresTaskQueue(options: PostgresTaskQueueOptions)
   return {
     url,
     schema,
+    checkIntervalSeconds: checkSeconds,
     async dispatch(taskId) {
       // null: a job for this task is queued or running already
       await boss.send(QUEUE, { taskId } satisfies TaskJob, { singletonKey: taskId });
