@@ -7,14 +7,18 @@
 //   of the baseline (bench/at-commit.sh: both with cold transform caches), alternating, and the median ratio HEAD /
 //   baseline. For the default baseline, d8181d8, it also prints what that ratio makes of the 13.3 – 13.9 s d8181d8
 //   took in the checkout on a quiet day (2026-12-04).
+// Each run also says where its CPU went, by kind of process (bench/suite-cpu.ts), and its floor: the cores' busy
+// seconds over their number, the least wall time that CPU allows (over the workload's seconds with --workload).
 // Run from the repo root, after `eval "$(bash scripts/services.sh)"`:
 //   pnpm bench:suite --workload [runs]             (about a minute a run)
 //   pnpm bench:suite [baseline commit] [pairs]      (about a minute a pair)
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { median } from './e2e-stats.ts';
 import { fixedWorkload } from './fixed-workload.ts';
+import { type CpuByKind, watchSuiteCpu } from './suite-cpu.ts';
 
 const WORKLOAD = process.argv[2] === '--workload';
 const baseline = WORKLOAD ? 'HEAD' : (process.argv[2] ?? 'd8181d8');
@@ -41,29 +45,51 @@ interface SuiteRun {
   wall: number;
   busy: number;
   tests: string;
+  /** Where the CPU went (bench/suite-cpu.ts), and this process's own CPU meanwhile (the sampling), seconds. */
+  cpu: CpuByKind;
+  sampling: number;
 }
 
-function runSuite(commit: string | undefined): SuiteRun {
+async function runSuite(commit: string | undefined): Promise<SuiteRun> {
   const busyBefore = busySeconds();
+  const ownBefore = process.cpuUsage();
   const start = performance.now();
   const command =
     commit === undefined
       ? (['npx', ['vitest', 'run']] as const)
       : (['bash', ['bench/at-commit.sh', commit, 'npx', 'vitest', 'run']] as const);
-  const run = spawnSync(command[0], [...command[1]], {
-    env: { ...process.env, CI: 'true', NO_COLOR: '1' },
-    encoding: 'utf8',
-    maxBuffer: 64 * 1024 * 1024,
-  });
+  const child = spawn(command[0], [...command[1]], { env: { ...process.env, CI: 'true', NO_COLOR: '1' } });
+  const watch = watchSuiteCpu(child.pid!);
+  const chunks: string[] = [];
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => chunks.push(chunk));
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => chunks.push(chunk));
+  const status = await new Promise<number | null>((resolve) => child.on('close', resolve));
   const wall = (performance.now() - start) / 1000;
   const busy = busySeconds() - busyBefore;
-  const output = `${run.stdout}\n${run.stderr}`;
-  if (run.status !== 0)
-    throw new Error(`the suite at ${commit ?? 'the checkout'} failed (exit ${run.status}); its last lines:\n${output.slice(-3000)}`);
+  const cpu = watch.finish();
+  const own = process.cpuUsage(ownBefore);
+  const output = chunks.join('');
+  if (status !== 0)
+    throw new Error(`the suite at ${commit ?? 'the checkout'} failed (exit ${status}); its last lines:\n${output.slice(-3000)}`);
   const duration = /Duration\s+([\d.]+)s/.exec(output);
   const tests = /Tests\s+(.+)/.exec(output);
   if (!duration || !tests) throw new Error(`no Duration or Tests line in the output of the suite at ${commit}:\n${output.slice(-3000)}`);
-  return { duration: Number(duration[1]), wall, busy, tests: tests[1]!.trim() };
+  return { duration: Number(duration[1]), wall, busy, tests: tests[1]!.trim(), cpu, sampling: (own.user + own.system) / 1e6 };
+}
+
+/** Where a run's CPU went, and the least wall time its busy cores allow, over the workload's seconds when given. */
+function cpuLines(run: SuiteRun, workload?: number): string {
+  const { cpu } = run;
+  const started = cpu.started.node + cpu.started.chromium + cpu.started.other;
+  const rest = run.busy - cpu.run - cpu.postgres;
+  const cores = availableParallelism();
+  const floor = run.busy / cores;
+  return [
+    `    CPU, s: test workers ${f(cpu.workers)} · what the tests started ${f(started)} (node ${f(cpu.started.node)}, chromium ${f(cpu.started.chromium)}, other ${f(cpu.started.other)})`,
+    ` · PostgreSQL ${f(cpu.postgres)} · vitest's main ${f(cpu.vitestMain)} · the rest ${f(rest)} (this sampling ${f(run.sampling)})\n`,
+    `    floor: cores busy / ${cores} cores = ${f(floor)} s`,
+    workload === undefined ? '' : ` = ${f(floor / workload)} × the workload`,
+  ].join('');
 }
 
 const f = (x: number) => x.toFixed(2);
@@ -74,13 +100,14 @@ if (WORKLOAD) {
   const ratios: number[] = [];
   for (let run = 0; run < pairs; run++) {
     const before = fixedWorkload();
-    const suite = runSuite(undefined);
+    const suite = await runSuite(undefined);
     const after = fixedWorkload();
     const workload = (before.seconds + after.seconds) / 2;
     ratios.push(suite.duration / workload);
     console.log(
       `  suite ${f(suite.duration)} s (wall ${f(suite.wall)} s, cores busy ${f(suite.busy)} s) ${suite.tests}; workload ${f(before.seconds)} and ${f(after.seconds)} s (${before.proof})`,
     );
+    console.log(cpuLines(suite, workload));
   }
   console.log(`suite / workload, median of ${pairs}: ${f(median(ratios))} (runs ${ratios.map(f).join(', ')}; goal: at most 9)`);
   process.exit(0);
@@ -92,12 +119,13 @@ for (let pair = 0; pair < pairs; pair++) {
   const order = pair % 2 === 0 ? (['baseline', 'head'] as const) : (['head', 'baseline'] as const);
   const runs = {} as Record<'head' | 'baseline', SuiteRun>;
   for (const side of order) {
-    const run = runSuite(side === 'head' ? 'HEAD' : baseline);
+    const run = await runSuite(side === 'head' ? 'HEAD' : baseline);
     runs[side] = run;
     times[side].push(run.duration);
     console.log(
       `  ${side === 'head' ? 'HEAD' : baseline}: ${f(run.duration)} s (wall ${f(run.wall)} s, cores busy ${f(run.busy)} s) ${run.tests}`,
     );
+    console.log(cpuLines(run));
   }
   ratios.push(runs.head.duration / runs.baseline.duration);
 }
