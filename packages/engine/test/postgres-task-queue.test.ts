@@ -1,9 +1,9 @@
 // Tasks across servers on PostgreSQL (createPostgresTaskQueue, pg-boss): two engines on one task store and one
 // job queue, in this process. A task one creates runs as a job (on whichever takes it) and either answers for
 // it; a cancel on the engine that does not run the work stops it where it runs; an engine that stops hands
-// its running task to the other, which runs it on from where it last settled. The death of a server (SIGKILL)
-// is apps/demo/test/tasks-kill.test.ts. Needs ROUNDTRIP_TEST_PG (see postgres-test-database.ts); the option
-// checks run without it.
+// its running task to the other (told at once by NOTIFY), which runs it on from where it last settled. The
+// death of a server (SIGKILL) is apps/demo/test/tasks-kill.test.ts. Needs ROUNDTRIP_TEST_PG (see
+// postgres-test-database.ts); the option checks run without it.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createEngine } from '../src/index.ts';
 import { createPostgresTaskQueue, createPostgresTaskStore, type PostgresTaskQueue, type PostgresTaskStore } from '../src/postgres/index.ts';
@@ -66,10 +66,17 @@ describe.skipIf(skipPostgres)('tasks on two engines sharing a PostgreSQL task st
     await db?.drop();
   });
 
-  /** An engine on the shared store and queue; `takesJobs`: whether it runs tasks' work (resumeTasks). */
-  async function server(tool: ReturnType<typeof longTool>, takesJobs: boolean): Promise<TestEngine & { queue: PostgresTaskQueue }> {
+  /**
+   * An engine on the shared store and queue; `takesJobs`: whether it runs tasks' work (resumeTasks);
+   * `checkIntervalSeconds`: how often its queue looks for jobs besides hearing of them.
+   */
+  async function server(
+    tool: ReturnType<typeof longTool>,
+    takesJobs: boolean,
+    checkIntervalSeconds = 1,
+  ): Promise<TestEngine & { queue: PostgresTaskQueue }> {
     const store: PostgresTaskStore = await createPostgresTaskStore({ url });
-    const queue = await createPostgresTaskQueue({ url, leaseSeconds: 10, checkIntervalSeconds: 1 });
+    const queue = await createPostgresTaskQueue({ url, leaseSeconds: 10, checkIntervalSeconds });
     // the URL's search_path names the queue's schema: deployments kept apart by schema keep their jobs apart
     expect(queue.schema).toBe(jobs);
     const made = makeEngine([tool], { tasks: { store, queue } });
@@ -143,7 +150,8 @@ describe.skipIf(skipPostgres)('tasks on two engines sharing a PostgreSQL task st
     const { state, work } = heldWork();
     const tool = longTool(work, { task: 'optional' });
     const first = await server(tool, true);
-    const second = await server(tool, false);
+    // it looks for jobs once a minute: it hears of the one handed back (NOTIFY), or the wait below gives up
+    const second = await server(tool, false, 60);
     const taskId = await startTask(second, 'c');
     await until('the first engine to start the work', async () => (state.started === 2 ? true : undefined));
     await second.engine.resumeTasks();

@@ -1,7 +1,8 @@
 // The job queue of task work for servers sharing one PostgreSQL database, on pg-boss 12: a job per task (at
 // most one queued or running, `exclusive` on the task id), a lease renewed while the work runs (pg-boss's
 // heartbeat), so that the task of a server that died goes to another within a minute; a cancel that fires the
-// work's signal wherever it runs; jobs announced with NOTIFY. pg-boss keeps its tables in their own schema.
+// work's signal wherever it runs; jobs announced with NOTIFY, new ones and those a stopping server hands back.
+// pg-boss keeps its tables in their own schema.
 import type { TaskQueue, TaskWork } from '../task-queue.ts';
 import { redactUrl } from './ledger-errors.ts';
 import { parsePostgresUrl } from './postgres-url.ts';
@@ -149,6 +150,8 @@ export async function createPostgresTaskQueue(options: PostgresTaskQueueOptions)
     );
   }
   let closed = false;
+  /** Set once this server stops taking jobs: work that stops then is handed back to the others. */
+  let stopping = false;
   return {
     url,
     schema,
@@ -168,10 +171,29 @@ export async function createPostgresTaskQueue(options: PostgresTaskQueueOptions)
           heartbeatRefreshSeconds: Math.max(1, Math.floor(leaseSeconds / 3)),
         },
         async ([job]) => {
-          if (job) await work(job.data.taskId, job.signal);
+          if (!job) return;
+          try {
+            await work(job.data.taskId, job.signal);
+          } catch (error) {
+            // work stopped because this server stops: handed back. Recorded as this attempt's failure (a retry,
+            // due at once), then the job is touched so that the other servers hear of it by NOTIFY instead of at
+            // their next look. Any other failure takes pg-boss's way, the next look (no storm of retries).
+            if (!stopping) throw error;
+            await boss.fail(QUEUE, job, { message: (error as Error).message });
+            await boss.update(QUEUE, undefined, { id: job.id }).catch((woken: unknown) => {
+              warn(
+                `roundtrip tasks: the job queue at ${url} could not announce task ${job.data.taskId} handed back: ${(woken as Error).message}`,
+              );
+            });
+          }
         },
       );
-      return { stop: () => boss.offWork(QUEUE, { wait: false }) };
+      return {
+        stop: () => {
+          stopping = true;
+          return boss.offWork(QUEUE, { wait: false });
+        },
+      };
     },
     async cancel(taskId) {
       const live = (await boss.findJobs<TaskJob>(QUEUE, { key: taskId })).filter((job) => LIVE_STATES.has(job.state));
@@ -185,6 +207,7 @@ export async function createPostgresTaskQueue(options: PostgresTaskQueueOptions)
     async close() {
       if (closed) return;
       closed = true;
+      stopping = true;
       await boss.stop({ graceful: true, timeout: 10_000, close: true });
     },
   };
