@@ -182,7 +182,7 @@ export async function createPostgresTaskQueue(options: PostgresTaskQueueOptions)
             await boss.fail(QUEUE, job, { message: (error as Error).message });
             await boss.update(QUEUE, undefined, { id: job.id }).catch((woken: unknown) => {
               warn(
-                `roundtrip tasks: the job queue at ${url} could not announce task ${job.data.taskId} handed back: ${(woken as Error).message}`,
+                `roundtrip tasks: the job queue at ${url} could not announce task ${job.data.taskId} handed back (${(woken as Error).message}); the other servers take it when they next look for jobs, within ${checkSeconds} s.`,
               );
             });
           }
